@@ -1,0 +1,1 @@
+//! Where user-tier files live (SPEC §3.2).

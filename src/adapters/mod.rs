@@ -1,0 +1,11 @@
+//! Adapters at the edge: they implement the domain's ports over the
+//! filesystem, the process environment and subprocesses.
+
+pub mod builder_cmd;
+pub mod commandsfs;
+pub mod git;
+pub mod locations;
+pub mod memoryfs;
+pub mod rulesfs;
+pub mod soulfs;
+pub mod trust;

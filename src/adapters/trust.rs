@@ -1,0 +1,1 @@
+//! Workspace trust (SPEC §3.4).

@@ -1,0 +1,64 @@
+//! Every numeric limit of SPEC §10, in one place. Modules refer to these
+//! constants by name; no other file spells one of these numbers.
+
+/// Longest command description, in Unicode scalar values, including the `…`.
+pub const MAX_COMMAND_DESCRIPTION_CHARS: usize = 80;
+/// Largest expansion output before it is cut and marked (SPEC §5.6).
+pub const MAX_EXPANSION_BYTES: usize = 25_000;
+/// Most bytes read from one command file.
+pub const MAX_COMMAND_FILE_BYTES: u64 = 1 << 20;
+/// Largest rule body, including the final `…` when cut (SPEC §7.3).
+pub const MAX_RULE_BYTES: usize = 20_480;
+/// Most bytes read from one rule file.
+pub const MAX_RULE_FILE_BYTES: u64 = 1 << 20;
+/// Largest rules message, header included, before the footer (SPEC §6.3).
+pub const MAX_RULES_MESSAGE_BYTES: usize = 40_960;
+/// Most rules shown in the rules message (SPEC §6.3).
+pub const MAX_RULES_COUNT: usize = 32;
+/// Largest soul file accepted, in raw bytes; a larger one is rejected (SPEC §6.4).
+pub const MAX_SOUL_BYTES: usize = 20_480;
+/// Largest project-instructions content before it is visibly cut (SPEC §6.2).
+pub const MAX_INSTRUCTIONS_BYTES: usize = 65_536;
+/// Largest `memory.json` read; a larger one yields no entries (SPEC §6.5).
+pub const MAX_MEMORY_FILE_BYTES: u64 = 8 << 20;
+/// How long the memory reader waits for a shared lock on `memory.lock`.
+pub const MEMORY_LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
+/// Most entries in the memory index message.
+pub const MAX_MEMORY_INDEX_ENTRIES: usize = 200;
+/// Largest memory index message, header included.
+pub const MAX_MEMORY_INDEX_BYTES: usize = 8_192;
+/// Longest index description, in characters, before the `…`.
+pub const MAX_INDEX_DESCRIPTION_CHARS: usize = 120;
+/// Most entries in the user-model message.
+pub const MAX_USER_MODEL_ENTRIES: usize = 100;
+/// Largest user-model message, header included.
+pub const MAX_USER_MODEL_BYTES: usize = 4_096;
+/// Most entries in the operator profile block (SPEC §6.6).
+pub const MAX_OPERATOR_PROFILE_ENTRIES: usize = 32;
+/// Largest operator profile block, in bytes.
+pub const MAX_OPERATOR_PROFILE_BYTES: usize = 8_192;
+/// Largest operator profile block, in characters.
+pub const MAX_OPERATOR_PROFILE_CHARS: usize = 4_096;
+/// Longest memory key, in bytes.
+pub const MAX_MEMORY_KEY_BYTES: usize = 128;
+/// Largest `settings.yaml` read; a larger one is ignored with a warning.
+pub const MAX_SETTINGS_BYTES: u64 = 1 << 20;
+/// Largest `--tools` file.
+pub const MAX_TOOLS_FILE_BYTES: u64 = 16 << 20;
+/// Time bound on each `git` call (SPEC §4.3).
+pub const GIT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
+/// Largest git status block, cut at a line boundary.
+pub const MAX_GIT_STATUS_BYTES: usize = 8 << 10;
+/// Time bound on a `--builder-cmd` program (SPEC §4.4a).
+pub const BUILDER_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+/// Most output accepted from a `--builder-cmd` program.
+pub const MAX_BUILDER_OUTPUT_BYTES: usize = 16 << 20;
+/// Deepest YAML nesting accepted in frontmatter.
+pub const YAML_MAX_DEPTH: usize = 16;
+/// Most YAML aliases accepted in frontmatter.
+pub const YAML_MAX_ALIASES: usize = 64;
+/// Most YAML nodes accepted in frontmatter.
+pub const YAML_MAX_NODES: usize = 10_000;
+/// Largest instructions file read (AGENTS.md/CLAUDE.md): the cap plus room
+/// for the leading whitespace a trim removes before the cap applies.
+pub const MAX_INSTRUCTIONS_READ_BYTES: u64 = 4 * MAX_INSTRUCTIONS_BYTES as u64;

@@ -1,0 +1,21 @@
+//! The prompt engine: the pure domain. Nothing here touches `std::fs`, the
+//! clock or the process environment; files arrive through
+//! [`crate::workspace::Workspace`] and the source traits declared beside
+//! their consumers.
+
+pub mod build;
+pub mod check_stable;
+pub mod command;
+pub mod defaults;
+pub mod env;
+pub mod frontmatter;
+pub mod glob;
+pub mod instructions;
+pub mod memory_index;
+pub mod operator_profile;
+pub mod rules;
+pub mod soul;
+pub mod text;
+pub mod tools;
+pub mod turn0;
+pub mod user_model;
