@@ -138,9 +138,7 @@ fn components(rel: &str) -> Result<Vec<&str>, WsError> {
         match part {
             "" | "." => {}
             ".." => {
-                return Err(WsError::Refused(format!(
-                    "path {rel} leaves the workspace"
-                )));
+                return Err(WsError::Refused(format!("path {rel} leaves the workspace")));
             }
             other => parts.push(other),
         }
@@ -231,14 +229,12 @@ fn unresolved(full: &Path, err: io::Error) -> WsError {
     match err.raw_os_error() {
         Some(ELOOP) => WsError::Unresolvable("symlink loop".to_string()),
         Some(ENOTDIR) => WsError::NotFound,
-        _ if err.kind() == io::ErrorKind::NotFound => {
-            match std::fs::symlink_metadata(full) {
-                Ok(meta) if meta.file_type().is_symlink() => {
-                    WsError::Unresolvable("dangling symlink".to_string())
-                }
-                _ => WsError::NotFound,
+        _ if err.kind() == io::ErrorKind::NotFound => match std::fs::symlink_metadata(full) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                WsError::Unresolvable("dangling symlink".to_string())
             }
-        }
+            _ => WsError::NotFound,
+        },
         _ => WsError::Io(err),
     }
 }
@@ -460,20 +456,13 @@ impl MemWorkspace {
         match self.lookup(rel)? {
             (_, Some(node)) => Ok(node),
             (_, None) => {
-                let path = normalise(rel);
-                if matches!(self.nodes.get(&path), Some(MemNode::Symlink(_))) {
-                    Err(WsError::Unresolvable("dangling symlink".to_string()))
-                } else if self.lookup_raw_is_link(&path) {
+                if matches!(self.nodes.get(&normalise(rel)), Some(MemNode::Symlink(_))) {
                     Err(WsError::Unresolvable("dangling symlink".to_string()))
                 } else {
                     Err(WsError::NotFound)
                 }
             }
         }
-    }
-
-    fn lookup_raw_is_link(&self, path: &str) -> bool {
-        matches!(self.nodes.get(path), Some(MemNode::Symlink(_)))
     }
 }
 
@@ -599,7 +588,10 @@ mod tests {
         assert_eq!(ws.read("CLAUDE.md", 10).unwrap().bytes, b"x");
         assert!(matches!(ws.read("out.md", 10), Err(WsError::Refused(_))));
         assert!(matches!(ws.read("abs.md", 10), Err(WsError::Refused(_))));
-        assert!(matches!(ws.read("loop.md", 10), Err(WsError::Unresolvable(_))));
+        assert!(matches!(
+            ws.read("loop.md", 10),
+            Err(WsError::Unresolvable(_))
+        ));
         assert!(matches!(
             ws.read("dangling.md", 10),
             Err(WsError::Unresolvable(_))

@@ -1,1 +1,275 @@
-//! Workspace trust (SPEC §3.4).
+//! Workspace trust (SPEC §3.4). An untrusted workspace keeps its project
+//! tier of commands, rules and soul out of what is injected or expanded, and
+//! never runs `git`.
+//!
+//! First match wins: the last of `--trust-project`/`--no-trust-project`;
+//! `MECATL_TRUST_PROJECT` = `1` or `0`; an exact entry of
+//! `trustedWorkspaces:` in `settings.yaml`; else untrusted.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::diagnostic::Diagnostic;
+use crate::limits::MAX_SETTINGS_BYTES;
+use crate::workspace::{LinkPolicy, OsWorkspace, Workspace, WsError};
+
+/// Where the trust decision came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TrustSource {
+    /// `--trust-project` or `--no-trust-project`.
+    Flag,
+    /// `MECATL_TRUST_PROJECT`.
+    Env,
+    /// `trustedWorkspaces:` in settings.yaml.
+    Settings,
+    /// Nothing said otherwise: untrusted.
+    Default,
+}
+
+/// The trust decision for one run, as printed in every JSON document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Trust {
+    /// Whether the project tier is used.
+    pub trusted: bool,
+    /// Where the decision came from.
+    pub source: TrustSource,
+}
+
+/// The inputs of the trust decision, gathered by the caller.
+#[derive(Debug, Clone, Default)]
+pub struct TrustInputs<'a> {
+    /// The last trust flag given, if any.
+    pub flag: Option<bool>,
+    /// The value of `MECATL_TRUST_PROJECT`, if set.
+    pub env_value: Option<&'a str>,
+    /// The settings file to consult, if a config home is known.
+    pub settings_file: Option<&'a Path>,
+    /// The home directory, for `~/` in settings entries.
+    pub home: Option<&'a Path>,
+}
+
+/// Decides whether `workspace` is trusted, with the diagnostics that explain
+/// ignored inputs.
+pub fn resolve_trust(workspace: &Path, inputs: &TrustInputs<'_>) -> (Trust, Vec<Diagnostic>) {
+    let mut diagnostics = Vec::new();
+    if let Some(trusted) = inputs.flag {
+        return (
+            Trust {
+                trusted,
+                source: TrustSource::Flag,
+            },
+            diagnostics,
+        );
+    }
+    match inputs.env_value {
+        Some("1") | Some("0") => {
+            let trusted = inputs.env_value == Some("1");
+            diagnostics.push(Diagnostic::new(
+                crate::diagnostic::Severity::Info,
+                None,
+                format!(
+                    "workspace is {} because MECATL_TRUST_PROJECT={}",
+                    if trusted { "trusted" } else { "untrusted" },
+                    if trusted { 1 } else { 0 }
+                ),
+            ));
+            return (
+                Trust {
+                    trusted,
+                    source: TrustSource::Env,
+                },
+                diagnostics,
+            );
+        }
+        Some(_) => diagnostics.push(Diagnostic::new(
+            crate::diagnostic::Severity::Warning,
+            None,
+            "MECATL_TRUST_PROJECT is neither 1 nor 0; ignored",
+        )),
+        None => {}
+    }
+    if let Some(settings) = inputs.settings_file {
+        let entries = trusted_workspaces(settings, inputs.home, &mut diagnostics);
+        let canonical = std::fs::canonicalize(workspace).ok();
+        let listed = canonical.is_some_and(|ws| {
+            entries
+                .iter()
+                .any(|entry| std::fs::canonicalize(entry).is_ok_and(|e| e == ws))
+        });
+        if listed {
+            return (
+                Trust {
+                    trusted: true,
+                    source: TrustSource::Settings,
+                },
+                diagnostics,
+            );
+        }
+    }
+    (
+        Trust {
+            trusted: false,
+            source: TrustSource::Default,
+        },
+        diagnostics,
+    )
+}
+
+#[derive(Deserialize)]
+struct Settings {
+    #[serde(rename = "trustedWorkspaces", default)]
+    trusted_workspaces: Option<Vec<String>>,
+}
+
+/// The absolute paths listed under `trustedWorkspaces:`; a missing file is
+/// an empty list, an unusable one a warning.
+fn trusted_workspaces(
+    settings: &Path,
+    home: Option<&Path>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<PathBuf> {
+    let display = settings.display().to_string();
+    let (Some(dir), Some(name)) = (settings.parent(), settings.file_name()) else {
+        return Vec::new();
+    };
+    let reader = OsWorkspace::new(dir, LinkPolicy::Follow);
+    let bounded = match reader.read(&name.to_string_lossy(), MAX_SETTINGS_BYTES + 1) {
+        Ok(bounded) => bounded,
+        Err(WsError::NotFound) => return Vec::new(),
+        Err(err) => {
+            diagnostics.push(Diagnostic::warning(
+                display,
+                format!("settings ignored: {err}"),
+            ));
+            return Vec::new();
+        }
+    };
+    if bounded.size > MAX_SETTINGS_BYTES {
+        diagnostics.push(Diagnostic::warning(
+            display,
+            format!("settings ignored: larger than {MAX_SETTINGS_BYTES} bytes"),
+        ));
+        return Vec::new();
+    }
+    let text = String::from_utf8_lossy(&bounded.bytes);
+    let parsed: Settings = match crate::prompt::frontmatter::parse_yaml(&text) {
+        Ok(Some(settings)) => settings,
+        Ok(None) => return Vec::new(),
+        Err(err) => {
+            diagnostics.push(Diagnostic::warning(
+                display,
+                format!("settings ignored: {err}"),
+            ));
+            return Vec::new();
+        }
+    };
+    let mut paths = Vec::new();
+    for entry in parsed.trusted_workspaces.unwrap_or_default() {
+        let expanded = match (entry.strip_prefix("~/"), home) {
+            (Some(rest), Some(home)) => home.join(rest),
+            _ => PathBuf::from(&entry),
+        };
+        if expanded.is_absolute() {
+            paths.push(expanded);
+        } else {
+            diagnostics.push(Diagnostic::warning(
+                display.clone(),
+                format!("trustedWorkspaces entry {entry:?} is not an absolute path; skipped"),
+            ));
+        }
+    }
+    paths
+}
+
+/// The one notice printed when project files were withheld, naming every way
+/// to trust the workspace.
+pub fn withheld_notice(settings_file: Option<&Path>) -> Diagnostic {
+    let settings = settings_file
+        .map(|p| format!(", or list it under trustedWorkspaces in {}", p.display()))
+        .unwrap_or_default();
+    Diagnostic::new(
+        crate::diagnostic::Severity::Warning,
+        None,
+        format!(
+            "project files were withheld because the workspace is not trusted; \
+             pass --trust-project, set MECATL_TRUST_PROJECT=1{settings}"
+        ),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn inputs<'a>(
+        flag: Option<bool>,
+        env: Option<&'a str>,
+        settings: Option<&'a Path>,
+    ) -> TrustInputs<'a> {
+        TrustInputs {
+            flag,
+            env_value: env,
+            settings_file: settings,
+            home: None,
+        }
+    }
+
+    #[test]
+    fn flag_beats_env_beats_settings() {
+        let dir = tempfile::tempdir().unwrap();
+        let ws = dir.path();
+        let settings = ws.join("settings.yaml");
+        std::fs::write(
+            &settings,
+            format!("trustedWorkspaces:\n  - {}\n", ws.display()),
+        )
+        .unwrap();
+        let (t, _) = resolve_trust(ws, &inputs(Some(false), Some("1"), Some(&settings)));
+        assert_eq!((t.trusted, t.source), (false, TrustSource::Flag));
+        let (t, d) = resolve_trust(ws, &inputs(None, Some("0"), Some(&settings)));
+        assert_eq!((t.trusted, t.source), (false, TrustSource::Env));
+        assert_eq!(d.len(), 1);
+        let (t, _) = resolve_trust(ws, &inputs(None, None, Some(&settings)));
+        assert_eq!((t.trusted, t.source), (true, TrustSource::Settings));
+        let (t, d) = resolve_trust(ws, &inputs(None, Some("yes"), None));
+        assert_eq!((t.trusted, t.source), (false, TrustSource::Default));
+        assert!(d[0].reason.contains("neither 1 nor 0"));
+    }
+
+    #[test]
+    fn settings_match_exactly_and_skip_relative_entries() {
+        let dir = tempfile::tempdir().unwrap();
+        let ws = dir.path().join("repo");
+        std::fs::create_dir_all(ws.join("sub")).unwrap();
+        let settings = dir.path().join("settings.yaml");
+        std::fs::write(
+            &settings,
+            format!(
+                "trustedWorkspaces:\n  - relative/path\n  - {}\n",
+                ws.display()
+            ),
+        )
+        .unwrap();
+        let (t, d) = resolve_trust(&ws.join("sub"), &inputs(None, None, Some(&settings)));
+        assert!(!t.trusted, "subdirectories are not trusted");
+        assert!(d.iter().any(|d| d.reason.contains("not an absolute path")));
+        let (t, _) = resolve_trust(&ws, &inputs(None, None, Some(&settings)));
+        assert!(t.trusted);
+    }
+
+    #[test]
+    fn malformed_or_huge_settings_are_ignored_with_a_warning() {
+        let dir = tempfile::tempdir().unwrap();
+        let settings = dir.path().join("settings.yaml");
+        std::fs::write(&settings, "trustedWorkspaces: [unclosed\n").unwrap();
+        let (t, d) = resolve_trust(dir.path(), &inputs(None, None, Some(&settings)));
+        assert!(!t.trusted);
+        assert!(d[0].reason.starts_with("settings ignored"));
+        let file = std::fs::File::create(&settings).unwrap();
+        file.set_len(MAX_SETTINGS_BYTES + 1).unwrap();
+        let (_, d) = resolve_trust(dir.path(), &inputs(None, None, Some(&settings)));
+        assert!(d[0].reason.contains("larger than"));
+    }
+}

@@ -1,1 +1,114 @@
-//! The command-line front end.
+//! The command-line front end: clap definitions (one file per subcommand),
+//! context resolution and output rendering. [`run`] executes a parsed
+//! [`Cli`] and reports the exit status.
+
+use clap::{Parser, Subcommand};
+
+use crate::prompt::instructions::ReadFault;
+
+pub mod assemble;
+pub mod build;
+pub mod commands;
+pub mod completions;
+pub mod context;
+pub mod expand;
+pub mod man;
+pub mod output;
+pub mod rules;
+
+/// Preview, check and script what a coding agent's model sees: the layered
+/// system prompt and the turn-0 messages built from a repository's
+/// commands, rules, AGENTS.md/CLAUDE.md, soul and memory.
+#[derive(Debug, Parser)]
+#[command(
+    name = "mecatl-prompt",
+    version,
+    propagate_version = true,
+    max_term_width = 100
+)]
+pub struct Cli {
+    /// Options that apply to every subcommand.
+    #[command(flatten)]
+    pub global: context::GlobalArgs,
+
+    /// The subcommand to run.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Print the layered system prompt (stable prefix, then volatile suffix)
+    Build(Box<build::BuildArgs>),
+    /// Expand a slash-command invocation such as `/review src/lib.rs`
+    Expand(expand::ExpandArgs),
+    /// Slash commands: `commands list`
+    #[command(subcommand)]
+    Commands(commands::CommandsCommand),
+    /// Rules: `rules list`
+    #[command(subcommand)]
+    Rules(rules::RulesCommand),
+    /// Print the turn-0 messages (instructions, rules, soul, memory, user model)
+    Assemble(assemble::AssembleArgs),
+    /// Print a shell completion script
+    Completions(completions::CompletionsArgs),
+    /// Print the man page
+    #[command(hide = true)]
+    Man,
+}
+
+/// How a run ended when it did not fail with an error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Status {
+    /// Everything held: exit 0.
+    Success,
+    /// A check failed (`--check-stable`, `rules list --check`,
+    /// `expand --require`): exit 1.
+    CheckFailed,
+}
+
+impl Status {
+    /// The process exit code for this status.
+    pub fn code(self) -> u8 {
+        match self {
+            Status::Success => 0,
+            Status::CheckFailed => 1,
+        }
+    }
+}
+
+/// A run that could not complete: exit 2 with a one-line message.
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    /// A usage error the parser could not catch.
+    #[error("{0}")]
+    Usage(String),
+    /// A runtime failure with its message.
+    #[error("{0}")]
+    Message(String),
+    /// A read fault on a file that must be read (AGENTS.md, a command).
+    #[error(transparent)]
+    ReadFault(#[from] ReadFault),
+    /// Writing the output failed.
+    #[error("writing output: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// Executes a parsed command line.
+pub fn run(cli: Cli) -> Result<Status, CliError> {
+    match cli.command {
+        Command::Completions(args) => return completions::run(&args),
+        Command::Man => return man::run(),
+        _ => {}
+    }
+    let ctx = context::Context::resolve(&cli.global)?;
+    match cli.command {
+        Command::Build(args) => build::run(&ctx, &args),
+        Command::Expand(args) => expand::run(&ctx, &args),
+        Command::Commands(commands::CommandsCommand::List(args)) => commands::run_list(&ctx, &args),
+        Command::Rules(rules::RulesCommand::List(args)) => rules::run_list(&ctx, &args),
+        Command::Assemble(args) => assemble::run(&ctx, &args),
+        Command::Completions(_) | Command::Man => Ok(Status::Success),
+    }
+}

@@ -1,0 +1,265 @@
+//! The resolved context of one run: every subcommand takes a `&Context`
+//! built once from the global options and the environment, so no subcommand
+//! reads the environment or the clock on its own.
+
+use std::ffi::OsString;
+use std::io::IsTerminal;
+use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
+
+use clap::{Args, ValueEnum};
+
+use crate::adapters::locations::Locations;
+use crate::adapters::trust::{Trust, TrustInputs, resolve_trust, withheld_notice};
+use crate::cli::CliError;
+use crate::diagnostic::Diagnostic;
+use crate::workspace::{LinkPolicy, OsWorkspace};
+
+/// Output format (SPEC §2, §8).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Text for people.
+    Text,
+    /// One JSON document (schema `mecatl-prompt/v1`).
+    Json,
+    /// Anthropic Messages API shapes (build and assemble only).
+    Anthropic,
+    /// OpenAI Chat Completions shapes (build and assemble only).
+    Openai,
+}
+
+/// When to color text output (SPEC §8.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorWhen {
+    /// Color when stdout is a terminal and neither NO_COLOR nor CLICOLOR=0
+    /// says otherwise (CLICOLOR_FORCE=1 forces it).
+    Auto,
+    /// Always color text output.
+    Always,
+    /// Never color.
+    Never,
+}
+
+/// How many diagnostics to print.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verbosity {
+    /// None (`-q`).
+    Quiet,
+    /// Fatal and warning.
+    Normal,
+    /// Everything, info included (`-v`).
+    Verbose,
+}
+
+/// Options accepted before the subcommand and after it.
+#[derive(Debug, Clone, Args)]
+pub struct GlobalArgs {
+    /// Workspace root; relative path options resolve against it [default: the current directory]
+    #[arg(short = 'C', long = "workspace", value_name = "DIR", global = true)]
+    pub workspace: Option<PathBuf>,
+
+    /// Output format; anthropic and openai only for build and assemble
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = Format::Text, global = true)]
+    pub format: Format,
+
+    /// When to use color in text output
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorWhen::Auto, global = true)]
+    pub color: ColorWhen,
+
+    /// Treat the workspace as trusted (use its commands, rules, soul and git status)
+    #[arg(long, global = true, overrides_with = "no_trust_project")]
+    pub trust_project: bool,
+
+    /// Treat the workspace as untrusted even if settings trust it
+    #[arg(long, global = true, overrides_with = "trust_project")]
+    pub no_trust_project: bool,
+
+    /// Print no diagnostics (a fatal error still prints its one line)
+    #[arg(short, long, global = true, overrides_with = "verbose")]
+    pub quiet: bool,
+
+    /// Also print info diagnostics and every file read
+    #[arg(short, long, global = true, overrides_with = "quiet")]
+    pub verbose: bool,
+}
+
+/// The environment variables the tool reads, captured once.
+#[derive(Debug, Clone, Default)]
+pub struct EnvSnapshot {
+    /// `$SHELL`.
+    pub shell: Option<String>,
+    /// `$MECATL_MODEL`.
+    pub model: Option<String>,
+    /// `$MECATL_MEMORY_DIR`.
+    pub memory_dir: Option<OsString>,
+}
+
+/// Everything a subcommand needs to know about this run.
+#[derive(Debug)]
+pub struct Context {
+    /// The process's working directory.
+    pub process_cwd: PathBuf,
+    /// The workspace root: absolute, lexically normalised, not resolved
+    /// through symlinks.
+    pub workspace: PathBuf,
+    /// The project-tier reader, confined to the workspace root.
+    pub reader: Arc<OsWorkspace>,
+    /// User-tier locations.
+    pub locations: Locations,
+    /// The trust decision.
+    pub trust: Trust,
+    /// Output format.
+    pub format: Format,
+    /// Whether text output is colored.
+    pub color: bool,
+    /// How many diagnostics to print.
+    pub verbosity: Verbosity,
+    /// Environment values for Env defaults and memory.
+    pub env: EnvSnapshot,
+    /// Diagnostics from resolving the context (trust inputs).
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+fn var(name: &str) -> Option<String> {
+    std::env::var_os(name).map(|v| v.to_string_lossy().into_owned())
+}
+
+impl Context {
+    /// Resolves the global options against the process environment.
+    pub fn resolve(global: &GlobalArgs) -> Result<Self, CliError> {
+        let process_cwd = std::env::current_dir()
+            .map_err(|e| CliError::Message(format!("cannot read the current directory: {e}")))?;
+        let workspace = match &global.workspace {
+            Some(dir) => normalise(&process_cwd.join(dir)),
+            None => process_cwd.clone(),
+        };
+        match std::fs::metadata(&workspace) {
+            Ok(meta) if meta.is_dir() => {}
+            Ok(_) => {
+                return Err(CliError::Message(format!(
+                    "workspace {}: not a directory",
+                    workspace.display()
+                )));
+            }
+            Err(err) => {
+                return Err(CliError::Message(format!(
+                    "workspace {}: {err}",
+                    workspace.display()
+                )));
+            }
+        }
+        let locations = Locations::from_env();
+        let flag = match (global.trust_project, global.no_trust_project) {
+            (true, _) => Some(true),
+            (_, true) => Some(false),
+            _ => None,
+        };
+        let env_trust = var("MECATL_TRUST_PROJECT");
+        let settings_file = locations.settings_file();
+        let (trust, diagnostics) = resolve_trust(
+            &workspace,
+            &TrustInputs {
+                flag,
+                env_value: env_trust.as_deref(),
+                settings_file: settings_file.as_deref(),
+                home: locations.home.as_deref(),
+            },
+        );
+        let verbosity = if global.quiet {
+            Verbosity::Quiet
+        } else if global.verbose {
+            Verbosity::Verbose
+        } else {
+            Verbosity::Normal
+        };
+        let color = match global.color {
+            ColorWhen::Always => true,
+            ColorWhen::Never => false,
+            ColorWhen::Auto => auto_color(std::io::stdout().is_terminal()),
+        } && global.format == Format::Text;
+        Ok(Self {
+            reader: Arc::new(OsWorkspace::new(&workspace, LinkPolicy::Confine)),
+            process_cwd,
+            workspace,
+            locations,
+            trust,
+            format: global.format,
+            color,
+            verbosity,
+            env: EnvSnapshot {
+                shell: var("SHELL"),
+                model: var("MECATL_MODEL"),
+                memory_dir: std::env::var_os("MECATL_MEMORY_DIR"),
+            },
+            diagnostics,
+        })
+    }
+
+    /// Resolves a path option against the workspace (SPEC §3.5: `-C` acts
+    /// like `git -C`).
+    pub fn resolve_path(&self, path: &Path) -> PathBuf {
+        normalise(&self.workspace.join(path))
+    }
+
+    /// Fails with a usage error unless the chosen format is text or JSON.
+    pub fn require_text_or_json(&self, subcommand: &str) -> Result<(), CliError> {
+        match self.format {
+            Format::Text | Format::Json => Ok(()),
+            Format::Anthropic | Format::Openai => Err(CliError::Usage(format!(
+                "--format {} is only for build and assemble, not {subcommand}",
+                match self.format {
+                    Format::Anthropic => "anthropic",
+                    _ => "openai",
+                }
+            ))),
+        }
+    }
+
+    /// The notice that project files were withheld, naming the ways to trust.
+    pub fn withheld_notice(&self) -> Diagnostic {
+        withheld_notice(self.locations.settings_file().as_deref())
+    }
+
+    /// Today's date in local time, `YYYY-MM-DD`.
+    pub fn today(&self) -> String {
+        jiff::ZonedDateTime::now().date().to_string()
+    }
+}
+
+/// SPEC §8.1 under `--color auto`: CLICOLOR_FORCE=1 forces color; otherwise
+/// color needs a terminal, no NO_COLOR and no CLICOLOR=0.
+fn auto_color(is_terminal: bool) -> bool {
+    let set = |name: &str| std::env::var_os(name).is_some_and(|v| !v.is_empty());
+    if std::env::var_os("CLICOLOR_FORCE").is_some_and(|v| v == "1") {
+        return true;
+    }
+    is_terminal && !set("NO_COLOR") && std::env::var_os("CLICOLOR").is_none_or(|v| v != "0")
+}
+
+/// Removes `.` components and resolves `..` lexically, like `cd -L`.
+pub fn normalise(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    out.push(component);
+                }
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalise_is_lexical() {
+        assert_eq!(normalise(Path::new("/a/./b/../c/")), PathBuf::from("/a/c"));
+        assert_eq!(normalise(Path::new("/a//b")), PathBuf::from("/a/b"));
+    }
+}

@@ -1,0 +1,136 @@
+//! Rendering results: text and JSON on stdout, diagnostics on stderr
+//! (SPEC §8.1, §8.2, §9). Every subcommand prints through these helpers so
+//! the streams, colors and formats stay consistent.
+
+use std::io::{self, Write};
+
+use serde::Serialize;
+
+use crate::cli::context::{Context, Verbosity};
+use crate::diagnostic::{Diagnostic, Severity};
+
+/// The schema tag that opens every JSON document of ours.
+pub const SCHEMA: &str = "mecatl-prompt/v1";
+
+/// Writes `bytes` to stdout through one locked, buffered handle, flushed
+/// once. A closed pipe is not an error: the reader went away on purpose.
+pub fn write_stdout(bytes: &[u8]) -> io::Result<()> {
+    let stdout = io::stdout();
+    let mut lock = io::BufWriter::new(stdout.lock());
+    let result = lock.write_all(bytes).and_then(|()| lock.flush());
+    match result {
+        Err(err) if err.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        other => other,
+    }
+}
+
+/// Writes text that may carry ANSI styling: styles are kept only when color
+/// is enabled for this run, stripped otherwise.
+pub fn write_styled_stdout(ctx: &Context, text: &str) -> io::Result<()> {
+    if ctx.color {
+        write_stdout(text.as_bytes())
+    } else {
+        let mut plain = Vec::with_capacity(text.len());
+        let mut stream = anstream::StripStream::new(&mut plain);
+        stream.write_all(text.as_bytes())?;
+        write_stdout(&plain)
+    }
+}
+
+/// Serialises `value` as pretty JSON (two-space indent) plus one `\n`.
+pub fn json_bytes<T: Serialize>(value: &T) -> Vec<u8> {
+    // Serialising our own plain structs into a Vec cannot fail: every map key
+    // is a string and no Serialize impl of ours returns an error.
+    let mut bytes = serde_json::to_vec_pretty(value).unwrap_or_default();
+    bytes.push(b'\n');
+    bytes
+}
+
+/// Prints `value` as a JSON document on stdout.
+pub fn print_json<T: Serialize>(value: &T) -> io::Result<()> {
+    write_stdout(&json_bytes(value))
+}
+
+/// Prints `content` plus exactly one `\n` (SPEC §8.1).
+pub fn print_text(content: &str) -> io::Result<()> {
+    let mut bytes = Vec::with_capacity(content.len() + 1);
+    bytes.extend_from_slice(content.as_bytes());
+    bytes.push(b'\n');
+    write_stdout(&bytes)
+}
+
+/// The one-line stderr form of a diagnostic (SPEC §9).
+pub fn format_diagnostic(diagnostic: &Diagnostic) -> String {
+    let word = match diagnostic.severity {
+        Severity::Fatal => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "info",
+    };
+    let reason = one_line(&diagnostic.reason);
+    match &diagnostic.path {
+        Some(path) => format!("mecatl-prompt: {word}: {}: {reason}", one_line(path)),
+        None => format!("mecatl-prompt: {word}: {reason}"),
+    }
+}
+
+/// Replaces line breaks so a diagnostic always stays on one line, even when
+/// a file name holds a newline.
+fn one_line(text: &str) -> String {
+    text.replace(['\n', '\r'], " ")
+}
+
+/// Prints the diagnostics the verbosity lets through on stderr: fatal and
+/// warning by default, info too with `-v`, nothing with `-q`.
+pub fn print_diagnostics(ctx: &Context, diagnostics: &[Diagnostic]) {
+    let shown = diagnostics.iter().filter(|d| match ctx.verbosity {
+        Verbosity::Quiet => false,
+        Verbosity::Normal => d.severity != Severity::Info,
+        Verbosity::Verbose => true,
+    });
+    let mut text = String::new();
+    for diagnostic in shown {
+        text.push_str(&format_diagnostic(diagnostic));
+        text.push('\n');
+    }
+    if !text.is_empty() {
+        let _ = io::stderr().lock().write_all(text.as_bytes());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn diagnostics_have_one_line_forms() {
+        assert_eq!(
+            format_diagnostic(&Diagnostic::fatal("a.md", "bad")),
+            "mecatl-prompt: error: a.md: bad"
+        );
+        assert_eq!(
+            format_diagnostic(&Diagnostic::new(Severity::Info, None, "note")),
+            "mecatl-prompt: info: note"
+        );
+        assert_eq!(
+            format_diagnostic(&Diagnostic::warning("a\nb.md", "x\ny")),
+            "mecatl-prompt: warning: a b.md: x y"
+        );
+    }
+
+    #[test]
+    fn json_is_pretty_with_trailing_newline() {
+        #[derive(Serialize)]
+        struct Doc {
+            schema: &'static str,
+            n: u8,
+        }
+        let bytes = json_bytes(&Doc {
+            schema: SCHEMA,
+            n: 1,
+        });
+        assert_eq!(
+            String::from_utf8(bytes).unwrap(),
+            "{\n  \"schema\": \"mecatl-prompt/v1\",\n  \"n\": 1\n}\n"
+        );
+    }
+}

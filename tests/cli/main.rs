@@ -1,0 +1,4 @@
+//! Integration tests: the real binary on temp workspaces (one test binary,
+//! one module per subcommand).
+
+mod support;
