@@ -223,6 +223,13 @@ impl RulesMessageBuilder {
         self.full
     }
 
+    /// False when no further rule can be added whatever its size (a rule
+    /// was refused, or the count cap is reached): a lazy caller can stop
+    /// reading.
+    pub fn accepts_more(&self) -> bool {
+        !self.full && self.shown < self.max_count
+    }
+
     /// How many rules have been added.
     pub fn shown(&self) -> usize {
         self.shown
@@ -509,7 +516,9 @@ mod tests {
     #[test]
     fn unread_rules_count_as_discovered() {
         let mut builder = RulesMessageBuilder::new(0, 1);
+        assert!(builder.accepts_more());
         assert!(builder.try_push(&rule("a", &[], "x")));
+        assert!(!builder.accepts_more());
         assert!(!builder.try_push(&rule("b", &[], "x")));
         assert!(builder.is_full());
         assert!(!builder.try_push(&rule("c", &[], "x")));
