@@ -38,7 +38,13 @@ const FENCE: &str = "---";
 pub fn split(raw: &[u8]) -> Split {
     let text = String::from_utf8_lossy(raw);
     let stripped = text.strip_prefix(BOM).unwrap_or(&text);
-    let normalised = stripped.replace("\r\n", "\n");
+    // Only a file that opens with a fence can have a block; skip copying
+    // the others.
+    let normalised = if stripped.starts_with(FENCE) {
+        stripped.replace("\r\n", "\n")
+    } else {
+        String::new()
+    };
     match find_block(&normalised) {
         Some((front, body)) => Split {
             front: Some(front.to_string()),

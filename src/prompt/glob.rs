@@ -57,13 +57,13 @@ impl PathMatcher {
 }
 
 /// For a pattern that can only match files at the workspace root although
-/// it looks like it means "anywhere" (`*.ts`), the pattern that matches at
-/// any depth (`**/*.ts`). Plain names such as `go.mod` get no suggestion.
+/// it looks like it means "anywhere" (`*.ts`, `*_test.go`), the pattern that
+/// matches at any depth (`**/*.ts`). Names and name prefixes that usually
+/// mean a root file (`go.mod`, `Jenkinsfile*`) get no suggestion.
 pub fn top_level_suggestion(pattern: &str) -> Option<String> {
     let pattern = strip_dot_slash(pattern);
-    let has_wildcard = pattern.contains(['*', '?', '[', '{']);
-    let anywhere = pattern.starts_with("**");
-    (has_wildcard && !anywhere && !pattern.contains('/')).then(|| format!("**/{pattern}"))
+    let any_name = pattern.starts_with('*') && !pattern.starts_with("**");
+    (any_name && !pattern.contains('/')).then(|| format!("**/{pattern}"))
 }
 
 fn strip_dot_slash(mut text: &str) -> &str {
@@ -149,7 +149,13 @@ mod tests {
             top_level_suggestion("*.{ts,tsx}").as_deref(),
             Some("**/*.{ts,tsx}")
         );
+        assert_eq!(
+            top_level_suggestion("*_test.go").as_deref(),
+            Some("**/*_test.go")
+        );
         assert_eq!(top_level_suggestion("go.mod"), None);
+        assert_eq!(top_level_suggestion("Jenkinsfile*"), None);
+        assert_eq!(top_level_suggestion(".gitlab-ci*"), None);
         assert_eq!(top_level_suggestion("**/*.ts"), None);
         assert_eq!(top_level_suggestion("src/*.ts"), None);
     }
