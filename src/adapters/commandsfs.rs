@@ -350,3 +350,482 @@ impl CommandSource for CommandCatalog {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::os::unix::ffi::OsStrExt;
+    use std::path::Path;
+
+    use serde_json::json;
+
+    use super::*;
+    use crate::conformance::commands::{COMMAND_FIXTURE, MemCommandSource, run_command_source};
+    use crate::diagnostic::Severity;
+    use crate::prompt::command::{CommandExpander, SourceExpander};
+    use crate::workspace::{MemNode, MemWorkspace};
+
+    fn catalog(ws: MemWorkspace, trusted: bool) -> CommandCatalog {
+        CommandCatalog::for_workspace(Arc::new(ws), trusted)
+    }
+
+    fn sample() -> MemWorkspace {
+        MemWorkspace::new()
+            .file(
+                ".mecatl/commands/fix.md",
+                "---\ndescription: Fix it\nmodel: x\n---\nFix $1",
+            )
+            .file(".claude/commands/fix.md", "Claude fix $1")
+            .file(".claude/commands/review.md", "Review $ARGUMENTS")
+            .file(".claude/commands/my cmd.md", "Spaced")
+    }
+
+    fn listed(listing: &CommandListing) -> Vec<(&str, &str, &str, CommandTier, bool)> {
+        listing
+            .commands
+            .iter()
+            .map(|c| {
+                (
+                    c.name.as_str(),
+                    c.description.as_str(),
+                    c.source.as_str(),
+                    c.tier,
+                    c.withheld,
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn trusted_project_listing_and_expansion_agree() {
+        let catalog = catalog(sample(), true);
+        let listing = catalog.list();
+        assert_eq!(
+            listed(&listing),
+            [
+                (
+                    "fix",
+                    "Fix it",
+                    ".mecatl/commands/fix.md",
+                    CommandTier::Project,
+                    false
+                ),
+                (
+                    "my cmd",
+                    "Spaced",
+                    ".claude/commands/my cmd.md",
+                    CommandTier::Project,
+                    false
+                ),
+                (
+                    "review",
+                    "Review $ARGUMENTS",
+                    ".claude/commands/review.md",
+                    CommandTier::Project,
+                    false
+                ),
+            ]
+        );
+        let warnings: Vec<(&str, &str)> = listing
+            .diagnostics
+            .iter()
+            .map(|d| (d.path.as_deref().unwrap_or_default(), d.reason.as_str()))
+            .collect();
+        assert_eq!(
+            warnings,
+            [
+                (
+                    ".claude/commands/fix.md",
+                    "shadowed by .mecatl/commands/fix.md, which takes precedence"
+                ),
+                (
+                    ".claude/commands/my cmd.md",
+                    "/my cmd cannot be invoked: command names use only ASCII letters, digits, -, _ and ."
+                ),
+            ]
+        );
+        let outcome = catalog.expand("/fix src/a.rs").unwrap();
+        assert_eq!(
+            outcome,
+            ExpandOutcome {
+                expanded: true,
+                name: Some("fix".into()),
+                args: vec!["src/a.rs".into()],
+                source: Some(".mecatl/commands/fix.md".into()),
+                output: "Fix src/a.rs".into(),
+                diagnostics: vec![Diagnostic::warning(
+                    ".claude/commands/fix.md",
+                    "shadowed by .mecatl/commands/fix.md, which takes precedence"
+                )],
+                withheld_hint: None,
+            }
+        );
+        assert_eq!(catalog.completion_names(), ["fix", "review"]);
+    }
+
+    #[test]
+    fn json_shapes_follow_the_spec() {
+        let catalog = catalog(sample(), true);
+        let listing = catalog.list();
+        assert_eq!(
+            serde_json::to_value(&listing.commands[0]).unwrap(),
+            json!({"name": "fix", "description": "Fix it", "source": ".mecatl/commands/fix.md",
+                   "tier": "project", "withheld": false})
+        );
+        let outcome = catalog.expand("nothing").unwrap();
+        assert_eq!(
+            serde_json::to_string(&outcome).unwrap(),
+            r#"{"expanded":false,"name":null,"args":[],"source":null,"output":"nothing","diagnostics":[]}"#
+        );
+        assert_eq!(
+            serde_json::to_value(catalog.candidates("fix")).unwrap(),
+            json!([
+                {"source": ".mecatl/commands/fix.md", "tier": "project", "withheld": false, "fate": "winner"},
+                {"source": ".claude/commands/fix.md", "tier": "project", "withheld": false,
+                 "fate": "shadowed", "by": ".mecatl/commands/fix.md"},
+            ])
+        );
+    }
+
+    #[test]
+    fn untrusted_project_commands_are_withheld() {
+        let catalog = catalog(sample(), false);
+        let listing = catalog.list();
+        assert!(listing.commands.iter().all(|c| c.withheld));
+        assert_eq!(listing.commands[0].source, ".mecatl/commands/fix.md");
+        assert!(
+            listing
+                .diagnostics
+                .iter()
+                .all(|d| !d.reason.starts_with("shadowed")),
+            "withheld files shadow nothing"
+        );
+        assert!(catalog.completion_names().is_empty());
+        assert!(catalog.list_commands().unwrap().is_empty());
+
+        let outcome = catalog.expand("/fix x").unwrap();
+        assert!(!outcome.expanded);
+        assert_eq!(outcome.output, "/fix x");
+        let hint = outcome.withheld_hint.clone().unwrap();
+        assert!(hint.starts_with("/fix is defined here but was not expanded"));
+        assert!(hint.contains("--trust-project"));
+        assert_eq!(
+            outcome.diagnostics,
+            [Diagnostic::warning(".mecatl/commands/fix.md", hint)]
+        );
+        assert_eq!(catalog.expand("/unknown").unwrap().withheld_hint, None);
+
+        let fates: Vec<(bool, &str)> = catalog
+            .candidates("fix")
+            .iter()
+            .map(|c| (c.withheld, c.fate.as_str()))
+            .collect();
+        assert_eq!(fates, [(true, "withheld"), (true, "withheld")]);
+    }
+
+    #[test]
+    fn an_unreadable_winner_is_a_read_fault_naming_the_file() {
+        let ws = MemWorkspace::new()
+            .node(".mecatl/commands/x.md", MemNode::Unreadable)
+            .file(".claude/commands/x.md", "Claude x");
+        let catalog = catalog(ws, true);
+        let err = catalog.expand("/x").unwrap_err();
+        assert_eq!(err.path, ".mecatl/commands/x.md");
+        assert!(
+            err.to_string()
+                .starts_with("reading .mecatl/commands/x.md: ")
+        );
+        let fates: Vec<&str> = catalog
+            .candidates("x")
+            .iter()
+            .map(|c| c.fate.as_str())
+            .collect();
+        assert_eq!(fates, ["unreadable", "winner"]);
+        let listing = catalog.list();
+        assert_eq!(listing.commands[0].source, ".claude/commands/x.md");
+        assert_eq!(listing.diagnostics[0].severity, Severity::Fatal);
+        assert!(catalog.command_body("x").is_err());
+    }
+
+    #[test]
+    fn explain_gives_the_winners_description_and_keys() {
+        let explanation = catalog(sample(), true).explain("fix");
+        assert_eq!(explanation.description.as_deref(), Some("Fix it"));
+        assert_eq!(explanation.frontmatter_keys, ["description", "model"]);
+        assert_eq!(explanation.candidates.len(), 2);
+        let nothing = catalog(sample(), true).explain("nope");
+        assert!(nothing.candidates.is_empty() && nothing.description.is_none());
+    }
+
+    fn write(path: &Path, content: &str) {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, content).unwrap();
+    }
+
+    #[test]
+    fn operator_directories_replace_the_project_ones_in_order() {
+        let first = tempfile::tempdir().unwrap();
+        let second = tempfile::tempdir().unwrap();
+        let elsewhere = tempfile::tempdir().unwrap();
+        write(&first.path().join("fix.md"), "First $1");
+        write(&second.path().join("fix.md"), "Second $1");
+        write(&second.path().join("only.md"), "Only");
+        write(&elsewhere.path().join("linked.md"), "Linked");
+        std::os::unix::fs::symlink(
+            elsewhere.path().join("linked.md"),
+            first.path().join("linked.md"),
+        )
+        .unwrap();
+        let missing = first.path().join("missing");
+
+        let catalog = CommandCatalog::for_operator_dirs([first.path(), second.path(), &missing]);
+        let listing = catalog.list();
+        let fix = first.path().join("fix.md").display().to_string();
+        assert_eq!(
+            listed(&listing),
+            [
+                (
+                    "fix",
+                    "First $1",
+                    fix.as_str(),
+                    CommandTier::Operator,
+                    false
+                ),
+                (
+                    "linked",
+                    "Linked",
+                    &*first.path().join("linked.md").display().to_string(),
+                    CommandTier::Operator,
+                    false
+                ),
+                (
+                    "only",
+                    "Only",
+                    &*second.path().join("only.md").display().to_string(),
+                    CommandTier::Operator,
+                    false
+                ),
+            ]
+        );
+        let missing_warning = Diagnostic::warning(
+            missing.display().to_string(),
+            "commands directory does not exist",
+        );
+        assert_eq!(listing.diagnostics[0], missing_warning);
+        assert_eq!(
+            listing.diagnostics[1],
+            Diagnostic::warning(
+                second.path().join("fix.md").display().to_string(),
+                format!("shadowed by {fix}, which takes precedence")
+            )
+        );
+        let outcome = catalog.expand("/fix a").unwrap();
+        assert_eq!(outcome.output, "First a");
+        assert_eq!(outcome.source.as_deref(), Some(fix.as_str()));
+        assert_eq!(outcome.diagnostics[0], missing_warning);
+        assert_eq!(catalog.completion_names(), ["fix", "linked", "only"]);
+    }
+
+    #[test]
+    fn os_special_files_escapes_and_odd_names() {
+        let outside = tempfile::tempdir().unwrap();
+        write(&outside.path().join("secret.md"), "secret");
+        let root = tempfile::tempdir().unwrap();
+        let mecatl = root.path().join(".mecatl/commands");
+        let claude = root.path().join(".claude/commands");
+        for name in ["fifo", "dir", "escape", "ok"] {
+            write(
+                &claude.join(format!("{name}.md")),
+                &format!("claude {name}"),
+            );
+        }
+        std::fs::create_dir_all(&mecatl).unwrap();
+        let status = std::process::Command::new("mkfifo")
+            .arg(mecatl.join("fifo.md"))
+            .status()
+            .unwrap();
+        assert!(status.success());
+        std::fs::create_dir(mecatl.join("dir.md")).unwrap();
+        std::os::unix::fs::symlink(outside.path().join("secret.md"), mecatl.join("escape.md"))
+            .unwrap();
+        std::fs::write(mecatl.join(std::ffi::OsStr::from_bytes(b"bad\xff.md")), "x").unwrap();
+
+        let reader: Arc<dyn Workspace> =
+            Arc::new(OsWorkspace::new(root.path(), LinkPolicy::Confine));
+        let catalog = CommandCatalog::for_workspace(reader, true);
+        let listing = catalog.list();
+        let names: Vec<(&str, &str)> = listing
+            .commands
+            .iter()
+            .map(|c| (c.name.as_str(), c.source.as_str()))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                ("dir", ".claude/commands/dir.md"),
+                ("escape", ".claude/commands/escape.md"),
+                ("fifo", ".claude/commands/fifo.md"),
+                ("ok", ".claude/commands/ok.md"),
+            ]
+        );
+        let diagnostics: Vec<(Severity, &str, &str)> = listing
+            .diagnostics
+            .iter()
+            .map(|d| {
+                (
+                    d.severity,
+                    d.path.as_deref().unwrap_or_default(),
+                    d.reason.as_str(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            diagnostics,
+            [
+                (
+                    Severity::Warning,
+                    ".mecatl/commands/bad\u{fffd}.md",
+                    "file name is not valid UTF-8, so the command cannot be named; skipped"
+                ),
+                (
+                    Severity::Warning,
+                    ".mecatl/commands/dir.md",
+                    "not used: not a regular file (directory); .claude/commands/dir.md is used instead"
+                ),
+                (
+                    Severity::Warning,
+                    ".mecatl/commands/escape.md",
+                    "not used: symlink resolves outside the workspace; not followed; \
+                     .claude/commands/escape.md is used instead"
+                ),
+                (
+                    Severity::Warning,
+                    ".mecatl/commands/fifo.md",
+                    "not used: not a regular file (FIFO); .claude/commands/fifo.md is used instead"
+                ),
+            ]
+        );
+        for name in ["fifo", "dir", "escape"] {
+            let outcome = catalog.expand(&format!("/{name}")).unwrap();
+            assert_eq!(outcome.output, format!("claude {name}"));
+            assert_eq!(
+                outcome.diagnostics.len(),
+                1,
+                "{name}: {:?}",
+                outcome.diagnostics
+            );
+        }
+        let long = format!("/{}", "a".repeat(300));
+        let outcome = catalog.expand(&long).unwrap();
+        assert!(!outcome.expanded);
+        assert_eq!(outcome.output, long);
+    }
+
+    #[test]
+    fn the_catalog_passes_the_command_source_kit() {
+        let fixture = || {
+            COMMAND_FIXTURE
+                .iter()
+                .fold(MemWorkspace::new(), |ws, (name, raw)| {
+                    ws.file(&format!(".claude/commands/{name}.md"), raw)
+                })
+        };
+        run_command_source(|| catalog(fixture(), true));
+
+        let root = tempfile::tempdir().unwrap();
+        for (name, raw) in COMMAND_FIXTURE {
+            write(
+                &root
+                    .path()
+                    .join(".mecatl/commands")
+                    .join(format!("{name}.md")),
+                raw,
+            );
+        }
+        write(&root.path().join(".mecatl/commands/sub/fix.md"), "nested");
+        let path = root.path().to_path_buf();
+        run_command_source(|| {
+            CommandCatalog::for_workspace(
+                Arc::new(OsWorkspace::new(&path, LinkPolicy::Confine)),
+                true,
+            )
+        });
+        run_command_source(|| CommandCatalog::for_operator_dirs([path.join(".mecatl/commands")]));
+        run_command_source(MemCommandSource::fixture);
+    }
+
+    #[test]
+    fn source_expander_over_the_catalog_renders_like_the_catalog() {
+        let catalog = catalog(sample(), true);
+        let via_source = SourceExpander::new(catalog.clone());
+        let ws = MemWorkspace::new();
+        for input in ["/fix a b", "/review x  y", "/nope", "plain"] {
+            let direct = catalog.expand(input).unwrap();
+            let adapted = via_source.expand(&ws, input).unwrap();
+            assert_eq!(
+                (direct.expanded, direct.output),
+                (adapted.expanded, adapted.output),
+                "{input}"
+            );
+        }
+    }
+
+    fn corpus_root() -> Option<PathBuf> {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .ancestors()
+            .map(|dir| dir.join("shared/corpus"))
+            .find(|dir| dir.is_dir())
+    }
+
+    #[test]
+    fn corpus_command_files_are_listed_or_diagnosed() {
+        let Some(corpus) = corpus_root() else {
+            eprintln!("no shared/corpus next to the crate; skipping the corpus pass");
+            return;
+        };
+        let mut seen = 0;
+        for repo in std::fs::read_dir(&corpus).unwrap() {
+            let repo = repo.unwrap().path();
+            let commands = repo.join(".claude/commands");
+            if !commands.is_dir() {
+                continue;
+            }
+            let reader: Arc<dyn Workspace> = Arc::new(OsWorkspace::new(&repo, LinkPolicy::Confine));
+            let catalog = CommandCatalog::for_workspace(reader, true);
+            let listing = catalog.list();
+            for entry in std::fs::read_dir(&commands).unwrap() {
+                let entry = entry.unwrap();
+                let name = entry.file_name().to_string_lossy().into_owned();
+                let source = format!(".claude/commands/{name}");
+                let listed = listing.commands.iter().any(|c| c.source == source);
+                let diagnosed = listing
+                    .diagnostics
+                    .iter()
+                    .any(|d| d.path.as_deref() == Some(&source));
+                if entry.file_type().unwrap().is_dir() {
+                    assert!(diagnosed, "{}: nested {name} has no info", repo.display());
+                } else if name.ends_with(".md") {
+                    seen += 1;
+                    assert!(
+                        listed || diagnosed,
+                        "{}: {name} neither listed nor diagnosed",
+                        repo.display()
+                    );
+                }
+            }
+            for command in listing
+                .commands
+                .iter()
+                .filter(|c| valid_command_name(&c.name))
+            {
+                let outcome = catalog.expand(&format!("/{} arg", command.name)).unwrap();
+                assert!(outcome.expanded);
+                assert_eq!(outcome.source.as_deref(), Some(command.source.as_str()));
+                assert!(
+                    command.description.chars().count()
+                        <= crate::limits::MAX_COMMAND_DESCRIPTION_CHARS
+                );
+            }
+        }
+        assert!(seen > 0, "the corpus holds command files");
+    }
+}

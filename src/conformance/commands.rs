@@ -211,3 +211,107 @@ impl CommandSource for MemCommandSource {
             .cloned())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::io;
+
+    use super::*;
+    use crate::prompt::command::strip_frontmatter;
+
+    #[test]
+    fn the_memory_source_passes() {
+        run_command_source(MemCommandSource::fixture);
+    }
+
+    #[test]
+    fn the_memory_source_skips_invalid_names() {
+        let source = MemCommandSource::new([("ok", "Ok"), ("my cmd", "No"), ("a/b", "No")]);
+        let names: Vec<String> = source
+            .list_commands()
+            .unwrap()
+            .into_iter()
+            .map(|c| c.name)
+            .collect();
+        assert_eq!(names, ["ok"]);
+        assert_eq!(source.command_body("my cmd").unwrap(), None);
+    }
+
+    /// The fixture source with one contract violation.
+    enum Broken {
+        Unsorted,
+        StripsFrontmatter,
+        FailsOnUnknown,
+        ExtraCommand,
+    }
+
+    impl CommandSource for Broken {
+        type Error = io::Error;
+
+        fn list_commands(&self) -> Result<Vec<Command>, io::Error> {
+            let mut commands = MemCommandSource::fixture()
+                .list_commands()
+                .unwrap_or_default();
+            match self {
+                Broken::Unsorted => commands.reverse(),
+                Broken::ExtraCommand => commands.push(Command {
+                    name: "zz".into(),
+                    description: String::new(),
+                }),
+                _ => {}
+            }
+            Ok(commands)
+        }
+
+        fn command_body(&self, name: &str) -> Result<Option<String>, io::Error> {
+            let body = MemCommandSource::fixture()
+                .command_body(name)
+                .unwrap_or_default();
+            match (self, body) {
+                (Broken::FailsOnUnknown, None) => Err(io::Error::other("unknown")),
+                (Broken::StripsFrontmatter, Some(raw)) => {
+                    Ok(Some(strip_frontmatter(&raw).to_string()))
+                }
+                (_, body) => Ok(body),
+            }
+        }
+    }
+
+    #[test]
+    #[should_panic(expected = "strictly sorted")]
+    fn an_unsorted_listing_fails() {
+        run_command_source(|| Broken::Unsorted);
+    }
+
+    #[test]
+    #[should_panic(expected = "must return the raw file verbatim")]
+    fn stripping_frontmatter_in_the_source_fails() {
+        run_command_source(|| Broken::StripsFrontmatter);
+    }
+
+    #[test]
+    #[should_panic(expected = "must be not found, not an error")]
+    fn an_error_for_an_unknown_name_fails() {
+        run_command_source(|| Broken::FailsOnUnknown);
+    }
+
+    #[test]
+    #[should_panic(expected = "exactly the fixture's commands")]
+    fn an_extra_command_fails() {
+        run_command_source(|| Broken::ExtraCommand);
+    }
+
+    #[test]
+    fn the_fixture_is_as_specified() {
+        let names: Vec<&str> = COMMAND_FIXTURE.iter().map(|(n, _)| *n).collect();
+        assert_eq!(names, ["fix", "pr.merge-2", "review"]);
+        assert_eq!(
+            description(COMMAND_FIXTURE[2].1),
+            "Run a structured review."
+        );
+        assert_eq!(
+            strip_frontmatter(COMMAND_FIXTURE[2].1),
+            "Review $ARGUMENTS for correctness first, style second."
+        );
+    }
+}

@@ -874,15 +874,37 @@ fn content_warnings(content: &Bounded, source: &str, diagnostics: &mut Vec<Diagn
             "not valid UTF-8; invalid bytes are replaced with U+FFFD",
         ));
     }
-    if content.bytes.starts_with("\u{feff}---\n".as_bytes())
-        || content.bytes.starts_with("\u{feff}---\r\n".as_bytes())
-    {
-        diagnostics.push(Diagnostic::warning(
-            source,
-            "a byte order mark precedes the opening ---, so the frontmatter is not \
-             recognised and reaches the model as text; save the file without a BOM",
-        ));
+    if let Some(reason) = misplaced_frontmatter(&content.bytes) {
+        diagnostics.push(Diagnostic::warning(source, reason));
     }
+}
+
+/// Why a file that looks like it has frontmatter does not (SPEC §5.3: only a
+/// `---` at the very first byte opens a block), so the block reaches the
+/// model as text.
+fn misplaced_frontmatter(bytes: &[u8]) -> Option<&'static str> {
+    let opens = |b: &[u8]| b.starts_with(b"---\n") || b.starts_with(b"---\r\n");
+    if opens(bytes) {
+        return None;
+    }
+    let (bom, rest) = match bytes.strip_prefix("\u{feff}".as_bytes()) {
+        Some(rest) => (true, rest),
+        None => (false, bytes),
+    };
+    let start = rest
+        .iter()
+        .position(|b| !b" \t\r\n".contains(b))
+        .unwrap_or(rest.len());
+    if !opens(&rest[start..]) {
+        return None;
+    }
+    Some(if bom {
+        "a byte order mark precedes the opening ---, so the frontmatter is not \
+         recognised and reaches the model as text; save the file without a BOM"
+    } else {
+        "the opening --- is not at the start of the file, so the frontmatter is not \
+         recognised and reaches the model as text; remove what precedes it"
+    })
 }
 
 /// True when the bytes hold invalid UTF-8, not counting a character cut in
@@ -1972,6 +1994,31 @@ mod tests {
     }
 
     #[test]
+    fn frontmatter_after_blank_lines_is_reported() {
+        for raw in [
+            "\n---\ndescription: d\n---\nBody",
+            " \r\n---\r\na: b\r\n---\r\n",
+        ] {
+            let ws = MemWorkspace::new().file(".claude/commands/b.md", raw);
+            let outcome = expand_in(&dirs(&ws), "/b").unwrap();
+            assert_eq!(outcome.expansion.output, raw);
+            assert_eq!(
+                reasons(&outcome.diagnostics),
+                [(
+                    Severity::Warning,
+                    ".claude/commands/b.md".into(),
+                    "the opening --- is not at the start of the file, so the frontmatter is not \
+                     recognised and reaches the model as text; remove what precedes it"
+                        .into()
+                )]
+            );
+        }
+        for raw in ["Body\n---\na\n---\n", "---\na: b\n---\nB", "--- x\n", ""] {
+            assert_eq!(misplaced_frontmatter(raw.as_bytes()), None, "{raw:?}");
+        }
+    }
+
+    #[test]
     fn files_are_read_on_every_call() {
         let expander = DirCommandExpander::default();
         let before = ws_with(&[(".claude/commands/x.md", "one")]);
@@ -2238,6 +2285,30 @@ mod tests {
         let err = listing.into_commands().unwrap_err();
         assert_eq!(err.path, ".mecatl/commands");
         assert!(DirCommandExpander::default().list(&ws).is_err());
+    }
+
+    #[test]
+    fn an_escaping_directory_link_is_fatal() {
+        let ws = ws_with(&[(".claude/commands/ok.md", "Ok")]).node(
+            ".mecatl/commands",
+            MemNode::Symlink("../../elsewhere".into()),
+        );
+        let listing = list_in(&dirs(&ws), true);
+        assert_eq!(
+            names(&listing),
+            [("ok", "Ok", ".claude/commands/ok.md", false)]
+        );
+        assert_eq!(listing.diagnostics.len(), 1);
+        assert_eq!(listing.diagnostics[0].severity, Severity::Fatal);
+        assert_eq!(
+            listing.diagnostics[0].path.as_deref(),
+            Some(".mecatl/commands")
+        );
+        assert!(
+            listing.diagnostics[0]
+                .reason
+                .starts_with("command directory not read: ")
+        );
     }
 
     #[test]
