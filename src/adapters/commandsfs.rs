@@ -1,1 +1,831 @@
-//! (to be written)
+//! Slash-command directories on disk (SPEC §5.5, §2.2, §2.3, §2.8): which
+//! directories are searched, through which reader, with which tier and
+//! trust state — and the listing, expansion, completion and explanation the
+//! CLI needs. Every one of them goes through the domain's single resolution
+//! routine ([`crate::prompt::command::resolve`] and
+//! [`crate::prompt::command::list_in`]), so they agree on the winner.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use serde::Serialize;
+
+use crate::diagnostic::Diagnostic;
+use crate::prompt::command::{
+    self, Command, CommandSource, DEFAULT_COMMAND_DIRS, Fate, SearchDir, valid_command_name,
+};
+use crate::prompt::instructions::ReadFault;
+use crate::workspace::{LinkPolicy, OsWorkspace, Workspace, WsError};
+
+/// Which tier a command directory belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CommandTier {
+    /// A directory of the workspace (trust-gated).
+    Project,
+    /// A directory named with `--commands-dir` (never gated).
+    Operator,
+}
+
+impl CommandTier {
+    /// The lowercase word used in output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CommandTier::Project => "project",
+            CommandTier::Operator => "operator",
+        }
+    }
+}
+
+/// One directory searched for `<name>.md` command files.
+#[derive(Clone)]
+pub struct CommandDir {
+    /// The reader the directory is read through: the workspace reader
+    /// (symlinks confined to the workspace) for project directories, a
+    /// reader rooted at the directory (symlinks followed) for operator ones.
+    pub reader: Arc<dyn Workspace>,
+    /// The directory, relative to the reader's root (`""` for the root).
+    pub dir: String,
+    /// The tier it belongs to.
+    pub tier: CommandTier,
+    /// True when its commands are withheld because the workspace is not
+    /// trusted: listed and explained, never expanded or completed.
+    pub withheld: bool,
+}
+
+impl std::fmt::Debug for CommandDir {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CommandDir")
+            .field("root", &self.reader.root())
+            .field("dir", &self.dir)
+            .field("tier", &self.tier)
+            .field("withheld", &self.withheld)
+            .finish()
+    }
+}
+
+impl CommandDir {
+    /// A project directory `dir` of the workspace read by `reader`, withheld
+    /// unless the workspace is trusted.
+    pub fn project(reader: Arc<dyn Workspace>, dir: impl Into<String>, trusted: bool) -> Self {
+        Self {
+            reader,
+            dir: dir.into(),
+            tier: CommandTier::Project,
+            withheld: !trusted,
+        }
+    }
+
+    /// An operator-named directory (`--commands-dir`), read through its own
+    /// reader rooted at `path`, following symlinks, never withheld.
+    pub fn operator(path: impl Into<PathBuf>) -> Self {
+        Self {
+            reader: Arc::new(OsWorkspace::new(path, LinkPolicy::Follow)),
+            dir: String::new(),
+            tier: CommandTier::Operator,
+            withheld: false,
+        }
+    }
+}
+
+/// One command as `commands list` shows it (SPEC §2.3).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ListedCommand {
+    /// The name, without the slash.
+    pub name: String,
+    /// The one-line description; may be empty.
+    pub description: String,
+    /// The file, as its reader displays it.
+    pub source: String,
+    /// The tier of the directory holding it.
+    pub tier: CommandTier,
+    /// True when it is withheld because the workspace is not trusted.
+    pub withheld: bool,
+}
+
+/// Everything `commands list` reports.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CommandListing {
+    /// One entry per name, sorted by name.
+    pub commands: Vec<ListedCommand>,
+    /// Diagnostics about every file and directory discovered.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Everything `expand` reports (SPEC §2.2), in the order of its JSON keys.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ExpandOutcome {
+    /// True when the input named a command that was found and rendered.
+    pub expanded: bool,
+    /// The command name, when expanded.
+    pub name: Option<String>,
+    /// The arguments, when expanded; empty otherwise.
+    pub args: Vec<String>,
+    /// The file expanded, when expanded.
+    pub source: Option<String>,
+    /// The rendered template, or the input unchanged.
+    pub output: String,
+    /// Diagnostics about the files looked at. When the command exists only
+    /// in a withheld directory they include a warning saying so.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Set when the input named a command that exists only in a withheld
+    /// directory: why it did not expand and how to trust the workspace
+    /// (the same text as the warning in `diagnostics`; for `--require`).
+    #[serde(skip)]
+    pub withheld_hint: Option<String>,
+}
+
+/// One candidate file for a name, for `explain` (SPEC §2.8).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Candidate {
+    /// The file, as its reader displays it.
+    pub source: String,
+    /// The tier of the directory holding it.
+    pub tier: CommandTier,
+    /// True when its directory is withheld.
+    pub withheld: bool,
+    /// What became of it (serialized as a `fate` key and its details).
+    #[serde(flatten)]
+    pub fate: Fate,
+}
+
+/// What `explain /NAME` needs: every candidate in precedence order and, for
+/// the winner, its description and frontmatter keys.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CommandExplanation {
+    /// Every candidate file, in precedence order.
+    pub candidates: Vec<Candidate>,
+    /// The winner's description, when there is a winner.
+    pub description: Option<String>,
+    /// The top-level keys of the winner's frontmatter.
+    pub frontmatter_keys: Vec<String>,
+    /// Diagnostics about the candidates.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// The command directories of one run, highest precedence first, and every
+/// question the CLI asks of them.
+#[derive(Debug, Clone)]
+pub struct CommandCatalog {
+    dirs: Vec<CommandDir>,
+}
+
+impl CommandCatalog {
+    /// A catalog over `dirs`, highest precedence first.
+    pub fn new(dirs: Vec<CommandDir>) -> Self {
+        Self { dirs }
+    }
+
+    /// The default project directories (`.mecatl/commands`, then
+    /// `.claude/commands`) read through the workspace reader, withheld
+    /// unless `trusted`.
+    pub fn for_workspace(reader: Arc<dyn Workspace>, trusted: bool) -> Self {
+        Self::new(
+            DEFAULT_COMMAND_DIRS
+                .iter()
+                .map(|dir| CommandDir::project(reader.clone(), *dir, trusted))
+                .collect(),
+        )
+    }
+
+    /// Operator directories (`--commands-dir`, already resolved against
+    /// `-C`), in the order given; they replace the project directories.
+    pub fn for_operator_dirs<I, P>(paths: I) -> Self
+    where
+        I: IntoIterator<Item = P>,
+        P: Into<PathBuf>,
+    {
+        Self::new(paths.into_iter().map(CommandDir::operator).collect())
+    }
+
+    /// The directories searched, highest precedence first.
+    pub fn dirs(&self) -> &[CommandDir] {
+        &self.dirs
+    }
+
+    fn search_dirs(&self) -> Vec<SearchDir<'_>> {
+        self.dirs
+            .iter()
+            .map(|d| SearchDir {
+                ws: &*d.reader,
+                dir: &d.dir,
+                withheld: d.withheld,
+            })
+            .collect()
+    }
+
+    /// Warnings for operator directories that do not exist: the operator
+    /// named them, so silence would hide a typo.
+    fn missing_operator_dirs(&self) -> Vec<Diagnostic> {
+        self.dirs
+            .iter()
+            .filter(|d| d.tier == CommandTier::Operator)
+            .filter(|d| matches!(d.reader.stat(&d.dir), Err(WsError::NotFound)))
+            .map(|d| {
+                Diagnostic::warning(
+                    d.reader.display(&d.dir),
+                    "commands directory does not exist",
+                )
+            })
+            .collect()
+    }
+
+    /// Every command found, one per name, sorted by name, with diagnostics
+    /// about every file and directory discovered (SPEC §2.3, §5.5).
+    /// Withheld commands are listed, marked, and claim no name.
+    pub fn list(&self) -> CommandListing {
+        let listing = command::list_in(&self.search_dirs(), true);
+        let mut diagnostics = self.missing_operator_dirs();
+        diagnostics.extend(listing.diagnostics);
+        CommandListing {
+            commands: listing
+                .commands
+                .into_iter()
+                .map(|c| ListedCommand {
+                    name: c.name,
+                    description: c.description,
+                    source: c.source,
+                    tier: self.dirs[c.dir_index].tier,
+                    withheld: c.withheld,
+                })
+                .collect(),
+            diagnostics,
+        }
+    }
+
+    /// Expands `input` (SPEC §2.2). An unknown command or a non-command
+    /// comes back unchanged; only a read fault on the file that would have
+    /// won (EACCES, EIO) is an error, naming that file.
+    pub fn expand(&self, input: &str) -> Result<ExpandOutcome, ReadFault> {
+        let outcome = command::expand_in(&self.search_dirs(), input)?;
+        let mut diagnostics = self.missing_operator_dirs();
+        diagnostics.extend(outcome.diagnostics);
+        let expansion = outcome.expansion;
+        let withheld_hint = outcome.withheld.map(|source| {
+            let name = command::parse_invocation(input)
+                .map(|i| i.name)
+                .unwrap_or_default();
+            let hint = format!(
+                "/{name} is defined here but was not expanded: the workspace is not trusted, \
+                 so its commands are withheld; trust it with --trust-project, \
+                 MECATL_TRUST_PROJECT=1 or trustedWorkspaces in settings.yaml"
+            );
+            diagnostics.push(Diagnostic::warning(source, hint.clone()));
+            hint
+        });
+        Ok(ExpandOutcome {
+            expanded: expansion.expanded,
+            name: expansion.name,
+            args: expansion.args,
+            source: expansion.source,
+            output: expansion.output,
+            diagnostics,
+            withheld_hint,
+        })
+    }
+
+    /// The names shell completion offers: invokable (grammar-valid, not
+    /// withheld), sorted. Reads directory listings only, no file content,
+    /// so a file that cannot be read is still offered.
+    pub fn completion_names(&self) -> Vec<String> {
+        command::list_in(&self.search_dirs(), false)
+            .commands
+            .into_iter()
+            .filter(|c| !c.withheld && valid_command_name(&c.name))
+            .map(|c| c.name)
+            .collect()
+    }
+
+    /// Every candidate file for `name` in precedence order, with its fate.
+    pub fn candidates(&self, name: &str) -> Vec<Candidate> {
+        self.explain(name).candidates
+    }
+
+    /// Why `name` resolves as it does (SPEC §2.8): the candidates, and the
+    /// winner's description and frontmatter keys.
+    pub fn explain(&self, name: &str) -> CommandExplanation {
+        let resolution = command::resolve(&self.search_dirs(), name);
+        let candidates = resolution
+            .candidates
+            .into_iter()
+            .map(|c| {
+                let dir = &self.dirs[c.dir_index];
+                Candidate {
+                    source: c.source,
+                    tier: dir.tier,
+                    withheld: dir.withheld,
+                    fate: c.fate,
+                }
+            })
+            .collect();
+        let winner = resolution.winner.as_ref();
+        CommandExplanation {
+            candidates,
+            description: winner.map(|w| command::description(&w.raw)),
+            frontmatter_keys: winner
+                .map(|w| command::frontmatter_keys(&w.raw))
+                .unwrap_or_default(),
+            diagnostics: resolution.diagnostics,
+        }
+    }
+}
+
+/// The catalog as a live [`CommandSource`] over its directories: the
+/// invokable commands, and the raw winning file of a name.
+impl CommandSource for CommandCatalog {
+    type Error = ReadFault;
+
+    fn list_commands(&self) -> Result<Vec<Command>, ReadFault> {
+        command::list_in(&self.search_dirs(), true).into_commands()
+    }
+
+    fn command_body(&self, name: &str) -> Result<Option<String>, ReadFault> {
+        if !valid_command_name(name) {
+            return Ok(None);
+        }
+        let mut resolution = command::resolve(&self.search_dirs(), name);
+        match resolution.fault.take() {
+            Some(fault) => Err(fault),
+            None => Ok(resolution.winner.map(|w| w.raw)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::os::unix::ffi::OsStrExt;
+    use std::path::Path;
+
+    use serde_json::json;
+
+    use super::*;
+    use crate::conformance::commands::{COMMAND_FIXTURE, MemCommandSource, run_command_source};
+    use crate::diagnostic::Severity;
+    use crate::prompt::command::{CommandExpander, SourceExpander};
+    use crate::workspace::{MemNode, MemWorkspace};
+
+    fn catalog(ws: MemWorkspace, trusted: bool) -> CommandCatalog {
+        CommandCatalog::for_workspace(Arc::new(ws), trusted)
+    }
+
+    fn sample() -> MemWorkspace {
+        MemWorkspace::new()
+            .file(
+                ".mecatl/commands/fix.md",
+                "---\ndescription: Fix it\nmodel: x\n---\nFix $1",
+            )
+            .file(".claude/commands/fix.md", "Claude fix $1")
+            .file(".claude/commands/review.md", "Review $ARGUMENTS")
+            .file(".claude/commands/my cmd.md", "Spaced")
+    }
+
+    fn listed(listing: &CommandListing) -> Vec<(&str, &str, &str, CommandTier, bool)> {
+        listing
+            .commands
+            .iter()
+            .map(|c| {
+                (
+                    c.name.as_str(),
+                    c.description.as_str(),
+                    c.source.as_str(),
+                    c.tier,
+                    c.withheld,
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn trusted_project_listing_and_expansion_agree() {
+        let catalog = catalog(sample(), true);
+        let listing = catalog.list();
+        assert_eq!(
+            listed(&listing),
+            [
+                (
+                    "fix",
+                    "Fix it",
+                    ".mecatl/commands/fix.md",
+                    CommandTier::Project,
+                    false
+                ),
+                (
+                    "my cmd",
+                    "Spaced",
+                    ".claude/commands/my cmd.md",
+                    CommandTier::Project,
+                    false
+                ),
+                (
+                    "review",
+                    "Review $ARGUMENTS",
+                    ".claude/commands/review.md",
+                    CommandTier::Project,
+                    false
+                ),
+            ]
+        );
+        let warnings: Vec<(&str, &str)> = listing
+            .diagnostics
+            .iter()
+            .map(|d| (d.path.as_deref().unwrap_or_default(), d.reason.as_str()))
+            .collect();
+        assert_eq!(
+            warnings,
+            [
+                (
+                    ".claude/commands/fix.md",
+                    "shadowed by .mecatl/commands/fix.md, which takes precedence"
+                ),
+                (
+                    ".claude/commands/my cmd.md",
+                    "/my cmd cannot be invoked: command names use only ASCII letters, digits, -, _ and ."
+                ),
+            ]
+        );
+        let outcome = catalog.expand("/fix src/a.rs").unwrap();
+        assert_eq!(
+            outcome,
+            ExpandOutcome {
+                expanded: true,
+                name: Some("fix".into()),
+                args: vec!["src/a.rs".into()],
+                source: Some(".mecatl/commands/fix.md".into()),
+                output: "Fix src/a.rs".into(),
+                diagnostics: vec![Diagnostic::warning(
+                    ".claude/commands/fix.md",
+                    "shadowed by .mecatl/commands/fix.md, which takes precedence"
+                )],
+                withheld_hint: None,
+            }
+        );
+        assert_eq!(catalog.completion_names(), ["fix", "review"]);
+    }
+
+    #[test]
+    fn json_shapes_follow_the_spec() {
+        let catalog = catalog(sample(), true);
+        let listing = catalog.list();
+        assert_eq!(
+            serde_json::to_value(&listing.commands[0]).unwrap(),
+            json!({"name": "fix", "description": "Fix it", "source": ".mecatl/commands/fix.md",
+                   "tier": "project", "withheld": false})
+        );
+        let outcome = catalog.expand("nothing").unwrap();
+        assert_eq!(
+            serde_json::to_string(&outcome).unwrap(),
+            r#"{"expanded":false,"name":null,"args":[],"source":null,"output":"nothing","diagnostics":[]}"#
+        );
+        assert_eq!(
+            serde_json::to_value(catalog.candidates("fix")).unwrap(),
+            json!([
+                {"source": ".mecatl/commands/fix.md", "tier": "project", "withheld": false, "fate": "winner"},
+                {"source": ".claude/commands/fix.md", "tier": "project", "withheld": false,
+                 "fate": "shadowed", "by": ".mecatl/commands/fix.md"},
+            ])
+        );
+    }
+
+    #[test]
+    fn untrusted_project_commands_are_withheld() {
+        let catalog = catalog(sample(), false);
+        let listing = catalog.list();
+        assert!(listing.commands.iter().all(|c| c.withheld));
+        assert_eq!(listing.commands[0].source, ".mecatl/commands/fix.md");
+        assert!(
+            listing
+                .diagnostics
+                .iter()
+                .all(|d| !d.reason.starts_with("shadowed")),
+            "withheld files shadow nothing"
+        );
+        assert!(catalog.completion_names().is_empty());
+        assert!(catalog.list_commands().unwrap().is_empty());
+
+        let outcome = catalog.expand("/fix x").unwrap();
+        assert!(!outcome.expanded);
+        assert_eq!(outcome.output, "/fix x");
+        let hint = outcome.withheld_hint.clone().unwrap();
+        assert!(hint.starts_with("/fix is defined here but was not expanded"));
+        assert!(hint.contains("--trust-project"));
+        assert_eq!(
+            outcome.diagnostics,
+            [Diagnostic::warning(".mecatl/commands/fix.md", hint)]
+        );
+        assert_eq!(catalog.expand("/unknown").unwrap().withheld_hint, None);
+
+        let fates: Vec<(bool, &str)> = catalog
+            .candidates("fix")
+            .iter()
+            .map(|c| (c.withheld, c.fate.as_str()))
+            .collect();
+        assert_eq!(fates, [(true, "withheld"), (true, "withheld")]);
+    }
+
+    #[test]
+    fn an_unreadable_winner_is_a_read_fault_naming_the_file() {
+        let ws = MemWorkspace::new()
+            .node(".mecatl/commands/x.md", MemNode::Unreadable)
+            .file(".claude/commands/x.md", "Claude x");
+        let catalog = catalog(ws, true);
+        let err = catalog.expand("/x").unwrap_err();
+        assert_eq!(err.path, ".mecatl/commands/x.md");
+        assert!(
+            err.to_string()
+                .starts_with("reading .mecatl/commands/x.md: ")
+        );
+        let fates: Vec<&str> = catalog
+            .candidates("x")
+            .iter()
+            .map(|c| c.fate.as_str())
+            .collect();
+        assert_eq!(fates, ["unreadable", "winner"]);
+        let listing = catalog.list();
+        assert_eq!(listing.commands[0].source, ".claude/commands/x.md");
+        assert_eq!(listing.diagnostics[0].severity, Severity::Fatal);
+        assert!(catalog.command_body("x").is_err());
+    }
+
+    #[test]
+    fn explain_gives_the_winners_description_and_keys() {
+        let explanation = catalog(sample(), true).explain("fix");
+        assert_eq!(explanation.description.as_deref(), Some("Fix it"));
+        assert_eq!(explanation.frontmatter_keys, ["description", "model"]);
+        assert_eq!(explanation.candidates.len(), 2);
+        let nothing = catalog(sample(), true).explain("nope");
+        assert!(nothing.candidates.is_empty() && nothing.description.is_none());
+    }
+
+    fn write(path: &Path, content: &str) {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, content).unwrap();
+    }
+
+    #[test]
+    fn operator_directories_replace_the_project_ones_in_order() {
+        let first = tempfile::tempdir().unwrap();
+        let second = tempfile::tempdir().unwrap();
+        let elsewhere = tempfile::tempdir().unwrap();
+        write(&first.path().join("fix.md"), "First $1");
+        write(&second.path().join("fix.md"), "Second $1");
+        write(&second.path().join("only.md"), "Only");
+        write(&elsewhere.path().join("linked.md"), "Linked");
+        std::os::unix::fs::symlink(
+            elsewhere.path().join("linked.md"),
+            first.path().join("linked.md"),
+        )
+        .unwrap();
+        let missing = first.path().join("missing");
+
+        let catalog = CommandCatalog::for_operator_dirs([first.path(), second.path(), &missing]);
+        let listing = catalog.list();
+        let fix = first.path().join("fix.md").display().to_string();
+        assert_eq!(
+            listed(&listing),
+            [
+                (
+                    "fix",
+                    "First $1",
+                    fix.as_str(),
+                    CommandTier::Operator,
+                    false
+                ),
+                (
+                    "linked",
+                    "Linked",
+                    &*first.path().join("linked.md").display().to_string(),
+                    CommandTier::Operator,
+                    false
+                ),
+                (
+                    "only",
+                    "Only",
+                    &*second.path().join("only.md").display().to_string(),
+                    CommandTier::Operator,
+                    false
+                ),
+            ]
+        );
+        let missing_warning = Diagnostic::warning(
+            missing.display().to_string(),
+            "commands directory does not exist",
+        );
+        assert_eq!(listing.diagnostics[0], missing_warning);
+        assert_eq!(
+            listing.diagnostics[1],
+            Diagnostic::warning(
+                second.path().join("fix.md").display().to_string(),
+                format!("shadowed by {fix}, which takes precedence")
+            )
+        );
+        let outcome = catalog.expand("/fix a").unwrap();
+        assert_eq!(outcome.output, "First a");
+        assert_eq!(outcome.source.as_deref(), Some(fix.as_str()));
+        assert_eq!(outcome.diagnostics[0], missing_warning);
+        assert_eq!(catalog.completion_names(), ["fix", "linked", "only"]);
+    }
+
+    #[test]
+    fn os_special_files_escapes_and_odd_names() {
+        let outside = tempfile::tempdir().unwrap();
+        write(&outside.path().join("secret.md"), "secret");
+        let root = tempfile::tempdir().unwrap();
+        let mecatl = root.path().join(".mecatl/commands");
+        let claude = root.path().join(".claude/commands");
+        for name in ["fifo", "dir", "escape", "ok"] {
+            write(
+                &claude.join(format!("{name}.md")),
+                &format!("claude {name}"),
+            );
+        }
+        std::fs::create_dir_all(&mecatl).unwrap();
+        let status = std::process::Command::new("mkfifo")
+            .arg(mecatl.join("fifo.md"))
+            .status()
+            .unwrap();
+        assert!(status.success());
+        std::fs::create_dir(mecatl.join("dir.md")).unwrap();
+        std::os::unix::fs::symlink(outside.path().join("secret.md"), mecatl.join("escape.md"))
+            .unwrap();
+        std::fs::write(mecatl.join(std::ffi::OsStr::from_bytes(b"bad\xff.md")), "x").unwrap();
+
+        let reader: Arc<dyn Workspace> =
+            Arc::new(OsWorkspace::new(root.path(), LinkPolicy::Confine));
+        let catalog = CommandCatalog::for_workspace(reader, true);
+        let listing = catalog.list();
+        let names: Vec<(&str, &str)> = listing
+            .commands
+            .iter()
+            .map(|c| (c.name.as_str(), c.source.as_str()))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                ("dir", ".claude/commands/dir.md"),
+                ("escape", ".claude/commands/escape.md"),
+                ("fifo", ".claude/commands/fifo.md"),
+                ("ok", ".claude/commands/ok.md"),
+            ]
+        );
+        let diagnostics: Vec<(Severity, &str, &str)> = listing
+            .diagnostics
+            .iter()
+            .map(|d| {
+                (
+                    d.severity,
+                    d.path.as_deref().unwrap_or_default(),
+                    d.reason.as_str(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            diagnostics,
+            [
+                (
+                    Severity::Warning,
+                    ".mecatl/commands/bad\u{fffd}.md",
+                    "file name is not valid UTF-8, so the command cannot be named; skipped"
+                ),
+                (
+                    Severity::Warning,
+                    ".mecatl/commands/dir.md",
+                    "not used: not a regular file (directory); .claude/commands/dir.md is used instead"
+                ),
+                (
+                    Severity::Warning,
+                    ".mecatl/commands/escape.md",
+                    "not used: symlink resolves outside the workspace; not followed; \
+                     .claude/commands/escape.md is used instead"
+                ),
+                (
+                    Severity::Warning,
+                    ".mecatl/commands/fifo.md",
+                    "not used: not a regular file (FIFO); .claude/commands/fifo.md is used instead"
+                ),
+            ]
+        );
+        for name in ["fifo", "dir", "escape"] {
+            let outcome = catalog.expand(&format!("/{name}")).unwrap();
+            assert_eq!(outcome.output, format!("claude {name}"));
+            assert_eq!(
+                outcome.diagnostics.len(),
+                1,
+                "{name}: {:?}",
+                outcome.diagnostics
+            );
+        }
+        let long = format!("/{}", "a".repeat(300));
+        let outcome = catalog.expand(&long).unwrap();
+        assert!(!outcome.expanded);
+        assert_eq!(outcome.output, long);
+    }
+
+    #[test]
+    fn the_catalog_passes_the_command_source_kit() {
+        let fixture = || {
+            COMMAND_FIXTURE
+                .iter()
+                .fold(MemWorkspace::new(), |ws, (name, raw)| {
+                    ws.file(&format!(".claude/commands/{name}.md"), raw)
+                })
+        };
+        run_command_source(|| catalog(fixture(), true));
+
+        let root = tempfile::tempdir().unwrap();
+        for (name, raw) in COMMAND_FIXTURE {
+            write(
+                &root
+                    .path()
+                    .join(".mecatl/commands")
+                    .join(format!("{name}.md")),
+                raw,
+            );
+        }
+        write(&root.path().join(".mecatl/commands/sub/fix.md"), "nested");
+        let path = root.path().to_path_buf();
+        run_command_source(|| {
+            CommandCatalog::for_workspace(
+                Arc::new(OsWorkspace::new(&path, LinkPolicy::Confine)),
+                true,
+            )
+        });
+        run_command_source(|| CommandCatalog::for_operator_dirs([path.join(".mecatl/commands")]));
+        run_command_source(MemCommandSource::fixture);
+    }
+
+    #[test]
+    fn source_expander_over_the_catalog_renders_like_the_catalog() {
+        let catalog = catalog(sample(), true);
+        let via_source = SourceExpander::new(catalog.clone());
+        let ws = MemWorkspace::new();
+        for input in ["/fix a b", "/review x  y", "/nope", "plain"] {
+            let direct = catalog.expand(input).unwrap();
+            let adapted = via_source.expand(&ws, input).unwrap();
+            assert_eq!(
+                (direct.expanded, direct.output),
+                (adapted.expanded, adapted.output),
+                "{input}"
+            );
+        }
+    }
+
+    fn corpus_root() -> Option<PathBuf> {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .ancestors()
+            .map(|dir| dir.join("shared/corpus"))
+            .find(|dir| dir.is_dir())
+    }
+
+    #[test]
+    fn corpus_command_files_are_listed_or_diagnosed() {
+        let Some(corpus) = corpus_root() else {
+            eprintln!("no shared/corpus next to the crate; skipping the corpus pass");
+            return;
+        };
+        let mut seen = 0;
+        for repo in std::fs::read_dir(&corpus).unwrap() {
+            let repo = repo.unwrap().path();
+            let commands = repo.join(".claude/commands");
+            if !commands.is_dir() {
+                continue;
+            }
+            let reader: Arc<dyn Workspace> = Arc::new(OsWorkspace::new(&repo, LinkPolicy::Confine));
+            let catalog = CommandCatalog::for_workspace(reader, true);
+            let listing = catalog.list();
+            for entry in std::fs::read_dir(&commands).unwrap() {
+                let entry = entry.unwrap();
+                let name = entry.file_name().to_string_lossy().into_owned();
+                let source = format!(".claude/commands/{name}");
+                let listed = listing.commands.iter().any(|c| c.source == source);
+                let diagnosed = listing
+                    .diagnostics
+                    .iter()
+                    .any(|d| d.path.as_deref() == Some(&source));
+                if entry.file_type().unwrap().is_dir() {
+                    assert!(diagnosed, "{}: nested {name} has no info", repo.display());
+                } else if name.ends_with(".md") {
+                    seen += 1;
+                    assert!(
+                        listed || diagnosed,
+                        "{}: {name} neither listed nor diagnosed",
+                        repo.display()
+                    );
+                }
+            }
+            for command in listing
+                .commands
+                .iter()
+                .filter(|c| valid_command_name(&c.name))
+            {
+                let outcome = catalog.expand(&format!("/{} arg", command.name)).unwrap();
+                assert!(outcome.expanded);
+                assert_eq!(outcome.source.as_deref(), Some(command.source.as_str()));
+                assert!(
+                    command.description.chars().count()
+                        <= crate::limits::MAX_COMMAND_DESCRIPTION_CHARS
+                );
+            }
+        }
+        assert!(seen > 0, "the corpus holds command files");
+    }
+}
