@@ -62,3 +62,7 @@ pub const YAML_MAX_NODES: usize = 10_000;
 /// Largest instructions file read (AGENTS.md/CLAUDE.md): the cap plus room
 /// for the leading whitespace a trim removes before the cap applies.
 pub const MAX_INSTRUCTIONS_READ_BYTES: u64 = 4 * MAX_INSTRUCTIONS_BYTES as u64;
+/// Most bytes `expand -` reads from stdin.
+pub const MAX_EXPAND_STDIN_BYTES: u64 = 16 << 20;
+/// Largest `--role-file`, `--tone-file` or `--safety-file`.
+pub const MAX_PROMPT_TEXT_FILE_BYTES: u64 = 1 << 20;

@@ -1,11 +1,21 @@
-//! `rules list`: list discovered rules of every tier (SPEC §2.4).
+//! `rules list`: list discovered rules of every tier (SPEC §2.4, §7.5).
+//! Withheld project rules are listed and checked too, so CI without trust
+//! still validates a repository's rules; trust only gates injection.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::{Args, Subcommand};
+use serde::Serialize;
 
-use crate::cli::context::Context;
+use crate::adapters::rulesfs::{DiscoveredRule, discover};
+use crate::adapters::trust::Trust;
+use crate::cli::context::{Context, Format, normalise};
+use crate::cli::output::{self, SCHEMA};
+use crate::cli::sources::{rule_locations, with_context_diagnostics};
 use crate::cli::{CliError, Status};
+use crate::diagnostic::Diagnostic;
+use crate::prompt::glob::PathMatcher;
+use crate::prompt::rules::RuleOrigin;
 
 /// Subcommands of `rules`.
 #[derive(Debug, Clone, Subcommand)]
@@ -26,8 +36,190 @@ pub struct RulesListArgs {
     pub check: bool,
 }
 
+/// Which pattern of a rule matched which `--for` path; `pattern` is null
+/// for an unconditional rule, which applies to every path.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PathMatch {
+    /// The workspace-relative path, as normalised.
+    pub path: String,
+    /// The glob that matched, or null when the rule is unconditional.
+    pub pattern: Option<String>,
+}
+
+#[derive(Serialize)]
+struct RuleEntry<'a> {
+    name: &'a str,
+    origin: RuleOrigin,
+    paths: &'a [String],
+    bytes: usize,
+    truncated: bool,
+    withheld: bool,
+    source: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    matches: Option<Vec<PathMatch>>,
+}
+
+#[derive(Serialize)]
+struct ListDocument<'a> {
+    schema: &'static str,
+    rules: Vec<RuleEntry<'a>>,
+    diagnostics: &'a [Diagnostic],
+    trust: Trust,
+}
+
+/// The note that ends `rules list --for` in text mode.
+const FOR_NOTE: &str = "note: the engine injects every rule and lets the model apply its \
+                        condition; --for previews what path-scoped activation would load";
+
+/// Normalises a `--for` path to a workspace-relative `/`-separated path,
+/// refusing one outside the workspace.
+fn relative_for_path(ctx: &Context, path: &Path) -> Result<String, CliError> {
+    let absolute = ctx.resolve_path(path);
+    let relative = absolute
+        .strip_prefix(normalise(&ctx.workspace))
+        .map_err(|_| {
+            CliError::Usage(format!(
+                "--for {}: path is outside the workspace {}",
+                path.display(),
+                ctx.workspace.display()
+            ))
+        })?;
+    let parts: Vec<String> = relative
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    Ok(parts.join("/"))
+}
+
+/// The matches of `rule` against `paths`, or `None` when it applies to none.
+fn matches_for(found: &DiscoveredRule, paths: &[String]) -> Option<Vec<PathMatch>> {
+    let patterns = &found.rule.paths;
+    let matches: Vec<PathMatch> = if patterns.is_empty() {
+        paths
+            .iter()
+            .map(|p| PathMatch {
+                path: p.clone(),
+                pattern: None,
+            })
+            .collect()
+    } else {
+        let (matcher, _already_reported) = PathMatcher::new(patterns);
+        paths
+            .iter()
+            .filter_map(|p| {
+                matcher.matching_pattern(p).map(|pattern| PathMatch {
+                    path: p.clone(),
+                    pattern: Some(pattern.to_string()),
+                })
+            })
+            .collect()
+    };
+    (!matches.is_empty()).then_some(matches)
+}
+
+/// The text table: a header row, then one row per rule, columns padded and
+/// separated by two spaces, with no trailing spaces.
+fn text_table(entries: &[RuleEntry<'_>]) -> String {
+    let header = ["NAME", "ORIGIN", "APPLIES-WHEN", "BYTES", "SOURCE"];
+    let mut rows: Vec<[String; 5]> = vec![header.map(String::from)];
+    for entry in entries {
+        let applies = if entry.paths.is_empty() {
+            "(always)".to_string()
+        } else {
+            entry.paths.join(", ")
+        };
+        let bytes = if entry.truncated {
+            format!("{} (truncated)", entry.bytes)
+        } else {
+            entry.bytes.to_string()
+        };
+        let source = if entry.withheld {
+            format!("{}  (withheld)", entry.source)
+        } else {
+            entry.source.to_string()
+        };
+        rows.push([
+            entry.name.to_string(),
+            entry.origin.as_str().to_string(),
+            applies,
+            bytes,
+            source,
+        ]);
+    }
+    let mut widths = [0usize; 5];
+    for row in &rows {
+        for (width, cell) in widths.iter_mut().zip(row) {
+            *width = (*width).max(cell.chars().count());
+        }
+    }
+    rows.iter()
+        .map(|row| {
+            let mut line = String::new();
+            for (i, cell) in row.iter().enumerate() {
+                line.push_str(cell);
+                if i + 1 < row.len() {
+                    let pad = widths[i] - cell.chars().count() + 2;
+                    line.extend(std::iter::repeat_n(' ', pad));
+                }
+            }
+            line.trim_end().to_string()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// Runs `rules list`.
 pub fn run_list(ctx: &Context, args: &RulesListArgs) -> Result<Status, CliError> {
-    let _ = (ctx, args);
-    Err(CliError::Message("rules list: not wired yet".into()))
+    ctx.require_text_or_json("rules list")?;
+    let for_paths = args
+        .for_paths
+        .iter()
+        .map(|p| relative_for_path(ctx, p))
+        .collect::<Result<Vec<_>, _>>()?;
+    let discovery = discover(&rule_locations(ctx));
+    let withheld = discovery.rules.iter().any(|r| r.withheld);
+    let entries: Vec<RuleEntry<'_>> = discovery
+        .rules
+        .iter()
+        .filter_map(|found| {
+            let matches = if for_paths.is_empty() {
+                None
+            } else {
+                Some(matches_for(found, &for_paths)?)
+            };
+            Some(RuleEntry {
+                name: &found.rule.name,
+                origin: found.rule.origin,
+                paths: &found.rule.paths,
+                bytes: found.bytes,
+                truncated: found.truncated,
+                withheld: found.withheld,
+                source: &found.source,
+                matches,
+            })
+        })
+        .collect();
+    let diagnostics = with_context_diagnostics(ctx, discovery.diagnostics.clone(), withheld);
+    output::print_diagnostics(ctx, &diagnostics);
+    match ctx.format {
+        Format::Json => output::print_json(&ListDocument {
+            schema: SCHEMA,
+            rules: entries,
+            diagnostics: &diagnostics,
+            trust: ctx.trust,
+        })?,
+        _ => {
+            let mut text = text_table(&entries);
+            if !for_paths.is_empty() {
+                text.push('\n');
+                text.push_str(FOR_NOTE);
+            }
+            output::print_text(&text)?;
+        }
+    }
+    Ok(if args.check && discovery.has_project_fatal() {
+        Status::CheckFailed
+    } else {
+        Status::Success
+    })
 }

@@ -1,0 +1,49 @@
+//! Builds the file sources a subcommand reads from the resolved context:
+//! command directories and rule locations, with trust applied. Shared so
+//! that `commands list`, `expand`, completion and `explain` agree.
+
+use std::path::PathBuf;
+
+use crate::adapters::commandsfs::CommandCatalog;
+use crate::adapters::rulesfs::{RuleLocation, project_locations};
+use crate::cli::context::Context;
+use crate::diagnostic::Diagnostic;
+
+/// The command catalog: the operator's `--commands-dir` directories when
+/// given (resolved against `-C`, never trust-gated), else the project
+/// directories, withheld when the workspace is untrusted.
+pub fn command_catalog(ctx: &Context, commands_dirs: &[PathBuf]) -> CommandCatalog {
+    if commands_dirs.is_empty() {
+        CommandCatalog::for_workspace(ctx.reader.clone(), ctx.trust.trusted)
+    } else {
+        CommandCatalog::for_operator_dirs(commands_dirs.iter().map(|d| ctx.resolve_path(d)))
+    }
+}
+
+/// Every rule location in precedence order: the two project directories
+/// (withheld when untrusted), then the user directories.
+pub fn rule_locations(ctx: &Context) -> Vec<RuleLocation> {
+    let mut locations = project_locations(ctx.reader.clone(), !ctx.trust.trusted);
+    locations.extend(
+        ctx.locations
+            .user_rule_dirs()
+            .into_iter()
+            .map(|dir| RuleLocation::user(dir, "")),
+    );
+    locations
+}
+
+/// The context's own diagnostics, then `found`, then the withheld notice
+/// when anything was withheld.
+pub fn with_context_diagnostics(
+    ctx: &Context,
+    found: Vec<Diagnostic>,
+    withheld: bool,
+) -> Vec<Diagnostic> {
+    let mut all = ctx.diagnostics.clone();
+    all.extend(found);
+    if withheld {
+        all.push(ctx.withheld_notice());
+    }
+    all
+}
