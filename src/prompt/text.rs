@@ -108,9 +108,8 @@ pub fn valid_memory_key(key: &str) -> bool {
         && key.split('/').all(|segment| {
             let mut bytes = segment.bytes();
             bytes.next().is_some_and(|b| b.is_ascii_lowercase())
-                && bytes.all(|b| {
-                    b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_'
-                })
+                && bytes
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_')
         })
 }
 
@@ -329,7 +328,9 @@ pub fn is_directive_shaped(text: &str) -> bool {
         DIRECTIVE_ROLE_PREFIXES.iter().any(|prefix| {
             line.strip_prefix(prefix)
                 .is_some_and(|rest| !rest.trim().is_empty())
-        }) || DIRECTIVE_PHRASES.iter().any(|phrase| line.starts_with(phrase))
+        }) || DIRECTIVE_PHRASES
+            .iter()
+            .any(|phrase| line.starts_with(phrase))
     })
 }
 
@@ -404,11 +405,9 @@ impl Timestamp {
             }
             _ => return None,
         };
-        let seconds = days_from_civil(year, month, day) * 86_400
-            + hour * 3600
-            + minute * 60
-            + second
-            - offset_seconds;
+        let seconds =
+            days_from_civil(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second
+                - offset_seconds;
         let (utc_year, _, _) = civil_from_days(seconds.div_euclid(86_400));
         (0..=9999)
             .contains(&utc_year)
@@ -505,15 +504,41 @@ mod tests {
     #[test]
     fn format_char_table_matches_the_known_members_and_neighbours() {
         for c in [
-            '\u{ad}', '\u{600}', '\u{605}', '\u{61c}', '\u{200b}', '\u{200f}', '\u{202a}',
-            '\u{202e}', '\u{2060}', '\u{2064}', '\u{2066}', '\u{206f}', '\u{feff}', '\u{fff9}',
-            '\u{fffb}', '\u{1343f}', '\u{e0001}', '\u{e0020}', '\u{e007f}',
+            '\u{ad}',
+            '\u{600}',
+            '\u{605}',
+            '\u{61c}',
+            '\u{200b}',
+            '\u{200f}',
+            '\u{202a}',
+            '\u{202e}',
+            '\u{2060}',
+            '\u{2064}',
+            '\u{2066}',
+            '\u{206f}',
+            '\u{feff}',
+            '\u{fff9}',
+            '\u{fffb}',
+            '\u{1343f}',
+            '\u{e0001}',
+            '\u{e0020}',
+            '\u{e007f}',
         ] {
             assert!(is_format_char(c), "{:x}", u32::from(c));
         }
         for c in [
-            'a', '\u{ac}', '\u{ae}', '\u{200a}', '\u{2010}', '\u{2065}', '\u{2070}', '\u{fefe}',
-            '\u{fffc}', '\u{e0000}', '\u{e0080}', '\u{2028}',
+            'a',
+            '\u{ac}',
+            '\u{ae}',
+            '\u{200a}',
+            '\u{2010}',
+            '\u{2065}',
+            '\u{2070}',
+            '\u{fefe}',
+            '\u{fffc}',
+            '\u{e0000}',
+            '\u{e0080}',
+            '\u{2028}',
         ] {
             assert!(!is_format_char(c), "{:x}", u32::from(c));
         }
@@ -602,7 +627,15 @@ mod tests {
     fn prefixed_tokens_need_twenty_more_token_characters() {
         let twenty = "a".repeat(20);
         let nineteen = "a".repeat(19);
-        for prefix in ["sk-", "ghp_", "github_pat_", "xoxb-", "xoxp-", "SK-", "GHP_"] {
+        for prefix in [
+            "sk-",
+            "ghp_",
+            "github_pat_",
+            "xoxb-",
+            "xoxp-",
+            "SK-",
+            "GHP_",
+        ] {
             assert!(
                 is_secret_shaped("", &format!("{prefix}{twenty}")),
                 "{prefix}"
@@ -632,8 +665,14 @@ mod tests {
     fn jwts_are_three_parts_of_sixteen_token_characters() {
         let part = "abcdefghijklmnop";
         assert!(is_secret_shaped("", &format!("{part}.{part}.{part}")));
-        assert!(is_secret_shaped("", &format!("token: {part}.{part}.{part}.")));
-        assert!(!is_secret_shaped("", &format!("{part}.{part}.abcdefghijklmno")));
+        assert!(is_secret_shaped(
+            "",
+            &format!("token: {part}.{part}.{part}.")
+        ));
+        assert!(!is_secret_shaped(
+            "",
+            &format!("{part}.{part}.abcdefghijklmno")
+        ));
         assert!(!is_secret_shaped("", &format!("{part}.{part}")));
     }
 
