@@ -139,7 +139,8 @@ const MAX_PEEL_LAYERS: usize = 8;
 ///
 /// Choices where the spec leaves room: the well-known token kinds (prefixed
 /// API tokens, AWS key ids, JWTs) are found anywhere in the text, as any run
-/// of token characters or any `=`-separated piece of one, not only when they
+/// of token characters or any `=`- or `/`-separated piece of one (so
+/// `OPENAI=sk-…` and a key `user/sk-…` count), not only when they
 /// are the whole text; the opaque-token rule applies to the whole text after
 /// peeling. An opaque token is a text without whitespace holding at least 16
 /// token characters. `Bearer ` counts as a secret-named label, since what
@@ -161,7 +162,7 @@ fn is_pem_private_key_line(line: &str) -> bool {
 
 fn contains_known_token(text: &str) -> bool {
     text.split(|c: char| !is_token_char(c))
-        .any(|run| is_known_token(run) || run.split('=').any(is_known_token))
+        .any(|run| is_known_token(run) || run.split(['=', '/']).any(is_known_token))
 }
 
 /// True when `piece`, a run of token characters, is a well-known token kind.
