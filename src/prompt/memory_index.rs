@@ -2,7 +2,7 @@
 //! key and description inside a JSONL fence, and the fenced-index renderer
 //! it shares with the user model.
 
-use std::cmp::Ordering;
+use std::cmp::Reverse;
 
 use crate::limits;
 use crate::prompt::instructions::{
@@ -50,9 +50,10 @@ impl MemoryEntry {
     }
 }
 
-/// Orders entries newest first; entries without a valid time come last.
-pub(crate) fn newest_first(a: &MemoryEntry, b: &MemoryEntry) -> Ordering {
-    b.updated().cmp(&a.updated())
+/// A sort key that orders entries newest first; entries without a valid
+/// time come last.
+pub(crate) fn newest_first(entry: &MemoryEntry) -> Reverse<Option<Timestamp>> {
+    Reverse(entry.updated())
 }
 
 /// Supplies the project memory index (SPEC §6.5): entries without values.
@@ -194,7 +195,7 @@ impl IndexFence {
         let max_bytes = or_default(max_bytes, self.default_max_bytes);
         let total = entries.len();
         if total > max_entries {
-            entries.sort_by(|a, b| newest_first(a, b).then_with(|| a.key.cmp(&b.key)));
+            entries.sort_by_cached_key(|e| (newest_first(e), e.key.clone()));
             entries.truncate(max_entries);
             entries.sort_by(|a, b| a.key.cmp(&b.key));
         }

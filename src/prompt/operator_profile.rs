@@ -137,11 +137,7 @@ pub fn render_operator_profile(cfg: &OperatorProfileConfig, tool_names: &[&str])
     if eligible.is_empty() {
         return String::new();
     }
-    eligible.sort_by(|a, b| {
-        newest_first(a, b)
-            .then_with(|| a.key.cmp(&b.key))
-            .then_with(|| a.value.cmp(&b.value))
-    });
+    eligible.sort_by_cached_key(|e| (newest_first(e), e.key.clone(), e.value.clone()));
     let candidates: Vec<Candidate> = eligible
         .into_iter()
         .map(|entry| {
@@ -462,7 +458,7 @@ mod tests {
             lines[2],
             format!(r#"{{"omitted":1,"hint":"{OMITTED_HINT_WITHOUT_TOOLS}"}}"#)
         );
-        assert!(block.len() <= whole - 1);
+        assert!(block.len() < whole);
         assert!(!block.contains(&"x".repeat(200)));
     }
 
@@ -540,7 +536,7 @@ mod tests {
             data_lines(&block),
             [format!(r#"{{"omitted":1,"hint":"{OMITTED_HINT_WITHOUT_TOOLS}"}}"#).as_str()]
         );
-        assert!(block.chars().count() <= chars - 1);
+        assert!(block.chars().count() < chars);
     }
 
     #[test]
