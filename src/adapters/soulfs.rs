@@ -22,7 +22,9 @@ pub type SoulLocation = (Arc<dyn Workspace>, String);
 /// read through a link-following reader; the project soul is consulted only
 /// when no user soul file exists, and only if the caller passed it (the CLI
 /// passes it only for a trusted workspace). A user soul that exists but is
-/// refused means no soul at all, never the project soul.
+/// refused means no soul at all, never the project soul; a user soul path
+/// that exists but cannot be used (a dangling link, a FIFO, an unreadable
+/// file) counts as refused.
 pub struct SoulFile {
     user: Option<SoulLocation>,
     project: Option<SoulLocation>,

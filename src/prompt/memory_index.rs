@@ -506,6 +506,38 @@ mod tests {
         );
     }
 
+    proptest::proptest! {
+        #[test]
+        fn no_stored_text_can_close_the_fence_or_forge_a_line(
+            stored in proptest::collection::vec((".*", ".*", ".*"), 1..20)
+        ) {
+            let entries: Vec<MemoryEntry> = stored
+                .into_iter()
+                .map(|(key, description, value)| MemoryEntry {
+                    key,
+                    value,
+                    description,
+                    updated_at: None,
+                })
+                .collect();
+            let count = entries.len();
+            let text = render_memory_index(entries, 0, 0).unwrap();
+            proptest::prop_assert_eq!(text.matches("</").count(), 1);
+            proptest::prop_assert!(text.ends_with("\n</memory-index>"));
+            let lines = lines_of(&text);
+            let (close, data) = lines.split_last().unwrap();
+            proptest::prop_assert_eq!(*close, MEMORY_INDEX_CLOSE_TAG);
+            for line in data {
+                proptest::prop_assert!(
+                    line.starts_with("{\"key\":") || line.starts_with("...("),
+                    "{}", line
+                );
+            }
+            let shown = data.iter().filter(|l| l.starts_with('{')).count();
+            proptest::prop_assert!(shown <= count);
+        }
+    }
+
     struct Failing;
 
     impl MemoryIndexSource for Failing {

@@ -563,6 +563,30 @@ mod tests {
         );
     }
 
+    proptest::proptest! {
+        #[test]
+        fn no_value_can_close_the_fence_or_forge_a_line(
+            stored in proptest::collection::vec(("user/[a-z]{1,8}", ".*"), 1..20)
+        ) {
+            let entries: Vec<MemoryEntry> = stored
+                .into_iter()
+                .map(|(key, value)| fact(&key, &value, None))
+                .collect();
+            let block = render_operator_profile(&config(entries), BOTH_TOOLS);
+            if !block.is_empty() {
+                proptest::prop_assert_eq!(block.matches("</").count(), 1);
+                proptest::prop_assert!(block.ends_with("\n</operator-profile-data>"));
+                proptest::prop_assert!(block.len() <= limits::MAX_OPERATOR_PROFILE_BYTES);
+                proptest::prop_assert!(
+                    block.chars().count() <= limits::MAX_OPERATOR_PROFILE_CHARS
+                );
+                for line in data_lines(&block) {
+                    proptest::prop_assert!(line.starts_with('{'), "{}", line);
+                }
+            }
+        }
+    }
+
     #[test]
     fn from_source_lists_user_entries() {
         let src = vec![fact("user/a", "1", None), fact("project/b", "2", None)];
