@@ -255,7 +255,8 @@ const SECRET_NAMES: &[&str] = &[
 /// name is split into components on `/ : =` and whitespace, each component
 /// into words on `_ - .` and lowercase-to-uppercase steps (`apiKey`); a
 /// component is secret-named when its last one, two or three words, joined,
-/// are one of [`SECRET_NAMES`] (so `api_key`, `apikey`, `API key` and
+/// are `token`, `secret`, `password`, `credential(s)`, `apikey` or
+/// `secretaccesskey` (so `api_key`, `apikey`, `API key` and
 /// `secret-access-key` all count). Words may run across components, which
 /// makes a label such as `API key` secret-named.
 pub fn is_secret_named(name: &str) -> bool {
