@@ -1,1 +1,627 @@
-//! (to be written)
+//! The memory store adapter (SPEC §6.5): reads a Mecatl memory store
+//! directory (`memory.json`, guarded by `memory.lock`) for the memory index,
+//! the user model and the operator profile. Read-only: it never creates,
+//! locks exclusively or writes anything.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::fs::{File, OpenOptions, TryLockError};
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use serde::Deserialize;
+use serde::de::{Deserializer, MapAccess, Visitor};
+
+use crate::diagnostic::Diagnostic;
+use crate::limits;
+use crate::prompt::instructions::SourceError;
+use crate::prompt::memory_index::{MemoryEntry, MemoryIndexSource};
+use crate::prompt::operator_profile::OperatorProfileSource;
+use crate::prompt::user_model::UserModelSource;
+use crate::workspace::{EntryKind, LinkPolicy, OsWorkspace, Workspace, WsError};
+
+/// The store's data file, inside the store directory.
+pub const MEMORY_FILE: &str = "memory.json";
+/// The engine's lock file, inside the store directory.
+pub const LOCK_FILE: &str = "memory.lock";
+/// How often a held lock is polled while waiting.
+const LOCK_POLL: Duration = Duration::from_millis(10);
+
+/// A memory store directory (the project memory or the user model).
+#[derive(Debug, Clone)]
+pub struct MemoryStore {
+    dir: PathBuf,
+    lock_wait: Duration,
+}
+
+impl MemoryStore {
+    /// The store in `dir`, waiting up to [`limits::MEMORY_LOCK_WAIT`] for a
+    /// shared lock.
+    pub fn new(dir: impl Into<PathBuf>) -> Self {
+        Self {
+            dir: dir.into(),
+            lock_wait: limits::MEMORY_LOCK_WAIT,
+        }
+    }
+
+    /// The same store with a different bound on the lock wait.
+    pub fn with_lock_wait(mut self, wait: Duration) -> Self {
+        self.lock_wait = wait;
+        self
+    }
+
+    /// The store directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// True when the store directory exists.
+    pub fn exists(&self) -> bool {
+        self.dir.is_dir()
+    }
+
+    /// The index entries in the file's order: key, index description (the
+    /// trimmed description, else the first non-blank line of the value),
+    /// `updated_at`, and an empty value; plus what went wrong. The source
+    /// traits return the same entries, with a failure as a [`SourceError`].
+    pub fn index(&self) -> (Vec<MemoryEntry>, Vec<Diagnostic>) {
+        let (entries, diagnostics) = self.read();
+        (entries.map(to_index).unwrap_or_default(), diagnostics)
+    }
+
+    /// The full entries (values included) whose key starts with `prefix`,
+    /// in the file's order, plus what went wrong.
+    pub fn list(&self, prefix: &str) -> (Vec<MemoryEntry>, Vec<Diagnostic>) {
+        let (entries, diagnostics) = self.read();
+        let entries = entries.map(|e| with_prefix(e, prefix)).unwrap_or_default();
+        (entries, diagnostics)
+    }
+
+    /// Reads the store: its entries, or the diagnostic that dropped them,
+    /// and every diagnostic (that one included).
+    fn read(&self) -> (Result<Vec<MemoryEntry>, String>, Vec<Diagnostic>) {
+        let ws = OsWorkspace::new(&self.dir, LinkPolicy::Follow);
+        let mut diagnostics = Vec::new();
+        let result = match ws.stat(MEMORY_FILE) {
+            Err(WsError::NotFound) => Ok(Vec::new()),
+            _ => {
+                let _lock = self.shared_lock(&ws, &mut diagnostics);
+                read_entries(&ws)
+            }
+        };
+        let result = result.map_err(|diagnostic| {
+            let message = format!(
+                "{}: {}",
+                diagnostic.path.as_deref().unwrap_or(MEMORY_FILE),
+                diagnostic.reason
+            );
+            diagnostics.push(diagnostic);
+            message
+        });
+        (result, diagnostics)
+    }
+
+    /// Takes a shared advisory lock on `memory.lock` when it exists, waiting
+    /// at most the configured bound; on timeout or failure it notes a
+    /// warning and the caller reads without the lock (the engine replaces
+    /// `memory.json` by atomic rename, so a reader never sees half a file).
+    fn shared_lock(&self, ws: &OsWorkspace, diagnostics: &mut Vec<Diagnostic>) -> Option<File> {
+        let display = ws.display(LOCK_FILE);
+        let mut without_lock = |reason: String| {
+            diagnostics.push(Diagnostic::warning(
+                display.clone(),
+                format!("{reason}; reading the memory store without a lock"),
+            ));
+            None
+        };
+        match ws.stat(LOCK_FILE) {
+            Ok(EntryKind::File) => {}
+            Err(WsError::NotFound) => return None,
+            Ok(EntryKind::Dir) => return without_lock("not a regular file (directory)".into()),
+            Ok(EntryKind::Other(name)) => {
+                return without_lock(format!("not a regular file ({name})"));
+            }
+            Ok(EntryKind::Symlink) => return without_lock("unresolved symlink".into()),
+            Err(err) => return without_lock(err.to_string()),
+        }
+        // Read-only and non-blocking: never creates the file, never hangs
+        // should it be swapped for a FIFO after the check above.
+        let file = match OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(self.dir.join(LOCK_FILE))
+        {
+            Ok(file) => file,
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => return None,
+            Err(err) => return without_lock(format!("cannot be opened: {err}")),
+        };
+        let deadline = Instant::now() + self.lock_wait;
+        loop {
+            match file.try_lock_shared() {
+                Ok(()) => return Some(file),
+                Err(TryLockError::WouldBlock) => {
+                    let now = Instant::now();
+                    if now >= deadline {
+                        return without_lock(format!(
+                            "still locked by a writer after {} ms",
+                            self.lock_wait.as_millis()
+                        ));
+                    }
+                    std::thread::sleep(LOCK_POLL.min(deadline - now));
+                }
+                Err(TryLockError::Error(err)) => {
+                    return without_lock(format!("cannot be locked: {err}"));
+                }
+            }
+        }
+    }
+}
+
+impl MemoryIndexSource for MemoryStore {
+    fn index(&self) -> Result<Vec<MemoryEntry>, SourceError> {
+        self.read().0.map(to_index).map_err(SourceError)
+    }
+}
+
+impl UserModelSource for MemoryStore {
+    fn index(&self) -> Result<Vec<MemoryEntry>, SourceError> {
+        MemoryIndexSource::index(self)
+    }
+}
+
+impl OperatorProfileSource for MemoryStore {
+    fn list(&self, prefix: &str) -> Result<Vec<MemoryEntry>, SourceError> {
+        let entries = self.read().0.map_err(SourceError)?;
+        Ok(with_prefix(entries, prefix))
+    }
+}
+
+fn to_index(entries: Vec<MemoryEntry>) -> Vec<MemoryEntry> {
+    entries
+        .into_iter()
+        .map(|entry| MemoryEntry {
+            description: entry.index_description().to_string(),
+            value: String::new(),
+            key: entry.key,
+            updated_at: entry.updated_at,
+        })
+        .collect()
+}
+
+fn with_prefix(entries: Vec<MemoryEntry>, prefix: &str) -> Vec<MemoryEntry> {
+    entries
+        .into_iter()
+        .filter(|entry| entry.key.starts_with(prefix))
+        .collect()
+}
+
+/// Reads and parses `memory.json`, checking its size before reading it.
+fn read_entries(ws: &OsWorkspace) -> Result<Vec<MemoryEntry>, Diagnostic> {
+    let path = ws.display(MEMORY_FILE);
+    let max = limits::MAX_MEMORY_FILE_BYTES;
+    let unusable = |reason: String| {
+        Diagnostic::warning(path.clone(), format!("{reason}; no memory entries loaded"))
+    };
+    let too_large = |size: u64| unusable(format!("{size} bytes, over the {max}-byte limit"));
+    let read = |bound: u64| {
+        ws.read(MEMORY_FILE, bound).map_err(|err| match err {
+            WsError::NotFound => unusable("vanished while being read".to_string()),
+            WsError::Io(err) => unusable(format!("cannot be read: {err}")),
+            other => unusable(other.to_string()),
+        })
+    };
+    let size = read(0)?.size;
+    if size > max {
+        return Err(too_large(size));
+    }
+    let bounded = read(max)?;
+    if bounded.is_truncated() {
+        return Err(too_large(bounded.size));
+    }
+    parse_store(&bounded.bytes).map_err(|err| unusable(err.to_string()))
+}
+
+/// Why `memory.json` could not be parsed; never quotes the file.
+#[derive(Debug, PartialEq, Eq)]
+enum ParseError {
+    NotAnObject,
+    Json {
+        category: serde_json::error::Category,
+        line: usize,
+        column: usize,
+    },
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use serde_json::error::Category;
+        match self {
+            ParseError::NotAnObject => f.write_str("malformed: not a JSON object"),
+            ParseError::Json {
+                category,
+                line,
+                column,
+            } => {
+                let what = match category {
+                    Category::Data => "a value of the wrong type",
+                    Category::Eof => "the JSON ends early (truncated)",
+                    Category::Syntax | Category::Io => "invalid JSON",
+                };
+                write!(f, "malformed: {what} at line {line}, column {column}")
+            }
+        }
+    }
+}
+
+impl From<serde_json::Error> for ParseError {
+    fn from(err: serde_json::Error) -> Self {
+        ParseError::Json {
+            category: err.classify(),
+            line: err.line(),
+            column: err.column(),
+        }
+    }
+}
+
+/// The shape of `memory.json` this reader needs; other keys are ignored.
+#[derive(Deserialize)]
+struct StoreFile {
+    #[serde(default)]
+    entries: Option<OrderedEntries>,
+}
+
+/// One stored entry. Absent and `null` fields read as empty (the engine's
+/// zero values); any other type makes the file malformed.
+#[derive(Deserialize)]
+struct StoredEntry {
+    #[serde(default)]
+    value: Option<String>,
+    #[serde(default)]
+    description: Option<String>,
+    #[serde(default)]
+    updated_at: Option<String>,
+}
+
+/// The `entries` object in file order; a repeated key keeps its first
+/// position and its last value.
+struct OrderedEntries(Vec<(String, StoredEntry)>);
+
+impl<'de> Deserialize<'de> for OrderedEntries {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct EntriesVisitor;
+
+        impl<'de> Visitor<'de> for EntriesVisitor {
+            type Value = OrderedEntries;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an object mapping memory keys to entries")
+            }
+
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut entries: Vec<(String, StoredEntry)> = Vec::new();
+                let mut positions: HashMap<String, usize> = HashMap::new();
+                while let Some((key, entry)) = map.next_entry::<String, StoredEntry>()? {
+                    match positions.get(&key) {
+                        Some(&at) => entries[at].1 = entry,
+                        None => {
+                            positions.insert(key.clone(), entries.len());
+                            entries.push((key, entry));
+                        }
+                    }
+                }
+                Ok(OrderedEntries(entries))
+            }
+        }
+
+        deserializer.deserialize_map(EntriesVisitor)
+    }
+}
+
+/// Parses the bytes of `memory.json`.
+fn parse_store(bytes: &[u8]) -> Result<Vec<MemoryEntry>, ParseError> {
+    // A struct would also accept a JSON array; the store is an object.
+    if bytes.trim_ascii_start().first() != Some(&b'{') {
+        return Err(ParseError::NotAnObject);
+    }
+    let store: StoreFile = serde_json::from_slice(bytes)?;
+    let entries = store.entries.map(|e| e.0).unwrap_or_default();
+    Ok(entries
+        .into_iter()
+        .map(|(key, stored)| MemoryEntry {
+            key,
+            value: stored.value.unwrap_or_default(),
+            description: stored.description.unwrap_or_default(),
+            updated_at: stored.updated_at,
+        })
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostic::Severity;
+    use crate::prompt::instructions::InstructionAssembler;
+    use crate::prompt::memory_index::MemoryIndexAssembler;
+    use crate::prompt::operator_profile::OperatorProfileConfig;
+
+    const STORE: &str = r#"{
+        "version": 3,
+        "entries": {
+            "build": {"value": "Run make\nthen test", "description": "  How to build  ", "updated_at": "2024-05-01T10:00:00Z"},
+            "user/name": {"value": "Ada", "updated_at": "2024-05-02T10:00:00+02:00"},
+            "deploy": {"value": "\n\n  Push the tag \nwait", "description": null},
+            "user/editor": {"value": "helix", "updated_at": "not a date", "extra": [1, {"x": 2}]}
+        },
+        "history": [{"anything": true}]
+    }"#;
+
+    fn store_with(content: impl AsRef<[u8]>) -> (tempfile::TempDir, MemoryStore) {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(MEMORY_FILE), content).unwrap();
+        let store = MemoryStore::new(dir.path()).with_lock_wait(Duration::from_millis(50));
+        (dir, store)
+    }
+
+    fn entry(key: &str, value: &str, description: &str, updated_at: Option<&str>) -> MemoryEntry {
+        MemoryEntry {
+            key: key.into(),
+            value: value.into(),
+            description: description.into(),
+            updated_at: updated_at.map(Into::into),
+        }
+    }
+
+    fn single_warning(diagnostics: &[Diagnostic]) -> &str {
+        assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+        assert_eq!(diagnostics[0].severity, Severity::Warning);
+        &diagnostics[0].reason
+    }
+
+    #[test]
+    fn index_keeps_file_order_and_drops_values() {
+        let (_dir, store) = store_with(STORE);
+        let (entries, diagnostics) = store.index();
+        assert!(diagnostics.is_empty(), "{diagnostics:?}");
+        assert_eq!(
+            entries,
+            vec![
+                entry("build", "", "How to build", Some("2024-05-01T10:00:00Z")),
+                entry("user/name", "", "Ada", Some("2024-05-02T10:00:00+02:00")),
+                entry("deploy", "", "Push the tag", None),
+                entry("user/editor", "", "helix", Some("not a date")),
+            ]
+        );
+        assert_eq!(MemoryIndexSource::index(&store).unwrap(), entries);
+        assert_eq!(UserModelSource::index(&store).unwrap(), entries);
+    }
+
+    #[test]
+    fn list_returns_full_entries_under_a_prefix() {
+        let (_dir, store) = store_with(STORE);
+        let (entries, diagnostics) = store.list("user/");
+        assert!(diagnostics.is_empty());
+        assert_eq!(
+            entries,
+            vec![
+                entry("user/name", "Ada", "", Some("2024-05-02T10:00:00+02:00")),
+                entry("user/editor", "helix", "", Some("not a date")),
+            ]
+        );
+        let cfg = OperatorProfileConfig::from_source(&store).unwrap();
+        assert_eq!(cfg.entries, entries);
+    }
+
+    #[test]
+    fn a_missing_store_or_file_is_empty_without_diagnostics() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = MemoryStore::new(dir.path().join("absent"));
+        assert!(!store.exists());
+        assert_eq!(store.index(), (Vec::new(), Vec::new()));
+        let store = MemoryStore::new(dir.path());
+        assert!(store.exists());
+        assert_eq!(store.list(""), (Vec::new(), Vec::new()));
+        assert_eq!(MemoryIndexSource::index(&store), Ok(Vec::new()));
+    }
+
+    #[test]
+    fn absent_or_null_entries_mean_none() {
+        for content in [r#"{}"#, r#"{"entries": null}"#, r#"{"entries": {}}"#] {
+            let (_dir, store) = store_with(content);
+            assert_eq!(store.index(), (Vec::new(), Vec::new()), "{content}");
+        }
+    }
+
+    #[test]
+    fn malformed_files_give_a_warning_and_no_entries() {
+        for (content, reason) in [
+            (
+                "{\"entries\": {",
+                "malformed: the JSON ends early (truncated) at line 1, column 13",
+            ),
+            (
+                "{\"entries\": {\"a\": }}",
+                "malformed: invalid JSON at line 1, column 19",
+            ),
+            ("[1, 2]", "malformed: not a JSON object"),
+            ("", "malformed: not a JSON object"),
+            ("\u{feff}{}", "malformed: not a JSON object"),
+            (
+                "{\"entries\": []}",
+                "malformed: a value of the wrong type at line 1, column 12",
+            ),
+            (
+                "{\"entries\": {\"a\": \"secret-value\"}}",
+                "malformed: a value of the wrong type at line 1, column 32",
+            ),
+            (
+                "{\"entries\": {\"a\": {\"value\": 5}}}",
+                "malformed: a value of the wrong type at line 1, column 29",
+            ),
+            (
+                "{\"entries\": {\"a\": {\"updated_at\": 1}}}",
+                "malformed: a value of the wrong type at line 1, column 34",
+            ),
+            (
+                "{\"entries\": {}} trailing",
+                "malformed: invalid JSON at line 1, column 17",
+            ),
+        ] {
+            let (dir, store) = store_with(content);
+            let (entries, diagnostics) = store.index();
+            assert!(entries.is_empty(), "{content}");
+            assert_eq!(
+                single_warning(&diagnostics),
+                format!("{reason}; no memory entries loaded"),
+                "{content}"
+            );
+            let path = dir.path().join(MEMORY_FILE).display().to_string();
+            assert_eq!(diagnostics[0].path.as_deref(), Some(path.as_str()));
+            let err = MemoryIndexSource::index(&store).unwrap_err();
+            assert!(err.0.starts_with(&path));
+            assert!(!err.0.contains("secret-value"));
+            let assembler = MemoryIndexAssembler::new(store);
+            assert!(
+                assembler
+                    .assemble(&OsWorkspace::new(dir.path(), LinkPolicy::Confine))
+                    .unwrap()
+                    .is_empty()
+            );
+        }
+    }
+
+    #[test]
+    fn invalid_utf8_and_deep_nesting_are_malformed_not_panics() {
+        let (_dir, store) = store_with(b"{\"entries\": {\"k\": {\"value\": \"\xff\"}}}");
+        assert!(store.index().0.is_empty());
+        assert_eq!(store.index().1.len(), 1);
+        // Deep nesting in ignored keys is skipped without recursion.
+        let deep = format!(
+            "{{\"history\": {}{}}}",
+            "[".repeat(100_000),
+            "]".repeat(100_000)
+        );
+        let (_dir, store) = store_with(deep);
+        assert_eq!(store.index(), (Vec::new(), Vec::new()));
+        let deep_value = format!(
+            "{{\"entries\": {{\"k\": {{\"value\": {}{}}}}}}}",
+            "[".repeat(100_000),
+            "]".repeat(100_000)
+        );
+        let (_dir, store) = store_with(deep_value);
+        let (entries, diagnostics) = store.index();
+        assert!(entries.is_empty());
+        assert!(single_warning(&diagnostics).starts_with("malformed: a value of the wrong type"));
+    }
+
+    #[test]
+    fn a_repeated_key_keeps_its_first_position_and_last_value() {
+        let (_dir, store) = store_with(
+            r#"{"entries": {"a": {"value": "1"}, "b": {"value": "2"}, "a": {"value": "3"}}}"#,
+        );
+        let (entries, _) = store.list("");
+        assert_eq!(
+            entries,
+            vec![entry("a", "3", "", None), entry("b", "2", "", None)]
+        );
+    }
+
+    #[test]
+    fn size_cap_is_checked_before_reading() {
+        let at_cap = {
+            let mut content = b"{\"entries\": {\"k\": {\"value\": \"v\"}}}".to_vec();
+            content.resize(limits::MAX_MEMORY_FILE_BYTES as usize, b' ');
+            content
+        };
+        let (_dir, store) = store_with(&at_cap);
+        let (entries, diagnostics) = store.index();
+        assert!(diagnostics.is_empty());
+        assert_eq!(entries.len(), 1);
+
+        let (dir, store) = store_with(b"{}");
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .open(dir.path().join(MEMORY_FILE))
+            .unwrap();
+        file.set_len(limits::MAX_MEMORY_FILE_BYTES + 1).unwrap();
+        let (entries, diagnostics) = store.index();
+        assert!(entries.is_empty());
+        assert_eq!(
+            single_warning(&diagnostics),
+            "8388609 bytes, over the 8388608-byte limit; no memory entries loaded"
+        );
+        file.set_len(2 << 30).unwrap();
+        assert_eq!(store.index().1.len(), 1);
+    }
+
+    #[test]
+    fn a_fifo_named_memory_json_is_skipped_without_blocking() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join(MEMORY_FILE);
+        let status = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let (entries, diagnostics) = MemoryStore::new(dir.path()).index();
+        assert!(entries.is_empty());
+        assert_eq!(
+            single_warning(&diagnostics),
+            "not a regular file (FIFO); no memory entries loaded"
+        );
+    }
+
+    #[test]
+    fn an_unlocked_lock_file_is_locked_shared_and_never_created() {
+        let (dir, store) = store_with(STORE);
+        assert_eq!(store.index().1, Vec::new());
+        assert!(!dir.path().join(LOCK_FILE).exists());
+
+        std::fs::write(dir.path().join(LOCK_FILE), "").unwrap();
+        let other_reader = File::open(dir.path().join(LOCK_FILE)).unwrap();
+        other_reader.lock_shared().unwrap();
+        let (entries, diagnostics) = store.index();
+        assert_eq!(entries.len(), 4);
+        assert!(diagnostics.is_empty(), "{diagnostics:?}");
+    }
+
+    #[test]
+    fn an_exclusive_lock_is_waited_for_then_read_anyway_with_a_warning() {
+        let (dir, store) = store_with(STORE);
+        let lock_path = dir.path().join(LOCK_FILE);
+        std::fs::write(&lock_path, "").unwrap();
+        let writer = File::open(&lock_path).unwrap();
+        writer.lock().unwrap();
+
+        let started = Instant::now();
+        let (entries, diagnostics) = store.index();
+        let waited = started.elapsed();
+        assert_eq!(entries.len(), 4);
+        assert_eq!(
+            single_warning(&diagnostics),
+            "still locked by a writer after 50 ms; reading the memory store without a lock"
+        );
+        assert_eq!(
+            diagnostics[0].path.as_deref(),
+            Some(lock_path.display().to_string().as_str())
+        );
+        assert!(waited >= Duration::from_millis(50));
+        assert!(MemoryIndexSource::index(&store).is_ok());
+
+        writer.unlock().unwrap();
+        assert!(store.index().1.is_empty());
+    }
+
+    #[test]
+    fn a_lock_file_that_is_not_a_regular_file_is_not_opened() {
+        let (dir, store) = store_with(STORE);
+        let status = std::process::Command::new("mkfifo")
+            .arg(dir.path().join(LOCK_FILE))
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let (entries, diagnostics) = store.index();
+        assert_eq!(entries.len(), 4);
+        assert!(single_warning(&diagnostics).starts_with("not a regular file"));
+    }
+}

@@ -1,9 +1,15 @@
 //! Turn-0 messages (SPEC §6.1): the [`InstructionAssembler`] port, the
-//! [`Message`] it produces, and the provenance manifest.
+//! [`Message`] it produces, the provenance manifest, composition
+//! ([`MultiAssembler`], [`assemble_with_manifest`]) and the project
+//! instructions read from `AGENTS.md`/`CLAUDE.md` (SPEC §6.2,
+//! [`RootAssembler`]).
 
 use serde::Serialize;
 
-use crate::workspace::Workspace;
+use crate::diagnostic::Diagnostic;
+use crate::limits;
+use crate::prompt::text::truncate_utf8;
+use crate::workspace::{Bounded, Workspace, WsError};
 
 /// Who a message is from. Turn-0 messages are always from the user.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -89,5 +95,610 @@ pub trait InstructionAssembler {
     /// Kind and provenance of the messages this assembler produces.
     fn manifest(&self) -> InstructionManifest {
         InstructionManifest::custom()
+    }
+
+    /// The messages, each paired with the manifest of the assembler that
+    /// produced it (composite assemblers report their children's).
+    fn assemble_with_manifest(
+        &self,
+        ws: &dyn Workspace,
+    ) -> Result<Vec<(Message, InstructionManifest)>, ReadFault> {
+        let manifest = self.manifest();
+        Ok(self
+            .assemble(ws)?
+            .into_iter()
+            .map(|message| (message, manifest.clone()))
+            .collect())
+    }
+}
+
+/// Why a fail-soft turn-0 source (soul, memory index, user model, operator
+/// profile) could not deliver. Assemblers drop it; the CLI reports it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct SourceError(pub String);
+
+/// Runs `assemblers` in order and pairs every message with its provenance
+/// (SPEC §6.1). The first read fault aborts.
+pub fn assemble_with_manifest(
+    ws: &dyn Workspace,
+    assemblers: &[&dyn InstructionAssembler],
+) -> Result<Vec<(Message, InstructionManifest)>, ReadFault> {
+    let mut out = Vec::new();
+    for assembler in assemblers {
+        out.extend(assembler.assemble_with_manifest(ws)?);
+    }
+    Ok(out)
+}
+
+/// Several assemblers in order (highest first), their messages concatenated
+/// (SPEC §6.1). An absent source is an assembler without a source, which
+/// contributes nothing; the first read fault aborts the whole assembly.
+#[derive(Default)]
+pub struct MultiAssembler<'a> {
+    children: Vec<&'a dyn InstructionAssembler>,
+}
+
+impl<'a> MultiAssembler<'a> {
+    /// A composite of `children`, run in the given order.
+    pub fn new(children: Vec<&'a dyn InstructionAssembler>) -> Self {
+        Self { children }
+    }
+}
+
+impl InstructionAssembler for MultiAssembler<'_> {
+    fn assemble(&self, ws: &dyn Workspace) -> Result<Vec<Message>, ReadFault> {
+        let mut out = Vec::new();
+        for child in &self.children {
+            out.extend(child.assemble(ws)?);
+        }
+        Ok(out)
+    }
+
+    fn assemble_with_manifest(
+        &self,
+        ws: &dyn Workspace,
+    ) -> Result<Vec<(Message, InstructionManifest)>, ReadFault> {
+        assemble_with_manifest(ws, &self.children)
+    }
+}
+
+/// How every project-instructions message begins (SPEC §6.7); the file name
+/// and `):` follow.
+pub const PROJECT_INSTRUCTIONS_PREFIX: &str = "Project instructions (";
+
+/// The instruction files at the workspace root, in precedence order.
+pub const INSTRUCTION_FILES: [&str; 2] = ["AGENTS.md", "CLAUDE.md"];
+
+/// The outcome of looking for project instructions (SPEC §6.2).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Instructions {
+    /// The message, when a non-blank instructions file was found.
+    pub message: Option<Message>,
+    /// The file the message was read from, as the workspace displays it.
+    pub source: Option<String>,
+    /// True when the content was cut at the cap.
+    pub truncated: bool,
+    /// What happened to the files looked at: skipped links and special
+    /// files, blank files, truncation.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Finds the project instructions at the workspace root (SPEC §6.2, §3.1):
+/// `AGENTS.md`, else `CLAUDE.md` when `AGENTS.md` is missing or blank.
+///
+/// A refused or unresolvable link and a non-regular file count as not found,
+/// with a warning. Only an operating-system read error is a [`ReadFault`],
+/// and then `CLAUDE.md` is not consulted.
+///
+/// The content is trimmed; content longer than
+/// [`limits::MAX_INSTRUCTIONS_BYTES`] once the leading whitespace is gone is
+/// cut on a character boundary (trailing whitespace of the kept part
+/// dropped) and followed by `\n\n[truncated: N bytes omitted]`, N being the
+/// file size minus the bytes kept. Trailing whitespace of a file that was
+/// read whole never causes a cut: a file of exactly the cap plus a final
+/// newline is shown whole. At most [`limits::MAX_INSTRUCTIONS_READ_BYTES`]
+/// are read. Invalid UTF-8 is decoded lossily; N is then counted in decoded
+/// bytes and never below zero.
+pub fn load_instructions(ws: &dyn Workspace) -> Result<Instructions, ReadFault> {
+    let mut diagnostics = Vec::new();
+    for name in INSTRUCTION_FILES {
+        let path = ws.display(name);
+        let bounded = match ws.read(name, limits::MAX_INSTRUCTIONS_READ_BYTES) {
+            Ok(bounded) => bounded,
+            Err(WsError::NotFound) => continue,
+            Err(WsError::Io(source)) => return Err(ReadFault { path, source }),
+            Err(err) => {
+                diagnostics.push(Diagnostic::warning(path, absent_reason(&err)));
+                continue;
+            }
+        };
+        let Some(rendered) = render_instructions(name, &bounded) else {
+            diagnostics.push(if bounded.is_truncated() {
+                Diagnostic::warning(
+                    path,
+                    format!(
+                        "the first {} bytes are all whitespace; treated as blank",
+                        bounded.bytes.len()
+                    ),
+                )
+            } else {
+                Diagnostic::info(path, "blank; ignored")
+            });
+            continue;
+        };
+        let truncated = rendered.omitted.is_some();
+        if let Some(omitted) = rendered.omitted {
+            diagnostics.push(Diagnostic::warning(
+                path.clone(),
+                format!(
+                    "{} bytes; cut at {} bytes, {omitted} bytes omitted (the model is told)",
+                    bounded.size,
+                    limits::MAX_INSTRUCTIONS_BYTES
+                ),
+            ));
+        }
+        return Ok(Instructions {
+            message: Some(Message::user(rendered.text)),
+            source: Some(path),
+            truncated,
+            diagnostics,
+        });
+    }
+    Ok(Instructions {
+        message: None,
+        source: None,
+        truncated: false,
+        diagnostics,
+    })
+}
+
+/// The warning for an instructions file that counts as not found.
+fn absent_reason(err: &WsError) -> String {
+    match err {
+        WsError::Refused(_) => format!(
+            "{err}; treated as not found (if the file belongs to the repository, \
+             run with -C at the repository root)"
+        ),
+        _ => format!("{err}; treated as not found"),
+    }
+}
+
+/// A rendered instructions message and, when cut, the bytes omitted.
+struct RenderedInstructions {
+    text: String,
+    omitted: Option<u64>,
+}
+
+/// Renders the message for file `name`, or `None` when it is blank.
+fn render_instructions(name: &str, bounded: &Bounded) -> Option<RenderedInstructions> {
+    let read_whole = !bounded.is_truncated();
+    let bytes = if read_whole {
+        &bounded.bytes[..]
+    } else {
+        without_partial_last_char(&bounded.bytes)
+    };
+    let decoded = String::from_utf8_lossy(bytes);
+    let content = if read_whole {
+        decoded.trim()
+    } else {
+        decoded.trim_start()
+    };
+    if content.is_empty() {
+        return None;
+    }
+    let header = format!("{PROJECT_INSTRUCTIONS_PREFIX}{name}):\n\n");
+    if read_whole && content.len() <= limits::MAX_INSTRUCTIONS_BYTES {
+        return Some(RenderedInstructions {
+            text: header + content,
+            omitted: None,
+        });
+    }
+    let kept = truncate_utf8(content, limits::MAX_INSTRUCTIONS_BYTES).trim_end();
+    let omitted = bounded.size.saturating_sub(kept.len() as u64);
+    Some(RenderedInstructions {
+        text: format!("{header}{kept}\n\n[truncated: {omitted} bytes omitted]"),
+        omitted: Some(omitted),
+    })
+}
+
+/// `bytes` without a UTF-8 sequence cut short at its end (a bounded read
+/// can stop inside a character).
+fn without_partial_last_char(bytes: &[u8]) -> &[u8] {
+    let is_continuation = |b: u8| b & 0xC0 == 0x80;
+    let Some(start) = (1..=bytes.len().min(4))
+        .map(|back| bytes.len() - back)
+        .find(|&at| !is_continuation(bytes[at]))
+    else {
+        return bytes;
+    };
+    let needed = match bytes[start] {
+        b if b >= 0xF0 => 4,
+        b if b >= 0xE0 => 3,
+        b if b >= 0xC0 => 2,
+        _ => 1,
+    };
+    if bytes.len() - start < needed {
+        &bytes[..start]
+    } else {
+        bytes
+    }
+}
+
+/// The default project-instructions assembler: `AGENTS.md` or `CLAUDE.md`
+/// at the workspace root (SPEC §6.2). Use [`load_instructions`] to also get
+/// the diagnostics.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RootAssembler;
+
+impl InstructionAssembler for RootAssembler {
+    fn assemble(&self, ws: &dyn Workspace) -> Result<Vec<Message>, ReadFault> {
+        Ok(load_instructions(ws)?.message.into_iter().collect())
+    }
+
+    fn manifest(&self) -> InstructionManifest {
+        InstructionManifest::instruction("project")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+    use std::sync::Mutex;
+
+    use super::*;
+    use crate::diagnostic::Severity;
+    use crate::workspace::{DirEntry, EntryKind, LinkPolicy, MemNode, MemWorkspace, OsWorkspace};
+
+    const CAP: usize = limits::MAX_INSTRUCTIONS_BYTES;
+
+    /// A workspace that records which paths were read.
+    struct Recording {
+        inner: MemWorkspace,
+        reads: Mutex<Vec<String>>,
+    }
+
+    impl Workspace for Recording {
+        fn root(&self) -> &Path {
+            self.inner.root()
+        }
+        fn display(&self, rel: &str) -> String {
+            self.inner.display(rel)
+        }
+        fn stat(&self, rel: &str) -> Result<EntryKind, WsError> {
+            self.inner.stat(rel)
+        }
+        fn read(&self, rel: &str, max_bytes: u64) -> Result<Bounded, WsError> {
+            self.reads.lock().unwrap().push(rel.to_string());
+            self.inner.read(rel, max_bytes)
+        }
+        fn list(&self, rel: &str) -> Result<Vec<DirEntry>, WsError> {
+            self.inner.list(rel)
+        }
+    }
+
+    fn text_of(ws: &dyn Workspace) -> Option<String> {
+        load_instructions(ws).unwrap().message.map(|m| m.text)
+    }
+
+    #[test]
+    fn agents_md_wins_over_claude_md() {
+        let ws = MemWorkspace::new()
+            .file("AGENTS.md", "\n  Use tabs.\n\n")
+            .file("CLAUDE.md", "Use spaces.");
+        let got = load_instructions(&ws).unwrap();
+        assert_eq!(
+            got.message,
+            Some(Message::user(
+                "Project instructions (AGENTS.md):\n\nUse tabs."
+            ))
+        );
+        assert_eq!(got.source.as_deref(), Some("AGENTS.md"));
+        assert!(!got.truncated);
+        assert!(got.diagnostics.is_empty());
+    }
+
+    #[test]
+    fn claude_md_is_used_when_agents_md_is_missing_or_blank() {
+        let missing = MemWorkspace::new().file("CLAUDE.md", "Use spaces.\n");
+        assert_eq!(
+            text_of(&missing).as_deref(),
+            Some("Project instructions (CLAUDE.md):\n\nUse spaces.")
+        );
+        let blank = missing.clone().file("AGENTS.md", " \n\t\r\n");
+        let got = load_instructions(&blank).unwrap();
+        assert_eq!(got.source.as_deref(), Some("CLAUDE.md"));
+        assert_eq!(
+            got.diagnostics,
+            vec![Diagnostic::info("AGENTS.md", "blank; ignored")]
+        );
+    }
+
+    #[test]
+    fn no_message_when_both_are_missing_or_blank() {
+        let none = load_instructions(&MemWorkspace::new()).unwrap();
+        assert_eq!(none.message, None);
+        assert_eq!(none.source, None);
+        assert!(none.diagnostics.is_empty());
+        let blank = MemWorkspace::new()
+            .file("AGENTS.md", "")
+            .file("CLAUDE.md", "\n");
+        let got = load_instructions(&blank).unwrap();
+        assert_eq!(got.message, None);
+        assert_eq!(got.diagnostics.len(), 2);
+    }
+
+    #[test]
+    fn content_up_to_the_cap_is_kept_whole() {
+        for len in [CAP - 1, CAP] {
+            let ws = MemWorkspace::new().file("AGENTS.md", "a".repeat(len));
+            let got = load_instructions(&ws).unwrap();
+            assert!(!got.truncated);
+            assert_eq!(
+                got.message.unwrap().text,
+                format!("Project instructions (AGENTS.md):\n\n{}", "a".repeat(len))
+            );
+        }
+        // Leading and trailing whitespace do not count toward the cap.
+        let padded = format!("  \n{}\n", "a".repeat(CAP));
+        let ws = MemWorkspace::new().file("AGENTS.md", padded);
+        assert!(!load_instructions(&ws).unwrap().truncated);
+    }
+
+    #[test]
+    fn content_over_the_cap_is_cut_visibly_with_the_omitted_count() {
+        let ws = MemWorkspace::new().file("AGENTS.md", "a".repeat(CAP + 1));
+        let got = load_instructions(&ws).unwrap();
+        assert!(got.truncated);
+        assert_eq!(
+            got.message.unwrap().text,
+            format!(
+                "Project instructions (AGENTS.md):\n\n{}\n\n[truncated: 1 bytes omitted]",
+                "a".repeat(CAP)
+            )
+        );
+        assert_eq!(got.diagnostics.len(), 1);
+        assert_eq!(got.diagnostics[0].severity, Severity::Warning);
+
+        // Leading whitespace is trimmed first but is part of the file size.
+        let ws = MemWorkspace::new().file("AGENTS.md", format!("  {}", "a".repeat(CAP + 1)));
+        let text = text_of(&ws).unwrap();
+        assert!(text.ends_with(&format!(
+            "{}\n\n[truncated: 3 bytes omitted]",
+            "a".repeat(CAP)
+        )));
+    }
+
+    #[test]
+    fn the_cut_lands_on_a_character_boundary() {
+        let content = format!("{}é", "a".repeat(CAP - 1));
+        let ws = MemWorkspace::new().file("AGENTS.md", content);
+        let text = text_of(&ws).unwrap();
+        assert_eq!(
+            text,
+            format!(
+                "Project instructions (AGENTS.md):\n\n{}\n\n[truncated: 2 bytes omitted]",
+                "a".repeat(CAP - 1)
+            )
+        );
+    }
+
+    #[test]
+    fn a_huge_file_is_read_bounded_and_counted_from_its_size() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = std::fs::File::create(dir.path().join("AGENTS.md")).unwrap();
+        let size: u64 = 2 << 30;
+        file.set_len(size).unwrap();
+        let ws = OsWorkspace::new(dir.path(), LinkPolicy::Confine);
+        let got = load_instructions(&ws).unwrap();
+        assert!(got.truncated);
+        let text = got.message.unwrap().text;
+        assert!(text.ends_with(&format!(
+            "\n\n[truncated: {} bytes omitted]",
+            size - CAP as u64
+        )));
+    }
+
+    #[test]
+    fn whitespace_beyond_the_read_bound_is_blank_with_a_warning() {
+        let ws = MemWorkspace::new()
+            .file(
+                "AGENTS.md",
+                format!(
+                    "{}text",
+                    " ".repeat(limits::MAX_INSTRUCTIONS_READ_BYTES as usize)
+                ),
+            )
+            .file("CLAUDE.md", "fallback");
+        let got = load_instructions(&ws).unwrap();
+        assert_eq!(got.source.as_deref(), Some("CLAUDE.md"));
+        assert_eq!(got.diagnostics[0].severity, Severity::Warning);
+    }
+
+    #[test]
+    fn leading_whitespace_that_fills_most_of_the_read_still_reports_truncation() {
+        let pad = limits::MAX_INSTRUCTIONS_READ_BYTES as usize - 10;
+        let ws = MemWorkspace::new().file(
+            "AGENTS.md",
+            format!("{}é{}", " ".repeat(pad), "b".repeat(20)),
+        );
+        let got = load_instructions(&ws).unwrap();
+        assert!(got.truncated);
+        // 10 bytes were read after the padding: "é" and 8 "b"s.
+        let total = pad + 2 + 20;
+        assert_eq!(
+            got.message.unwrap().text,
+            format!(
+                "Project instructions (AGENTS.md):\n\né{}\n\n[truncated: {} bytes omitted]",
+                "b".repeat(8),
+                total - 10
+            )
+        );
+    }
+
+    #[test]
+    fn a_partial_character_at_the_read_bound_is_dropped() {
+        assert_eq!(without_partial_last_char(b"ab\xc3"), b"ab");
+        assert_eq!(without_partial_last_char(b"ab\xe2\x82"), b"ab");
+        assert_eq!(
+            without_partial_last_char("ab€".as_bytes()),
+            "ab€".as_bytes()
+        );
+        assert_eq!(without_partial_last_char(b"\x80\x80"), b"\x80\x80");
+        assert_eq!(without_partial_last_char(b""), b"");
+    }
+
+    #[test]
+    fn refused_symlink_falls_back_to_claude_md_with_a_hint() {
+        let ws = MemWorkspace::new()
+            .node("AGENTS.md", MemNode::Symlink("../secrets".into()))
+            .file("CLAUDE.md", "Claude.");
+        let got = load_instructions(&ws).unwrap();
+        assert_eq!(
+            got.message.unwrap().text,
+            "Project instructions (CLAUDE.md):\n\nClaude."
+        );
+        assert_eq!(got.diagnostics.len(), 1);
+        let warning = &got.diagnostics[0];
+        assert_eq!(warning.severity, Severity::Warning);
+        assert_eq!(warning.path.as_deref(), Some("AGENTS.md"));
+        assert!(warning.reason.contains("treated as not found"));
+        assert!(warning.reason.contains("-C at the repository root"));
+    }
+
+    #[test]
+    fn unresolvable_links_and_special_files_fall_back_with_a_warning() {
+        for node in [
+            MemNode::Symlink("nowhere.md".into()),
+            MemNode::Symlink("AGENTS.md".into()),
+            MemNode::Special("FIFO"),
+            MemNode::Dir,
+        ] {
+            let ws = MemWorkspace::new()
+                .node("AGENTS.md", node.clone())
+                .file("CLAUDE.md", "Claude.");
+            let got = load_instructions(&ws).unwrap();
+            assert_eq!(got.source.as_deref(), Some("CLAUDE.md"), "{node:?}");
+            assert_eq!(got.diagnostics.len(), 1, "{node:?}");
+            assert!(
+                got.diagnostics[0]
+                    .reason
+                    .ends_with("; treated as not found")
+            );
+            assert!(!got.diagnostics[0].reason.contains("-C"));
+        }
+    }
+
+    #[test]
+    fn inner_symlink_is_followed() {
+        let ws = MemWorkspace::new()
+            .file("docs/AGENTS.md", "Linked.")
+            .node("AGENTS.md", MemNode::Symlink("docs/AGENTS.md".into()));
+        assert_eq!(
+            text_of(&ws).as_deref(),
+            Some("Project instructions (AGENTS.md):\n\nLinked.")
+        );
+    }
+
+    #[test]
+    fn read_fault_is_an_error_and_claude_md_is_not_consulted() {
+        let ws = Recording {
+            inner: MemWorkspace::new()
+                .node("AGENTS.md", MemNode::Unreadable)
+                .file("CLAUDE.md", "Claude."),
+            reads: Mutex::new(Vec::new()),
+        };
+        let err = load_instructions(&ws).unwrap_err();
+        assert_eq!(err.path, "AGENTS.md");
+        assert_eq!(err.source.kind(), std::io::ErrorKind::PermissionDenied);
+        assert!(err.to_string().starts_with("reading AGENTS.md: "));
+        assert_eq!(*ws.reads.lock().unwrap(), vec!["AGENTS.md".to_string()]);
+        assert!(RootAssembler.assemble(&ws).is_err());
+    }
+
+    #[test]
+    fn invalid_utf8_is_decoded_lossily() {
+        let ws = MemWorkspace::new().file("AGENTS.md", b"ok \xff end");
+        assert_eq!(
+            text_of(&ws).as_deref(),
+            Some("Project instructions (AGENTS.md):\n\nok \u{fffd} end")
+        );
+    }
+
+    #[test]
+    fn root_assembler_reports_project_provenance() {
+        let ws = MemWorkspace::new().file("AGENTS.md", "x");
+        assert_eq!(
+            RootAssembler.assemble_with_manifest(&ws).unwrap(),
+            vec![(
+                Message::user("Project instructions (AGENTS.md):\n\nx"),
+                InstructionManifest::instruction("project")
+            )]
+        );
+        assert!(
+            RootAssembler
+                .assemble(&MemWorkspace::new())
+                .unwrap()
+                .is_empty()
+        );
+    }
+
+    /// A test assembler returning fixed texts, or a fault.
+    struct Fixed(&'static [&'static str], bool);
+
+    impl InstructionAssembler for Fixed {
+        fn assemble(&self, _ws: &dyn Workspace) -> Result<Vec<Message>, ReadFault> {
+            if self.1 {
+                return Err(ReadFault {
+                    path: "x".into(),
+                    source: std::io::Error::from(std::io::ErrorKind::Other),
+                });
+            }
+            Ok(self.0.iter().map(|t| Message::user(*t)).collect())
+        }
+    }
+
+    #[test]
+    fn multi_assembler_concatenates_in_order_and_stops_at_the_first_fault() {
+        let ws = MemWorkspace::new().file("AGENTS.md", "p");
+        let a = Fixed(&["a1", "a2"], false);
+        let empty = Fixed(&[], false);
+        let b = Fixed(&["b"], false);
+        let multi = MultiAssembler::new(vec![&RootAssembler, &a, &empty, &b]);
+        let texts: Vec<String> = multi
+            .assemble(&ws)
+            .unwrap()
+            .into_iter()
+            .map(|m| m.text)
+            .collect();
+        assert_eq!(
+            texts,
+            ["Project instructions (AGENTS.md):\n\np", "a1", "a2", "b"]
+        );
+        let manifests: Vec<String> = multi
+            .assemble_with_manifest(&ws)
+            .unwrap()
+            .into_iter()
+            .map(|(_, m)| format!("{}/{}", m.kind, m.provenance))
+            .collect();
+        assert_eq!(
+            manifests,
+            [
+                "instruction/project",
+                "custom/unknown",
+                "custom/unknown",
+                "custom/unknown"
+            ]
+        );
+        let failing = Fixed(&[], true);
+        let broken = MultiAssembler::new(vec![&a, &failing, &b]);
+        assert!(broken.assemble(&ws).is_err());
+        assert!(assemble_with_manifest(&ws, &[&a, &failing, &b]).is_err());
+        let nested = MultiAssembler::new(vec![&multi, &b]);
+        assert_eq!(nested.assemble_with_manifest(&ws).unwrap().len(), 5);
+        assert_eq!(
+            nested.assemble_with_manifest(&ws).unwrap()[0].1,
+            InstructionManifest::instruction("project")
+        );
     }
 }
