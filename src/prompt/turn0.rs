@@ -3,15 +3,15 @@
 
 use crate::prompt::instructions::PROJECT_INSTRUCTIONS_PREFIX;
 use crate::prompt::memory_index::MEMORY_INDEX_HEADER;
+use crate::prompt::rules::RULES_HEADER;
 use crate::prompt::soul::SOUL_HEADER;
 use crate::prompt::user_model::USER_MODEL_HEADER;
 
 /// The fixed beginnings of our turn-0 messages: the project-instructions
-/// prefix and the soul, memory-index and user-model headers.
-// The rules header (`crate::prompt::rules::RULES_HEADER`) joins this list
-// once the rules module defines it.
+/// prefix and the rules, soul, memory-index and user-model headers.
 pub const TURN0_HEADERS: &[&str] = &[
     PROJECT_INSTRUCTIONS_PREFIX,
+    RULES_HEADER,
     SOUL_HEADER,
     MEMORY_INDEX_HEADER,
     USER_MODEL_HEADER,
@@ -27,6 +27,7 @@ mod tests {
     use super::*;
     use crate::prompt::instructions::{InstructionAssembler, RootAssembler};
     use crate::prompt::memory_index::{MemoryEntry, render_memory_index};
+    use crate::prompt::rules::{Rule, RuleOrigin, render_rules_message};
     use crate::prompt::soul::render_soul;
     use crate::prompt::user_model::render_user_model;
     use crate::workspace::MemWorkspace;
@@ -44,6 +45,19 @@ mod tests {
             project,
             render_soul("Be brief.").unwrap(),
             render_memory_index(vec![entry.clone()], 0, 0).unwrap(),
+            render_rules_message(
+                &[Rule {
+                    name: "r".into(),
+                    body: "b".into(),
+                    paths: vec![],
+                    origin: RuleOrigin::Project,
+                }],
+                1,
+                0,
+                0,
+            )
+            .unwrap()
+            .text,
             render_user_model(vec![entry], 0, 0).unwrap(),
         ] {
             assert!(is_injected_turn0_fragment(&text), "{text}");
