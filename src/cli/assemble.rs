@@ -3,9 +3,21 @@
 use std::path::PathBuf;
 
 use clap::Args;
+use serde::Serialize;
 
-use crate::cli::context::Context;
+use crate::adapters::memoryfs::MemoryStore;
+use crate::adapters::rulesfs::{DiscoveredRule, assemble_rules};
+use crate::adapters::soulfs::SoulFile;
+use crate::adapters::trust::Trust;
+use crate::cli::context::{Context, Format};
+use crate::cli::output::{self, SCHEMA};
+use crate::cli::sources::{project_tier_withheld, rule_locations, with_context_diagnostics};
 use crate::cli::{CliError, Status};
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::prompt::instructions::{Role, load_instructions};
+use crate::prompt::memory_index::render_memory_index;
+use crate::prompt::soul::render_soul;
+use crate::prompt::user_model::render_user_model;
 
 /// Arguments of `assemble`.
 #[derive(Debug, Clone, Args)]
@@ -51,8 +63,247 @@ pub struct AssembleArgs {
     pub rules_max_count: usize,
 }
 
+/// One assembled turn-0 message with where it came from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Turn0Message {
+    /// Always `user`.
+    pub role: Role,
+    /// The message text.
+    pub text: String,
+    /// `instruction` for every built-in message.
+    pub kind: &'static str,
+    /// `project`, `rules`, `soul`, `memory` or `user_model`.
+    pub provenance: &'static str,
+}
+
+/// Everything `assemble` produced: the messages, the rules shown in the
+/// rules message, and the diagnostics for the files opened.
+#[derive(Debug, Clone, Default)]
+pub struct Turn0 {
+    /// The messages, in order.
+    pub messages: Vec<Turn0Message>,
+    /// The rules rendered into the rules message, in order.
+    pub rules_shown: Vec<DiscoveredRule>,
+    /// Diagnostics, context ones first.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Turn0 {
+    fn push(&mut self, provenance: &'static str, text: String) {
+        self.messages.push(Turn0Message {
+            role: Role::User,
+            text,
+            kind: "instruction",
+            provenance,
+        });
+    }
+}
+
+/// The memory store directory: `--memory-dir` (relative to `-C`), else
+/// `$MECATL_MEMORY_DIR`, else the engine's default for this workspace.
+fn memory_dir(ctx: &Context, args: &AssembleArgs) -> Option<PathBuf> {
+    if let Some(dir) = &args.memory_dir {
+        return Some(ctx.resolve_path(dir));
+    }
+    if let Some(dir) = ctx.env.memory_dir.as_ref().filter(|d| !d.is_empty()) {
+        return Some(ctx.resolve_path(std::path::Path::new(dir)));
+    }
+    ctx.locations.default_memory_dir(&ctx.workspace)
+}
+
+/// Builds the turn-0 messages in order (SPEC §6.1): project instructions,
+/// rules, soul, memory index, user model. Only a read fault on
+/// AGENTS.md/CLAUDE.md is an error; every other source fails soft into a
+/// diagnostic.
+pub fn collect_turn0(ctx: &Context, args: &AssembleArgs) -> Result<Turn0, CliError> {
+    let mut turn0 = Turn0::default();
+    let mut found = Vec::new();
+    let verbose = |found: &mut Vec<Diagnostic>, path: String, what: &str| {
+        found.push(Diagnostic::info(path, format!("read ({what})")));
+    };
+
+    if !args.no_instructions {
+        let instructions = load_instructions(&*ctx.reader)?;
+        found.extend(instructions.diagnostics);
+        if let Some(source) = instructions.source {
+            verbose(&mut found, source, "project");
+        }
+        if let Some(message) = instructions.message {
+            turn0.push("project", message.text);
+        }
+    }
+
+    if !args.no_rules {
+        let assembled = assemble_rules(
+            &rule_locations(ctx),
+            args.rules_max_bytes,
+            args.rules_max_count,
+        );
+        found.extend(assembled.diagnostics);
+        for (source, origin) in assembled.read {
+            verbose(&mut found, source, origin.as_str());
+        }
+        if let Some(rendered) = assembled.message {
+            turn0.push("rules", rendered.text);
+        }
+        turn0.rules_shown = assembled.shown;
+    }
+
+    if !args.no_soul {
+        let user = match &args.soul_file {
+            Some(file) => Some(SoulFile::user_file(&ctx.resolve_path(file))),
+            None => ctx.locations.user_soul().map(|p| SoulFile::user_file(&p)),
+        };
+        let project = ctx
+            .trust
+            .trusted
+            .then(|| SoulFile::project_file(ctx.reader.clone()));
+        let mut soul = SoulFile::new(user, project);
+        if args.soul_file.is_some() {
+            soul = soul.operator_named();
+        }
+        let (body, notes, source) = soul.load_with_diagnostics();
+        found.extend(notes);
+        if let Some(source) = source {
+            verbose(&mut found, source, "soul");
+        }
+        if let Some(text) = render_soul(&body) {
+            turn0.push("soul", text);
+        }
+    }
+
+    if !args.no_memory
+        && let Some(dir) = memory_dir(ctx, args)
+    {
+        found.push(Diagnostic::info(
+            dir.display().to_string(),
+            "memory directory",
+        ));
+        let (entries, notes) = MemoryStore::new(dir).index();
+        found.extend(notes);
+        if let Some(text) = render_memory_index(entries, 0, 0) {
+            turn0.push("memory", text);
+        }
+    }
+
+    if !args.no_user_model {
+        let dir = match &args.user_model_dir {
+            Some(dir) => Some(ctx.resolve_path(dir)),
+            None => ctx.locations.user_model_dir(),
+        };
+        if let Some(dir) = dir {
+            let (entries, notes) = MemoryStore::new(dir).index();
+            found.extend(notes);
+            if let Some(text) = render_user_model(entries, 0, 0) {
+                turn0.push("user_model", text);
+            }
+        }
+    }
+
+    let withheld = !ctx.trust.trusted && project_tier_withheld(ctx, !args.no_rules, !args.no_soul);
+    turn0.diagnostics = with_context_diagnostics(ctx, found, withheld);
+    if turn0.messages.is_empty() {
+        turn0.diagnostics.push(Diagnostic::new(
+            Severity::Info,
+            None,
+            "no turn-0 messages: nothing to assemble",
+        ));
+    }
+    Ok(turn0)
+}
+
+#[derive(Serialize)]
+struct AssembleDocument<'a> {
+    schema: &'static str,
+    messages: &'a [Turn0Message],
+    diagnostics: &'a [Diagnostic],
+    trust: Trust,
+}
+
+#[derive(Serialize)]
+struct AnthropicText<'a> {
+    r#type: &'static str,
+    text: &'a str,
+}
+
+#[derive(Serialize)]
+struct AnthropicMessage<'a> {
+    role: &'static str,
+    content: [AnthropicText<'a>; 1],
+}
+
+#[derive(Serialize)]
+struct OpenAiMessage<'a> {
+    role: &'static str,
+    content: &'a str,
+}
+
+#[derive(Serialize)]
+struct MessagesDocument<T> {
+    messages: Vec<T>,
+}
+
+/// The text rendering: each message under a header line
+/// `── message N · ROLE · PROVENANCE ──`, its body ending in a newline, and
+/// one blank line between messages.
+fn text_rendering(messages: &[Turn0Message]) -> String {
+    let mut out = String::new();
+    for (i, message) in messages.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        out.push_str(&format!(
+            "── message {} · {} · {} ──\n",
+            i + 1,
+            message.role.as_str(),
+            message.provenance
+        ));
+        out.push_str(&message.text);
+        if !message.text.ends_with('\n') {
+            out.push('\n');
+        }
+    }
+    out
+}
+
 /// Runs `assemble`.
 pub fn run(ctx: &Context, args: &AssembleArgs) -> Result<Status, CliError> {
-    let _ = (ctx, args);
-    Err(CliError::Message("assemble: not wired yet".into()))
+    let turn0 = collect_turn0(ctx, args)?;
+    output::print_diagnostics(ctx, &turn0.diagnostics);
+    let messages = &turn0.messages;
+    match ctx.format {
+        Format::Json => output::print_json(&AssembleDocument {
+            schema: SCHEMA,
+            messages,
+            diagnostics: &turn0.diagnostics,
+            trust: ctx.trust,
+        })?,
+        Format::Anthropic => output::print_json(&MessagesDocument {
+            messages: messages
+                .iter()
+                .map(|m| AnthropicMessage {
+                    role: "user",
+                    content: [AnthropicText {
+                        r#type: "text",
+                        text: &m.text,
+                    }],
+                })
+                .collect(),
+        })?,
+        Format::Openai => output::print_json(&MessagesDocument {
+            messages: messages
+                .iter()
+                .map(|m| OpenAiMessage {
+                    role: "user",
+                    content: &m.text,
+                })
+                .collect(),
+        })?,
+        Format::Text => {
+            if !messages.is_empty() {
+                output::write_stdout(text_rendering(messages).as_bytes())?;
+            }
+        }
+    }
+    Ok(Status::Success)
 }

@@ -9,6 +9,7 @@ use sha2::{Digest, Sha256};
 
 use crate::adapters::builder_cmd::run_builder;
 use crate::adapters::git::git_status;
+use crate::adapters::memoryfs::MemoryStore;
 use crate::adapters::trust::Trust;
 use crate::cli::context::{Context, Format};
 use crate::cli::output::{self, SCHEMA};
@@ -19,6 +20,7 @@ use crate::limits::{MAX_PROMPT_TEXT_FILE_BYTES, MAX_TOOLS_FILE_BYTES};
 use crate::prompt::build::{Config, Layered, build};
 use crate::prompt::check_stable::{compare_prefixes, config_b, set_env_field};
 use crate::prompt::env::Env;
+use crate::prompt::operator_profile::{OPERATOR_PROFILE_KEY_PREFIX, OperatorProfileConfig};
 use crate::prompt::tools::{ToolSpec, merge_catalogs, parse_catalog};
 
 /// Which part of the layered prompt to print.
@@ -180,9 +182,8 @@ fn tool_catalog(
     let mut catalogs = Vec::with_capacity(files.len());
     for path in files {
         let bytes = read_option_file(ctx, "--tools", path, MAX_TOOLS_FILE_BYTES)?;
-        let tools = parse_catalog(&bytes).map_err(|err| {
-            CliError::Message(format!("--tools {}: {err}", path.display()))
-        })?;
+        let tools = parse_catalog(&bytes)
+            .map_err(|err| CliError::Message(format!("--tools {}: {err}", path.display())))?;
         catalogs.push(tools);
     }
     let merged = merge_catalogs(catalogs);
@@ -248,8 +249,18 @@ pub fn config_from_args(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Result<Config, CliError> {
     Ok(Config {
-        role: prompt_text(ctx, args.role.as_ref(), args.role_file.as_ref(), "--role-file")?,
-        tone: prompt_text(ctx, args.tone.as_ref(), args.tone_file.as_ref(), "--tone-file")?,
+        role: prompt_text(
+            ctx,
+            args.role.as_ref(),
+            args.role_file.as_ref(),
+            "--role-file",
+        )?,
+        tone: prompt_text(
+            ctx,
+            args.tone.as_ref(),
+            args.tone_file.as_ref(),
+            "--tone-file",
+        )?,
         safety: prompt_text(
             ctx,
             args.safety.as_ref(),
@@ -258,12 +269,42 @@ pub fn config_from_args(
         )?,
         tools: tool_catalog(ctx, &args.tools, diagnostics)?,
         env: env_from_args(ctx, args, diagnostics),
-        operator_profile: Default::default(),
+        operator_profile: operator_profile(ctx, args, diagnostics),
     })
 }
 
+/// The operator profile: the `user/` entries of the user-model store
+/// (`--user-model-dir`, else the default), when that store exists and
+/// `--no-operator-profile` was not given (SPEC §2.1, §6.6).
+fn operator_profile(
+    ctx: &Context,
+    args: &BuildArgs,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> OperatorProfileConfig {
+    if args.no_operator_profile {
+        return OperatorProfileConfig::default();
+    }
+    let dir = match &args.user_model_dir {
+        Some(dir) => Some(ctx.resolve_path(dir)),
+        None => ctx.locations.user_model_dir(),
+    };
+    let Some(store) = dir.map(MemoryStore::new).filter(MemoryStore::exists) else {
+        return OperatorProfileConfig::default();
+    };
+    let (entries, notes) = store.list(OPERATOR_PROFILE_KEY_PREFIX);
+    diagnostics.extend(notes);
+    OperatorProfileConfig {
+        entries,
+        ..OperatorProfileConfig::default()
+    }
+}
+
 /// Builds with the built-in builder or the `--builder-cmd` program.
-fn run_chosen_builder(ctx: &Context, args: &BuildArgs, config: &Config) -> Result<Layered, CliError> {
+fn run_chosen_builder(
+    ctx: &Context,
+    args: &BuildArgs,
+    config: &Config,
+) -> Result<Layered, CliError> {
     match &args.builder_cmd {
         Some(cmd) => run_builder(cmd, config, &ctx.process_cwd)
             .map_err(|err| CliError::Message(format!("--builder-cmd: {err}"))),
@@ -331,7 +372,9 @@ fn anthropic_system(layered: &Layered) -> AnthropicSystem<'_> {
         system.push(TextBlock {
             r#type: "text",
             text: &layered.stable_prefix,
-            cache_control: Some(CacheControl { r#type: "ephemeral" }),
+            cache_control: Some(CacheControl {
+                r#type: "ephemeral",
+            }),
         });
     }
     if !layered.volatile_suffix.is_empty() {
@@ -354,9 +397,9 @@ fn check_stable(
 ) -> Result<Status, CliError> {
     let mut config_b = config_b(config_a);
     for pair in &args.env_b {
-        let (key, value) = pair.split_once('=').ok_or_else(|| {
-            CliError::Usage(format!("--env-b {pair:?}: expected KEY=VALUE"))
-        })?;
+        let (key, value) = pair
+            .split_once('=')
+            .ok_or_else(|| CliError::Usage(format!("--env-b {pair:?}: expected KEY=VALUE")))?;
         set_env_field(&mut config_b.env, key, value).map_err(|_| {
             CliError::Usage(format!(
                 "--env-b {key}: unknown key; expected one of {}",
@@ -433,7 +476,11 @@ pub fn run(ctx: &Context, args: &BuildArgs) -> Result<Status, CliError> {
         Format::Text => match args.part.unwrap_or(Part::All) {
             Part::Prefix => output::print_text(&layered.stable_prefix)?,
             Part::Suffix => output::print_text(&layered.volatile_suffix)?,
-            Part::All if ctx.color && !layered.stable_prefix.is_empty() && !layered.volatile_suffix.is_empty() => {
+            Part::All
+                if ctx.color
+                    && !layered.stable_prefix.is_empty()
+                    && !layered.volatile_suffix.is_empty() =>
+            {
                 let dim = anstyle::Style::new().dimmed();
                 output::write_styled_stdout(
                     ctx,

@@ -126,7 +126,10 @@ mod tests {
 
     #[test]
     fn reasons_name_the_problem() {
-        assert_eq!(not_expanded_reason("/nope x", None), "unknown command /nope");
+        assert_eq!(
+            not_expanded_reason("/nope x", None),
+            "unknown command /nope"
+        );
         assert_eq!(
             not_expanded_reason("hello", None),
             "input is not a slash command"

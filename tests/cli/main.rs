@@ -1,4 +1,5 @@
 //! Integration tests: the real binary on temp workspaces (one test binary,
 //! one module per subcommand).
 
+mod assemble;
 mod support;

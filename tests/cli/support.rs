@@ -7,27 +7,27 @@ use assert_cmd::Command;
 use tempfile::TempDir;
 
 /// The bundled example workspace.
-pub fn demo_dir() -> PathBuf {
+pub(crate) fn demo_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/demo")
 }
 
 /// A temp directory holding `ws/` (the workspace), `home/`, `config/` and
 /// `data/`.
-pub struct TestEnv {
+pub(crate) struct TestEnv {
     _dir: TempDir,
     /// The workspace root.
-    pub ws: PathBuf,
+    pub(crate) ws: PathBuf,
     /// `$HOME`.
-    pub home: PathBuf,
+    pub(crate) home: PathBuf,
     /// `$XDG_CONFIG_HOME`.
-    pub config: PathBuf,
+    pub(crate) config: PathBuf,
     /// `$XDG_DATA_HOME`.
-    pub data: PathBuf,
+    pub(crate) data: PathBuf,
 }
 
 impl TestEnv {
     /// An empty workspace and empty home.
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         let dir = tempfile::tempdir().expect("tempdir");
         let root = dir.path().canonicalize().expect("canonical tempdir");
         let env = Self {
@@ -44,24 +44,24 @@ impl TestEnv {
     }
 
     /// A workspace holding a copy of `examples/demo`.
-    pub fn demo() -> Self {
+    pub(crate) fn demo() -> Self {
         let env = Self::new();
         copy_tree(&demo_dir(), &env.ws);
         env
     }
 
     /// Writes `content` to `rel` under the workspace, creating parents.
-    pub fn write(&self, rel: &str, content: impl AsRef<[u8]>) -> PathBuf {
+    pub(crate) fn write(&self, rel: &str, content: impl AsRef<[u8]>) -> PathBuf {
         write_file(&self.ws.join(rel), content)
     }
 
     /// Writes `content` to `rel` under the config home, creating parents.
-    pub fn write_config(&self, rel: &str, content: impl AsRef<[u8]>) -> PathBuf {
+    pub(crate) fn write_config(&self, rel: &str, content: impl AsRef<[u8]>) -> PathBuf {
         write_file(&self.config.join(rel), content)
     }
 
     /// The binary, run in the workspace with a cleared environment.
-    pub fn cmd(&self) -> Command {
+    pub(crate) fn cmd(&self) -> Command {
         let mut cmd = Command::cargo_bin("mecatl-prompt").expect("binary");
         cmd.env_clear()
             .env("HOME", &self.home)
@@ -77,7 +77,7 @@ impl TestEnv {
 }
 
 /// Writes a file, creating its parent directories.
-pub fn write_file(path: &Path, content: impl AsRef<[u8]>) -> PathBuf {
+pub(crate) fn write_file(path: &Path, content: impl AsRef<[u8]>) -> PathBuf {
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent).expect("create parent");
     }
@@ -86,7 +86,7 @@ pub fn write_file(path: &Path, content: impl AsRef<[u8]>) -> PathBuf {
 }
 
 /// Copies a directory tree (regular files and directories only).
-pub fn copy_tree(from: &Path, to: &Path) {
+pub(crate) fn copy_tree(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).expect("create dir");
     for entry in std::fs::read_dir(from).expect("read dir") {
         let entry = entry.expect("entry");
@@ -100,11 +100,11 @@ pub fn copy_tree(from: &Path, to: &Path) {
 }
 
 /// stdout of a finished command as a string.
-pub fn stdout(output: &std::process::Output) -> String {
+pub(crate) fn stdout(output: &std::process::Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
 /// stderr of a finished command as a string.
-pub fn stderr(output: &std::process::Output) -> String {
+pub(crate) fn stderr(output: &std::process::Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
