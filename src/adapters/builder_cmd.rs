@@ -1,11 +1,8 @@
 //! `--builder-cmd` (SPEC §4.4a): an external program acting as the
 //! [`Builder`](crate::prompt::build::Builder). It gets the configuration as
 //! JSON on stdin and prints the two halves of the prompt as JSON on stdout,
-//! within a time and size bound.
-//!
-//! This module also holds the bounded child-process runner that the git
-//! adapter shares: a timeout enforced by a watchdog, stdout read
-//! concurrently up to a cap, and the child killed when either is exceeded.
+//! within a time and size bound (the runner lives in
+//! [`crate::adapters::process`]).
 
 use std::io;
 use std::path::Path;

@@ -82,7 +82,7 @@ pub struct BuildArgs {
     /// No git status
     #[arg(long)]
     pub no_git_status: bool,
-    /// Read the operator profile from this user-model store [default: <config home>/mecatl/usermodel]
+    /// Read the operator profile from this user-model store [default: mecatl/usermodel in the config home]
     #[arg(long, value_name = "DIR")]
     pub user_model_dir: Option<PathBuf>,
     /// Leave out the operator profile
