@@ -2,4 +2,6 @@
 //! one module per subcommand).
 
 mod assemble;
+mod assets;
+mod completions;
 mod support;
