@@ -4,4 +4,5 @@
 mod assemble;
 mod assets;
 mod completions;
+mod formats;
 mod support;
