@@ -228,3 +228,146 @@ fn provider_formats_are_refused_outside_build_and_assemble() {
         "mecatl-prompt: error: --part is only for --format text\n"
     );
 }
+
+/// The sample catalogs of `examples/tools`, one per shape of SPEC §8.4,
+/// all describing the same four tools.
+const TOOL_SAMPLES: &[&str] = &[
+    "plain.json",
+    "anthropic.json",
+    "openai-chat.json",
+    "openai-responses.json",
+    "mcp-tools-list.json",
+    "mcp-jsonrpc.json",
+];
+
+fn tool_sample(name: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("examples/tools")
+        .join(name)
+}
+
+/// `build --part prefix` in a workspace holding the given `--tools` files.
+fn prefix_with_tools(env: &TestEnv, files: &[&str]) -> std::process::Output {
+    let mut cmd = env.cmd();
+    cmd.args(["build", "--part", "prefix"]);
+    for file in files {
+        cmd.args(["--tools", file]);
+    }
+    cmd.output().unwrap()
+}
+
+#[test]
+fn every_catalog_shape_gives_the_same_prefix() {
+    let env = TestEnv::new();
+    for sample in TOOL_SAMPLES {
+        std::fs::copy(tool_sample(sample), env.ws.join(sample)).unwrap();
+        let output = prefix_with_tools(&env, &[sample]);
+        assert!(output.status.success(), "{sample}: {}", stderr(&output));
+        assert_eq!(stderr(&output), "", "{sample}");
+        snapbox::assert_data_eq!(
+            stdout(&output),
+            snapbox::file!["snapshots/eco/tools-prefix.txt": Text].raw()
+        );
+    }
+}
+
+#[test]
+fn tools_from_stdin() {
+    let env = TestEnv::new();
+    let output = env
+        .cmd()
+        .args(["build", "--part", "prefix", "--tools", "-"])
+        .write_stdin(std::fs::read(tool_sample("mcp-jsonrpc.json")).unwrap())
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+    snapbox::assert_data_eq!(
+        stdout(&output),
+        snapbox::file!["snapshots/eco/tools-prefix.txt": Text].raw()
+    );
+}
+
+#[test]
+fn a_later_duplicate_tool_is_dropped_with_a_warning_naming_its_file() {
+    let env = TestEnv::new();
+    std::fs::copy(tool_sample("anthropic.json"), env.ws.join("anthropic.json")).unwrap();
+    env.write(
+        "extra.json",
+        r#"[{"name": "Grep", "description": "Another grep."},
+            {"name": "Glob", "description": "Find files by glob pattern."}]"#,
+    );
+    let output = prefix_with_tools(&env, &["anthropic.json", "extra.json"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(
+        stderr(&output),
+        "mecatl-prompt: warning: extra.json: tool \"Grep\" is already defined by an earlier \
+         catalog; dropped\n"
+    );
+    let text = stdout(&output);
+    let inventory = &text[text.find("Available tools:").unwrap()..];
+    assert_eq!(
+        inventory,
+        "Available tools:\n\
+         - Read: Read a file from the workspace.\n\
+         - Grep: Search file contents with a regular expression.\n\
+         - Bash: Run a shell command in the workspace.\n\
+         - Recall: Load a saved memory entry by its key.\n\
+         - Glob: Find files by glob pattern.\n"
+    );
+}
+
+/// The shapes every catalog error names.
+const EXPECTED_SHAPES: &str = "expected a JSON array of tools (plain {name, description}, \
+     Anthropic with input_schema, OpenAI {\"type\": \"function\"} in Chat or Responses form), \
+     an MCP tools/list result {\"tools\": [...]}, or its JSON-RPC envelope";
+
+fn assert_fails_with(output: &std::process::Output, line: &str) {
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty());
+    assert_eq!(stderr(output), format!("{line}\n"));
+}
+
+#[test]
+fn a_catalog_of_another_shape_exits_2_naming_the_file_and_the_shapes() {
+    let env = TestEnv::new();
+    env.write("counted.json", r#"{"tools": 3}"#);
+    assert_fails_with(
+        &prefix_with_tools(&env, &["counted.json"]),
+        &format!(
+            "mecatl-prompt: error: --tools counted.json: found a number at .tools; {EXPECTED_SHAPES}"
+        ),
+    );
+    env.write("prose.json", "Read, Grep");
+    assert_fails_with(
+        &prefix_with_tools(&env, &["prose.json"]),
+        &format!(
+            "mecatl-prompt: error: --tools prose.json: not valid JSON (expected value at line 1 \
+             column 1); {EXPECTED_SHAPES}"
+        ),
+    );
+}
+
+#[test]
+fn a_missing_or_unreadable_catalog_exits_2() {
+    let env = TestEnv::new();
+    assert_fails_with(
+        &prefix_with_tools(&env, &["missing.json"]),
+        "mecatl-prompt: error: --tools missing.json: No such file or directory (os error 2)",
+    );
+    std::fs::create_dir(env.ws.join("dir.json")).unwrap();
+    assert_fails_with(
+        &prefix_with_tools(&env, &["dir.json"]),
+        "mecatl-prompt: error: --tools dir.json: not a regular file",
+    );
+}
+
+#[test]
+fn a_tool_name_with_a_control_character_exits_2() {
+    let env = TestEnv::new();
+    env.write("bell.json", r#"[{"name": "Re\u0007ad"}]"#);
+    assert_fails_with(
+        &prefix_with_tools(&env, &["bell.json"]),
+        "mecatl-prompt: error: --tools bell.json: the tool name at .[0] contains a control \
+         character (U+0007)",
+    );
+}
