@@ -5,4 +5,5 @@ mod assemble;
 mod assets;
 mod completions;
 mod formats;
+mod rules_for;
 mod support;
