@@ -4,19 +4,17 @@
 # definitions. tests/cli/assets.rs fails when they are stale.
 set -euo pipefail
 
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cd "$root"
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 cargo build --quiet --bin mecatl-prompt
-target_dir="${CARGO_TARGET_DIR:-$root/target}"
-bin="$target_dir/debug/mecatl-prompt"
+bin() { cargo run --quiet --bin mecatl-prompt -- "$@"; }
 
 mkdir -p completions man
-"$bin" completions bash >completions/mecatl-prompt.bash
-"$bin" completions zsh >completions/_mecatl-prompt
-"$bin" completions fish >completions/mecatl-prompt.fish
-"$bin" completions elvish >completions/mecatl-prompt.elv
-"$bin" completions powershell >completions/_mecatl-prompt.ps1
-"$bin" man >man/mecatl-prompt.1
+bin completions bash >completions/mecatl-prompt.bash
+bin completions zsh >completions/_mecatl-prompt
+bin completions fish >completions/mecatl-prompt.fish
+bin completions elvish >completions/mecatl-prompt.elv
+bin completions powershell >completions/_mecatl-prompt.ps1
+bin man >man/mecatl-prompt.1
 
 echo "regenerated completions/ and man/mecatl-prompt.1"
