@@ -51,7 +51,8 @@ fn render_subcommands(
     Ok(())
 }
 
-/// The subsection of one subcommand: its about text, synopsis and options.
+/// The subsection of one subcommand: its about text, synopsis, options and
+/// any text shown after its `--help`, kept as laid out.
 fn render_subcommand(sub: &clap::Command, path: &str, page: &mut Vec<u8>) -> Result<(), CliError> {
     page.extend_from_slice(format!(".SS \"mecatl\\-prompt {path}\"\n").as_bytes());
     let about = sub
@@ -68,6 +69,11 @@ fn render_subcommand(sub: &clap::Command, path: &str, page: &mut Vec<u8>) -> Res
     man.render_synopsis_section(&mut section)?;
     man.render_options_section(&mut section)?;
     page.extend_from_slice(&without_section_headers(&section));
+    if let Some(after) = sub.get_after_long_help().or(sub.get_after_help()) {
+        page.extend_from_slice(b".PP\n.nf\n");
+        page.extend_from_slice(roff_text(&after.to_string()).as_bytes());
+        page.extend_from_slice(b"\n.fi\n");
+    }
     Ok(())
 }
 
