@@ -11,7 +11,7 @@
 //! completes nothing rather than guessing.
 
 use std::ffi::{OsStr, OsString};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use clap::{ArgMatches, Args, CommandFactory, FromArgMatches};
 use clap_complete::engine::{CompletionCandidate, PathCompleter, ValueCompleter};
@@ -77,7 +77,7 @@ fn default_globals() -> Option<GlobalArgs> {
 /// when it starts with `current`.
 fn command_names(
     ctx: &Context,
-    commands_dirs: &[std::path::PathBuf],
+    commands_dirs: &[PathBuf],
     current: &OsStr,
 ) -> Vec<CompletionCandidate> {
     let Some(prefix) = current.to_str() else {
@@ -99,9 +99,9 @@ fn paths_under(dir: &Path, current: &OsStr) -> Vec<CompletionCandidate> {
 
 /// Completes a word of `expand`'s INPUT. The first word is the command, so
 /// it completes to the slash-command names of the workspace named on the
-/// line (a word not starting with `/` matches none); the words after it are
-/// the command's arguments, usually files, so they complete to paths
-/// relative to the workspace.
+/// line (an empty word offers them all, a word not starting with `/` none);
+/// the words after it are the command's arguments, usually files, so they
+/// complete to paths relative to the workspace.
 pub fn expand_input(current: &OsStr) -> Vec<CompletionCandidate> {
     expand_input_on(&completion_words(), current)
 }
@@ -150,7 +150,6 @@ fn for_path_on(words: &[OsString], current: &OsStr) -> Vec<CompletionCandidate> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::path::PathBuf;
 
     fn words(line: &[&str]) -> Vec<OsString> {
         line.iter().map(OsString::from).collect()
