@@ -9,6 +9,7 @@ use crate::prompt::instructions::ReadFault;
 pub mod assemble;
 pub mod build;
 pub mod commands;
+pub mod complete;
 pub mod completions;
 pub mod context;
 pub mod expand;

@@ -2,4 +2,8 @@
 //! one module per subcommand).
 
 mod assemble;
+mod assets;
+mod completions;
+mod formats;
+mod rules_for;
 mod support;
