@@ -2,4 +2,12 @@
 //! one module per subcommand).
 
 mod assemble;
+mod build;
+mod diagnostics;
+mod exit;
+mod expand;
+mod git;
+mod golden;
+mod paths;
 mod support;
+mod trust;
