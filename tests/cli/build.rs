@@ -437,3 +437,73 @@ fn each_builder_failure_exits_2_with_one_error_line() {
         }
     }
 }
+
+#[test]
+fn tool_catalogs_concatenate_in_order_and_stdin_is_dash() {
+    let env = TestEnv::new();
+    env.write("a.json", r#"[{"name": "A", "description": "first"}]"#);
+    let output = env
+        .cmd()
+        .args([
+            "build", "--part", "prefix", "--tools", "a.json", "--tools", "-",
+        ])
+        .write_stdin(r#"{"tools": [{"name": "A", "description": "again"}, {"name": "B"}]}"#)
+        .output()
+        .unwrap();
+    assert_eq!(code(&output), Some(0), "{}", stderr(&output));
+    assert!(
+        stdout(&output).ends_with("\n\nAvailable tools:\n- A: first\n- B: \n"),
+        "{}",
+        stdout(&output)
+    );
+    assert_eq!(
+        stderr(&output),
+        "mecatl-prompt: warning: -: tool \"A\" is already defined by an earlier catalog; \
+         dropped\n"
+    );
+}
+
+#[test]
+fn an_unusable_tools_file_exits_2_naming_it() {
+    let env = TestEnv::new();
+    env.write("bad.json", r#"{"x": 1}"#);
+    let output = env.run(&["build", "--tools", "bad.json"]);
+    assert_eq!(code(&output), Some(2));
+    assert!(output.stdout.is_empty());
+    let err = stderr(&output);
+    assert!(
+        err.starts_with("mecatl-prompt: error: --tools bad.json: found an object without `tools`;"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let output = env.run(&["build", "--tools", "missing.json"]);
+    assert_eq!(code(&output), Some(2));
+    assert_eq!(
+        stderr(&output),
+        "mecatl-prompt: error: --tools missing.json: No such file or directory (os error 2)\n"
+    );
+}
+
+#[test]
+fn empty_role_tone_and_safety_mean_the_built_in_defaults() {
+    let env = TestEnv::new();
+    let default = stdout(&env.run(&["build", "--part", "prefix"]));
+    let empty = env.run(&[
+        "build", "--part", "prefix", "--role", "", "--tone", "", "--safety", "",
+    ]);
+    assert_eq!(stdout(&empty), default);
+    env.write("empty.txt", "");
+    let from_files = env.run(&[
+        "build",
+        "--part",
+        "prefix",
+        "--role-file",
+        "empty.txt",
+        "--tone-file",
+        "empty.txt",
+    ]);
+    assert_eq!(stdout(&from_files), default);
+    let custom = stdout(&env.run(&["build", "--part", "prefix", "--role", "Custom role."]));
+    assert!(custom.contains("\n\nCustom role.\n\n"), "{custom}");
+    assert_ne!(custom, default);
+}

@@ -190,3 +190,30 @@ fn a_trusted_directory_outside_any_repository_gets_no_git_status() {
     assert_eq!(code(&output), Some(0));
     assert_eq!(stdout(&output), format!("{ENV_LINES}</env>\n"));
 }
+
+#[test]
+fn a_long_status_is_cut_at_a_line_boundary_to_8_kib() {
+    let env = TestEnv::new();
+    git(&env, &env.ws, &["init", "-q", "-b", "main"]);
+    for i in 0..600 {
+        env.write(&format!("untracked-file-with-a-long-name-{i:03}.txt"), "");
+    }
+    let mut args = vec!["--trust-project"];
+    args.extend(suffix_args());
+    let text = stdout(&env.run(&args));
+    let block = text
+        .split_once("<git-status>\n")
+        .and_then(|(_, rest)| rest.split_once("\n</git-status>\n"))
+        .map(|(block, _)| block)
+        .unwrap_or_else(|| panic!("no git status block: {text}"));
+    assert!(
+        block.starts_with("branch: main\nstatus:\n?? untracked-file-with-a-long-name-000.txt\n")
+    );
+    assert!(block.ends_with(".txt\n...(truncated)"), "{block}");
+    assert!(block.len() <= 8 * 1024, "{} bytes", block.len());
+    assert!(
+        block.len() > 8 * 1024 - 60,
+        "cut at the last whole line: {}",
+        block.len()
+    );
+}
