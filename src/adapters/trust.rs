@@ -93,11 +93,7 @@ pub fn resolve_trust(workspace: &Path, inputs: &TrustInputs<'_>) -> (Trust, Vec<
     if let Some(settings) = inputs.settings_file {
         let entries = trusted_workspaces(settings, inputs.home, &mut diagnostics);
         let canonical = std::fs::canonicalize(workspace).ok();
-        let listed = canonical.is_some_and(|ws| {
-            entries
-                .iter()
-                .any(|entry| std::fs::canonicalize(entry).is_ok_and(|e| e == ws))
-        });
+        let listed = canonical.is_some_and(|ws| entries.contains(&ws));
         if listed {
             return (
                 Trust {
@@ -123,8 +119,8 @@ struct Settings {
     trusted_workspaces: Option<Vec<String>>,
 }
 
-/// The absolute paths listed under `trustedWorkspaces:`; a missing file is
-/// an empty list, an unusable one a warning.
+/// The canonical paths listed under `trustedWorkspaces:`; a missing file is
+/// an empty list, an unusable file or entry a warning.
 fn trusted_workspaces(
     settings: &Path,
     home: Option<&Path>,
@@ -171,13 +167,19 @@ fn trusted_workspaces(
             (Some(rest), Some(home)) => home.join(rest),
             _ => PathBuf::from(&entry),
         };
-        if expanded.is_absolute() {
-            paths.push(expanded);
-        } else {
+        if !expanded.is_absolute() {
             diagnostics.push(Diagnostic::warning(
                 display.clone(),
                 format!("trustedWorkspaces entry {entry:?} is not an absolute path; skipped"),
             ));
+            continue;
+        }
+        match std::fs::canonicalize(&expanded) {
+            Ok(canonical) => paths.push(canonical),
+            Err(err) => diagnostics.push(Diagnostic::warning(
+                display.clone(),
+                format!("trustedWorkspaces entry {entry:?} cannot be resolved ({err}); skipped"),
+            )),
         }
     }
     paths
@@ -247,14 +249,20 @@ mod tests {
         std::fs::write(
             &settings,
             format!(
-                "trustedWorkspaces:\n  - relative/path\n  - {}\n",
-                ws.display()
+                "trustedWorkspaces:\n  - relative/path\n  - {}\n  - {}\n",
+                ws.display(),
+                dir.path().join("gone").display()
             ),
         )
         .unwrap();
         let (t, d) = resolve_trust(&ws.join("sub"), &inputs(None, None, Some(&settings)));
         assert!(!t.trusted, "subdirectories are not trusted");
         assert!(d.iter().any(|d| d.reason.contains("not an absolute path")));
+        assert!(
+            d.iter()
+                .any(|d| d.reason.contains("gone\" cannot be resolved")),
+            "{d:?}"
+        );
         let (t, _) = resolve_trust(&ws, &inputs(None, None, Some(&settings)));
         assert!(t.trusted);
     }

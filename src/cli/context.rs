@@ -83,6 +83,53 @@ pub struct GlobalArgs {
     pub verbose: bool,
 }
 
+impl GlobalArgs {
+    /// Makes the last one given win for the pairs `--trust-project` /
+    /// `--no-trust-project` and `-q` / `-v` when they straddle the
+    /// subcommand: clap applies `overrides_with` within one level only, so
+    /// `-q build -v` leaves both set. `options` is the command line without
+    /// the program name and without any INPUT words; clap has already
+    /// accepted it, so a token shaped like a flag is a flag (option values
+    /// cannot look like one), and `--` ends the options.
+    pub fn settle_pairs(&mut self, options: &[OsString]) {
+        let mut trusted = None;
+        let mut verbose = None;
+        for token in options {
+            let token = token.to_string_lossy();
+            if token == "--" {
+                break;
+            }
+            if let Some(long) = token.strip_prefix("--") {
+                match long {
+                    "trust-project" => trusted = Some(true),
+                    "no-trust-project" => trusted = Some(false),
+                    "quiet" => verbose = Some(false),
+                    "verbose" => verbose = Some(true),
+                    _ => {}
+                }
+            } else if let Some(shorts) = token.strip_prefix('-') {
+                for short in shorts.chars() {
+                    match short {
+                        'q' => verbose = Some(false),
+                        'v' => verbose = Some(true),
+                        // The rest of the cluster is the workspace path.
+                        'C' => break,
+                        _ => {}
+                    }
+                }
+            }
+        }
+        if let (true, true, Some(trusted)) = (self.trust_project, self.no_trust_project, trusted) {
+            self.trust_project = trusted;
+            self.no_trust_project = !trusted;
+        }
+        if let (true, true, Some(verbose)) = (self.quiet, self.verbose, verbose) {
+            self.verbose = verbose;
+            self.quiet = !verbose;
+        }
+    }
+}
+
 /// The environment variables the tool reads, captured once.
 #[derive(Debug, Clone, Default)]
 pub struct EnvSnapshot {
@@ -256,6 +303,51 @@ pub fn normalise(path: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn settled(both_set: bool, line: &[&str]) -> GlobalArgs {
+        let mut args = GlobalArgs {
+            workspace: None,
+            format: Format::Text,
+            color: ColorWhen::Auto,
+            trust_project: both_set,
+            no_trust_project: both_set,
+            quiet: both_set,
+            verbose: both_set,
+        };
+        let line: Vec<OsString> = line.iter().map(OsString::from).collect();
+        args.settle_pairs(&line);
+        args
+    }
+
+    #[test]
+    fn the_last_of_a_straddling_pair_wins() {
+        let a = settled(
+            true,
+            &["--trust-project", "-q", "build", "--no-trust-project", "-v"],
+        );
+        assert_eq!(
+            (a.trust_project, a.no_trust_project, a.quiet, a.verbose),
+            (false, true, false, true)
+        );
+        let a = settled(true, &["-q", "rules", "list", "-vCq"]);
+        assert_eq!(
+            (a.quiet, a.verbose),
+            (false, true),
+            "the q of -vCq is -C's value"
+        );
+        let a = settled(
+            true,
+            &["-v", "--quiet", "expand", "--", "-v", "--trust-project"],
+        );
+        assert_eq!((a.quiet, a.verbose), (true, false), "-- ends the options");
+        assert_eq!((a.trust_project, a.no_trust_project), (true, true));
+    }
+
+    #[test]
+    fn a_pair_clap_already_settled_is_left_alone() {
+        let a = settled(false, &["--trust-project", "build", "--no-trust-project"]);
+        assert_eq!((a.trust_project, a.no_trust_project), (false, false));
+    }
 
     #[test]
     fn normalise_is_lexical() {

@@ -2,6 +2,8 @@
 //! context resolution and output rendering. [`run`] executes a parsed
 //! [`Cli`] and reports the exit status.
 
+use std::ffi::OsString;
+
 use clap::{Parser, Subcommand};
 
 use crate::prompt::instructions::ReadFault;
@@ -36,6 +38,21 @@ pub struct Cli {
     /// The subcommand to run.
     #[command(subcommand)]
     pub command: Command,
+}
+
+impl Cli {
+    /// Applies "the last one given wins" to the global option pairs that
+    /// straddle the subcommand ([`context::GlobalArgs::settle_pairs`]).
+    /// `args` is the command line this `Cli` was parsed from, without the
+    /// program name.
+    pub fn settle_pairs(&mut self, args: &[OsString]) {
+        let input_words = match &self.command {
+            Command::Expand(expand) => expand.input.len(),
+            _ => 0,
+        };
+        let options = &args[..args.len().saturating_sub(input_words)];
+        self.global.settle_pairs(options);
+    }
 }
 
 /// The subcommands.

@@ -1,6 +1,6 @@
 //! `assemble`: turn-0 messages on temp workspaces.
 
-use crate::support::{TestEnv, stderr, stdout};
+use crate::support::{TestEnv, code, json, make_unreadable, stderr, stdout};
 
 #[test]
 fn demo_assembles_all_four_kinds_in_order_when_trusted() {
@@ -76,4 +76,43 @@ fn claude_md_is_used_when_agents_md_is_blank_and_user_soul_wins() {
     assert_eq!(messages[1]["provenance"], "soul");
     let soul = messages[1]["text"].as_str().unwrap();
     assert!(soul.contains("<soul>\nUser soul.\n</soul>"), "{soul}");
+}
+
+#[test]
+fn an_agents_md_read_fault_exits_2_without_output_and_skips_claude_md() {
+    let env = TestEnv::new();
+    let agents = env.write("AGENTS.md", "Secret instructions.");
+    env.write("CLAUDE.md", "Fallback.");
+    make_unreadable(&agents);
+    let Some(mut cmd) = env.cmd_bound_by_permissions() else {
+        eprintln!("skipped: running as root without setpriv, so mode 000 cannot fail a read");
+        return;
+    };
+    let output = cmd.arg("assemble").output().unwrap();
+    assert_eq!(code(&output), Some(2));
+    assert!(output.stdout.is_empty());
+    assert_eq!(
+        stderr(&output),
+        "mecatl-prompt: error: reading AGENTS.md: Permission denied (os error 13)\n"
+    );
+}
+
+#[test]
+fn no_messages_print_nothing_and_say_so_with_verbose() {
+    let env = TestEnv::new();
+    let output = env.run(&["-v", "--format", "json", "assemble"]);
+    assert_eq!(code(&output), Some(0));
+    let doc = json(&output);
+    assert_eq!(doc["messages"], serde_json::json!([]));
+    let output = env.run(&["-v", "assemble"]);
+    assert!(output.stdout.is_empty());
+    let slug = env.ws.display().to_string().replace('/', "-");
+    assert_eq!(
+        stderr(&output),
+        format!(
+            "mecatl-prompt: info: {}/mecatui/memory/{slug}: memory directory\n\
+             mecatl-prompt: info: no turn-0 messages: nothing to assemble\n",
+            env.data.display()
+        )
+    );
 }

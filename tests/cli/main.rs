@@ -1,9 +1,17 @@
 //! Integration tests: the real binary on temp workspaces (one test binary,
-//! one module per subcommand).
+//! one module per area).
 
 mod assemble;
 mod assets;
+mod build;
 mod completions;
+mod diagnostics;
+mod exit;
+mod expand;
 mod formats;
+mod git;
+mod golden;
+mod paths;
 mod rules_for;
 mod support;
+mod trust;

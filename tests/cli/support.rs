@@ -2,6 +2,7 @@
 //! with the process environment cleared so no test depends on the machine.
 
 use std::path::{Path, PathBuf};
+use std::process::Output;
 
 use assert_cmd::Command;
 use tempfile::TempDir;
@@ -15,6 +16,8 @@ pub(crate) fn demo_dir() -> PathBuf {
 /// `data/`.
 pub(crate) struct TestEnv {
     _dir: TempDir,
+    /// The canonical temp root holding the four directories.
+    pub(crate) root: PathBuf,
     /// The workspace root.
     pub(crate) ws: PathBuf,
     /// `$HOME`.
@@ -35,6 +38,7 @@ impl TestEnv {
             home: root.join("home"),
             config: root.join("config"),
             data: root.join("data"),
+            root,
             _dir: dir,
         };
         for d in [&env.ws, &env.home, &env.config, &env.data] {
@@ -60,9 +64,21 @@ impl TestEnv {
         write_file(&self.config.join(rel), content)
     }
 
-    /// The binary, run in the workspace with a cleared environment.
-    pub(crate) fn cmd(&self) -> Command {
-        let mut cmd = Command::cargo_bin("mecatl-prompt").expect("binary");
+    /// Runs the binary in the workspace with `args` and returns its output.
+    pub(crate) fn run(&self, args: &[&str]) -> Output {
+        self.cmd().args(args).output().expect("run the binary")
+    }
+
+    /// `text` with the temp root replaced by `[ROOT]`, so goldens hold no
+    /// machine-specific path.
+    pub(crate) fn redact(&self, text: &str) -> String {
+        text.replace(&self.root.display().to_string(), "[ROOT]")
+    }
+
+    /// The binary as a plain `std` command, run in the workspace with a
+    /// cleared environment (for tests that stream its output).
+    pub(crate) fn std_cmd(&self) -> std::process::Command {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_mecatl-prompt"));
         cmd.env_clear()
             .env("HOME", &self.home)
             .env("XDG_CONFIG_HOME", &self.config)
@@ -70,8 +86,51 @@ impl TestEnv {
             .env("PATH", std::env::var_os("PATH").unwrap_or_default())
             .env("SHELL", "/bin/bash")
             .env("TZ", "UTC")
-            .current_dir(&self.ws)
-            .timeout(std::time::Duration::from_secs(60));
+            .current_dir(&self.ws);
+        cmd
+    }
+
+    /// The binary run so that permission bits stop it: directly for an
+    /// ordinary user, and as `nobody` under `setpriv` for root, whom mode
+    /// 000 does not stop. The temp tree is opened up (0755) so that `nobody`
+    /// can reach the workspace. `None` when the bits cannot be made to apply
+    /// (root without `setpriv`); the caller skips with a note.
+    pub(crate) fn cmd_bound_by_permissions(&self) -> Option<Command> {
+        use std::os::unix::fs::PermissionsExt;
+        let open = std::fs::Permissions::from_mode(0o755);
+        for dir in [&self.root, &self.ws, &self.home, &self.config, &self.data] {
+            std::fs::set_permissions(dir, open.clone()).expect("chmod 755");
+        }
+        let probe = self.root.join("permission-probe");
+        std::fs::write(&probe, "x").expect("write probe");
+        std::fs::set_permissions(&probe, std::fs::Permissions::from_mode(0o000))
+            .expect("chmod 000");
+        if std::fs::read(&probe).is_err() {
+            return Some(self.cmd());
+        }
+        let setpriv_works = std::process::Command::new("setpriv")
+            .args(["--reuid=65534", "--regid=65534", "--clear-groups", "true"])
+            .status()
+            .is_ok_and(|s| s.success());
+        if !setpriv_works {
+            return None;
+        }
+        let plain = self.std_cmd();
+        let mut cmd = std::process::Command::new("setpriv");
+        cmd.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+            .arg(plain.get_program())
+            .env_clear()
+            .envs(plain.get_envs().filter_map(|(k, v)| Some((k, v?))))
+            .current_dir(&self.ws);
+        let mut cmd = Command::from_std(cmd);
+        cmd.timeout(std::time::Duration::from_secs(60));
+        Some(cmd)
+    }
+
+    /// The binary, run in the workspace with a cleared environment.
+    pub(crate) fn cmd(&self) -> Command {
+        let mut cmd = Command::from_std(self.std_cmd());
+        cmd.timeout(std::time::Duration::from_secs(60));
         cmd
     }
 }
@@ -100,11 +159,47 @@ pub(crate) fn copy_tree(from: &Path, to: &Path) {
 }
 
 /// stdout of a finished command as a string.
-pub(crate) fn stdout(output: &std::process::Output) -> String {
+pub(crate) fn stdout(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
 /// stderr of a finished command as a string.
-pub(crate) fn stderr(output: &std::process::Output) -> String {
+pub(crate) fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// The exit code of a finished command (`None` when a signal ended it).
+pub(crate) fn code(output: &Output) -> Option<i32> {
+    output.status.code()
+}
+
+/// stdout parsed as one JSON document, keys in document order.
+pub(crate) fn json(output: &Output) -> serde_json::Value {
+    serde_json::from_slice(&output.stdout).expect("stdout is one JSON document")
+}
+
+/// Env flags that make `build` output the same on every machine and day.
+pub(crate) const FIXED_ENV: [&str; 9] = [
+    "--date",
+    "2025-01-01",
+    "--cwd",
+    "/work/ledger",
+    "--os",
+    "linux",
+    "--shell",
+    "/bin/bash",
+    "--no-git-status",
+];
+
+/// A file under `tests/fixtures/`.
+pub(crate) fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
+}
+
+/// Makes `path` unreadable (mode 000).
+pub(crate) fn make_unreadable(path: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o000)).expect("chmod 000");
 }

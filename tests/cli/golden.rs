@@ -1,0 +1,443 @@
+//! Golden outputs: every subcommand on `examples/demo`, in text and JSON,
+//! trusted and untrusted where trust changes the result. Each case is run
+//! twice (the bytes must not change), its stdout compared byte for byte with
+//! `snapshots/NAME` (regenerate with `SNAPSHOTS=overwrite`), and its stderr
+//! and exit code asserted exactly. JSON documents are also checked for the
+//! shape SPEC §8.2 fixes: schema first, keys in the listed order, two-space
+//! pretty printing and one trailing newline.
+
+use std::path::PathBuf;
+
+use snapbox::data::DataFormat;
+
+use crate::support::{FIXED_ENV, TestEnv, code, stderr};
+
+/// The notice printed once when an untrusted workspace had project files
+/// withheld, with the temp root redacted.
+pub(crate) const WITHHELD_NOTICE: &str = "mecatl-prompt: warning: project files were withheld \
+     because the workspace is not trusted; pass --trust-project, set MECATL_TRUST_PROJECT=1, or \
+     list it under trustedWorkspaces in [ROOT]/config/mecatl/settings.yaml\n";
+
+/// The shadowing warning of the demo's two `review.md` files.
+const REVIEW_SHADOWED: &str = "mecatl-prompt: warning: .claude/commands/review.md: shadowed by \
+     .mecatl/commands/review.md, which takes precedence\n";
+
+/// One golden case.
+struct Case<'a> {
+    /// The snapshot file under `tests/cli/snapshots/`.
+    golden: &'a str,
+    /// The command line after the binary name.
+    args: Vec<&'a str>,
+    /// The exact stderr, temp root redacted.
+    stderr: &'a str,
+    /// The exit code.
+    code: i32,
+    /// For a JSON case, the top-level keys in order (`schema` first for
+    /// our documents); `None` for text.
+    keys: Option<&'a [&'a str]>,
+}
+
+fn snapshot_path(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/cli/snapshots")
+        .join(name)
+}
+
+/// Compares `actual` with the golden file byte for byte (snapbox gives the
+/// diff and the overwrite mode; the second comparison makes sure none of its
+/// wildcards or filters let a difference through).
+pub(crate) fn assert_golden(actual: &str, name: &str) {
+    let path = snapshot_path(name);
+    snapbox::assert_data_eq!(
+        actual,
+        snapbox::Data::read_from(&path, Some(DataFormat::Text)).raw()
+    );
+    let expected = std::fs::read_to_string(&path).expect("golden file");
+    assert_eq!(actual, expected, "golden {name} differs byte-wise");
+}
+
+/// Asserts the JSON conventions of SPEC §8.2 on `text` and returns the value.
+pub(crate) fn assert_json_shape(text: &str, keys: &[&str]) -> serde_json::Value {
+    let value: serde_json::Value = serde_json::from_str(text).expect("one JSON document");
+    let actual_keys: Vec<&str> = value
+        .as_object()
+        .expect("a JSON object")
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(actual_keys, keys, "top-level keys in spec order");
+    let mut pretty = serde_json::to_string_pretty(&value).expect("re-serialise");
+    pretty.push('\n');
+    assert_eq!(
+        text, pretty,
+        "two-space pretty JSON with one trailing newline"
+    );
+    if keys.first() == Some(&"schema") {
+        assert!(text.starts_with("{\n  \"schema\": \"mecatl-prompt/v1\",\n"));
+        let trust = &value["trust"];
+        let trust_keys: Vec<&str> = trust
+            .as_object()
+            .expect("trust object")
+            .keys()
+            .map(String::as_str)
+            .collect();
+        assert_eq!(trust_keys, ["trusted", "source"]);
+        for diagnostic in value["diagnostics"].as_array().expect("diagnostics array") {
+            let diagnostic_keys: Vec<&str> = diagnostic
+                .as_object()
+                .expect("diagnostic object")
+                .keys()
+                .map(String::as_str)
+                .collect();
+            assert_eq!(diagnostic_keys, ["severity", "path", "reason"]);
+        }
+    }
+    value
+}
+
+fn check(env: &TestEnv, case: &Case<'_>) {
+    let first = env.run(&case.args);
+    let second = env.run(&case.args);
+    assert_eq!(
+        first.stdout, second.stdout,
+        "{}: stdout differs between two runs",
+        case.golden
+    );
+    assert_eq!(
+        code(&first),
+        Some(case.code),
+        "{}: {}",
+        case.golden,
+        stderr(&first)
+    );
+    assert_eq!(
+        env.redact(&stderr(&first)),
+        case.stderr,
+        "{}: stderr",
+        case.golden
+    );
+    let text = String::from_utf8(first.stdout).expect("UTF-8 stdout");
+    let text = env.redact(&text);
+    if let Some(keys) = case.keys {
+        assert_json_shape(&text, keys);
+    }
+    assert_golden(&text, case.golden);
+}
+
+fn with_fixed_env<'a>(head: &[&'a str]) -> Vec<&'a str> {
+    let mut args = head.to_vec();
+    args.extend(FIXED_ENV);
+    args
+}
+
+const BUILD_KEYS: &[&str] = &[
+    "schema",
+    "stable_prefix",
+    "volatile_suffix",
+    "prefix_bytes",
+    "prefix_sha256",
+    "diagnostics",
+    "trust",
+];
+const CHECK_STABLE_KEYS: &[&str] = &[
+    "schema",
+    "stable",
+    "prefix_bytes",
+    "prefix_sha256",
+    "first_difference",
+    "diff",
+    "diagnostics",
+    "trust",
+];
+const EXPAND_KEYS: &[&str] = &[
+    "schema",
+    "expanded",
+    "name",
+    "args",
+    "source",
+    "output",
+    "diagnostics",
+    "trust",
+];
+const COMMANDS_KEYS: &[&str] = &["schema", "commands", "diagnostics", "trust"];
+const RULES_KEYS: &[&str] = &["schema", "rules", "diagnostics", "trust"];
+const ASSEMBLE_KEYS: &[&str] = &["schema", "messages", "diagnostics", "trust"];
+
+#[test]
+fn build_goldens() {
+    let env = TestEnv::demo();
+    let cases = [
+        Case {
+            golden: "build.txt",
+            args: with_fixed_env(&["build", "--tools", "tools.json"]),
+            stderr: "",
+            code: 0,
+            keys: None,
+        },
+        Case {
+            golden: "build.json",
+            args: with_fixed_env(&["--format", "json", "build", "--tools", "tools.json"]),
+            stderr: "",
+            code: 0,
+            keys: Some(BUILD_KEYS),
+        },
+        Case {
+            golden: "build-plan.txt",
+            args: with_fixed_env(&["build", "--mode", "plan", "--model", "m-1"]),
+            stderr: "",
+            code: 0,
+            keys: None,
+        },
+        Case {
+            golden: "build-anthropic.json",
+            args: with_fixed_env(&["--format", "anthropic", "build", "--tools", "tools.json"]),
+            stderr: "",
+            code: 0,
+            keys: Some(&["system"]),
+        },
+        Case {
+            golden: "build-openai.json",
+            args: with_fixed_env(&["--format", "openai", "build", "--tools", "tools.json"]),
+            stderr: "",
+            code: 0,
+            keys: Some(&["messages"]),
+        },
+        Case {
+            golden: "check-stable.txt",
+            args: with_fixed_env(&["build", "--tools", "tools.json", "--check-stable"]),
+            stderr: "",
+            code: 0,
+            keys: None,
+        },
+        Case {
+            golden: "check-stable.json",
+            args: with_fixed_env(&[
+                "--format",
+                "json",
+                "build",
+                "--tools",
+                "tools.json",
+                "--check-stable",
+            ]),
+            stderr: "",
+            code: 0,
+            keys: Some(CHECK_STABLE_KEYS),
+        },
+    ];
+    for case in &cases {
+        check(&env, case);
+    }
+}
+
+#[test]
+fn expand_goldens() {
+    let env = TestEnv::demo();
+    let untrusted_warning = "mecatl-prompt: warning: .mecatl/commands/review.md: /review is \
+         defined here but was not expanded: the workspace is not trusted, so its commands are \
+         withheld; trust it with --trust-project, MECATL_TRUST_PROJECT=1 or trustedWorkspaces \
+         in settings.yaml\n";
+    let cases = [
+        Case {
+            golden: "expand-review.txt",
+            args: vec!["--trust-project", "expand", "/review", "src/lib.rs"],
+            stderr: REVIEW_SHADOWED,
+            code: 0,
+            keys: None,
+        },
+        Case {
+            golden: "expand-review.json",
+            args: vec![
+                "--trust-project",
+                "--format",
+                "json",
+                "expand",
+                "/review",
+                "src/lib.rs",
+            ],
+            stderr: REVIEW_SHADOWED,
+            code: 0,
+            keys: Some(EXPAND_KEYS),
+        },
+        Case {
+            golden: "expand-review-untrusted.txt",
+            args: vec!["expand", "/review", "src/lib.rs"],
+            stderr: untrusted_warning,
+            code: 0,
+            keys: None,
+        },
+        Case {
+            golden: "expand-review-untrusted.json",
+            args: vec!["--format", "json", "expand", "/review", "src/lib.rs"],
+            stderr: untrusted_warning,
+            code: 0,
+            keys: Some(EXPAND_KEYS),
+        },
+    ];
+    for case in &cases {
+        check(&env, case);
+    }
+}
+
+#[test]
+fn commands_list_goldens() {
+    let env = TestEnv::demo();
+    let cases = [
+        Case {
+            golden: "commands-list.txt",
+            args: vec!["--trust-project", "commands", "list"],
+            stderr: REVIEW_SHADOWED,
+            code: 0,
+            keys: None,
+        },
+        Case {
+            golden: "commands-list.json",
+            args: vec!["--trust-project", "--format", "json", "commands", "list"],
+            stderr: REVIEW_SHADOWED,
+            code: 0,
+            keys: Some(COMMANDS_KEYS),
+        },
+        Case {
+            golden: "commands-list-untrusted.txt",
+            args: vec!["commands", "list"],
+            stderr: WITHHELD_NOTICE,
+            code: 0,
+            keys: None,
+        },
+        Case {
+            golden: "commands-list-untrusted.json",
+            args: vec!["--format", "json", "commands", "list"],
+            stderr: WITHHELD_NOTICE,
+            code: 0,
+            keys: Some(COMMANDS_KEYS),
+        },
+    ];
+    for case in &cases {
+        check(&env, case);
+    }
+}
+
+#[test]
+fn rules_list_goldens() {
+    let env = TestEnv::demo();
+    let for_args = [
+        "--for",
+        "web/src/app.tsx",
+        "--for",
+        "./internal//book/book_test.go",
+        "--for",
+        "README.md",
+    ];
+    let cases = [
+        Case {
+            golden: "rules-list.txt",
+            args: vec!["--trust-project", "rules", "list"],
+            stderr: "",
+            code: 0,
+            keys: None,
+        },
+        Case {
+            golden: "rules-list.json",
+            args: vec!["--trust-project", "--format", "json", "rules", "list"],
+            stderr: "",
+            code: 0,
+            keys: Some(RULES_KEYS),
+        },
+        Case {
+            golden: "rules-list-untrusted.txt",
+            args: vec!["rules", "list"],
+            stderr: WITHHELD_NOTICE,
+            code: 0,
+            keys: None,
+        },
+        Case {
+            golden: "rules-list-untrusted.json",
+            args: vec!["--format", "json", "rules", "list"],
+            stderr: WITHHELD_NOTICE,
+            code: 0,
+            keys: Some(RULES_KEYS),
+        },
+        Case {
+            golden: "rules-list-for.txt",
+            args: [&["--trust-project", "rules", "list"][..], &for_args].concat(),
+            stderr: "",
+            code: 0,
+            keys: None,
+        },
+        Case {
+            golden: "rules-list-for.json",
+            args: [
+                &["--trust-project", "--format", "json", "rules", "list"][..],
+                &for_args,
+            ]
+            .concat(),
+            stderr: "",
+            code: 0,
+            keys: Some(RULES_KEYS),
+        },
+    ];
+    for case in &cases {
+        check(&env, case);
+    }
+}
+
+#[test]
+fn assemble_goldens() {
+    let env = TestEnv::demo();
+    let memory = ["--memory-dir", ".mecatl/memory"];
+    let trusted = |format: &'static str| {
+        [
+            &["--trust-project", "--format", format, "assemble"][..],
+            &memory,
+        ]
+        .concat()
+    };
+    let untrusted =
+        |format: &'static str| [&["--format", format, "assemble"][..], &memory].concat();
+    let cases = [
+        Case {
+            golden: "assemble.txt",
+            args: trusted("text"),
+            stderr: "",
+            code: 0,
+            keys: None,
+        },
+        Case {
+            golden: "assemble.json",
+            args: trusted("json"),
+            stderr: "",
+            code: 0,
+            keys: Some(ASSEMBLE_KEYS),
+        },
+        Case {
+            golden: "assemble-anthropic.json",
+            args: trusted("anthropic"),
+            stderr: "",
+            code: 0,
+            keys: Some(&["messages"]),
+        },
+        Case {
+            golden: "assemble-openai.json",
+            args: trusted("openai"),
+            stderr: "",
+            code: 0,
+            keys: Some(&["messages"]),
+        },
+        Case {
+            golden: "assemble-untrusted.txt",
+            args: untrusted("text"),
+            stderr: WITHHELD_NOTICE,
+            code: 0,
+            keys: None,
+        },
+        Case {
+            golden: "assemble-untrusted.json",
+            args: untrusted("json"),
+            stderr: WITHHELD_NOTICE,
+            code: 0,
+            keys: Some(ASSEMBLE_KEYS),
+        },
+    ];
+    for case in &cases {
+        check(&env, case);
+    }
+}
