@@ -34,9 +34,10 @@ pub enum Part {
     All,
 }
 
-/// Arguments of `build`.
+/// The options that shape the stable prefix: role, tone, safety and the
+/// tool catalog. Shared by `build`, `snapshot` and `check`.
 #[derive(Debug, Clone, Args)]
-pub struct BuildArgs {
+pub struct PrefixArgs {
     /// Role line [default: built in]
     #[arg(long, value_name = "TEXT", conflicts_with = "role_file")]
     pub role: Option<String>,
@@ -58,6 +59,12 @@ pub struct BuildArgs {
     /// Tool catalog JSON (plain, Anthropic, OpenAI, MCP); repeatable; `-` reads stdin
     #[arg(long = "tools", value_name = "FILE")]
     pub tools: Vec<PathBuf>,
+}
+
+/// The options that shape only the volatile suffix: the Env fields and the
+/// operator profile switch. `snapshot` and `check` accept and ignore them.
+#[derive(Debug, Clone, Args)]
+pub struct SuffixArgs {
     /// Env cwd [default: the workspace path]
     #[arg(long, value_name = "DIR")]
     pub cwd: Option<String>,
@@ -82,12 +89,23 @@ pub struct BuildArgs {
     /// No git status
     #[arg(long)]
     pub no_git_status: bool,
-    /// Read the operator profile from this user-model store [default: <config home>/mecatl/usermodel]
-    #[arg(long, value_name = "DIR")]
-    pub user_model_dir: Option<PathBuf>,
     /// Leave out the operator profile
     #[arg(long)]
     pub no_operator_profile: bool,
+}
+
+/// Arguments of `build`.
+#[derive(Debug, Clone, Args)]
+pub struct BuildArgs {
+    /// Role, tone, safety and tools.
+    #[command(flatten)]
+    pub prefix: PrefixArgs,
+    /// Env fields and the operator profile switch.
+    #[command(flatten)]
+    pub suffix: SuffixArgs,
+    /// Read the operator profile from this user-model store [default: <config home>/mecatl/usermodel]
+    #[arg(long, value_name = "DIR")]
+    pub user_model_dir: Option<PathBuf>,
     /// Print only this part (text format only)
     #[arg(long, value_enum)]
     pub part: Option<Part>,
@@ -205,7 +223,7 @@ fn tool_catalog(
 
 /// The Env the flags describe, with the CLI defaults of SPEC §4.3 for
 /// absent flags.
-fn env_from_args(ctx: &Context, args: &BuildArgs, diagnostics: &mut Vec<Diagnostic>) -> Env {
+fn env_from_args(ctx: &Context, args: &SuffixArgs, diagnostics: &mut Vec<Diagnostic>) -> Env {
     let git = if args.no_git_status {
         String::new()
     } else if let Some(text) = &args.git_status {
@@ -248,6 +266,21 @@ pub fn config_from_args(
     args: &BuildArgs,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Result<Config, CliError> {
+    let prefix = prefix_config(ctx, &args.prefix, diagnostics)?;
+    Ok(Config {
+        env: env_from_args(ctx, &args.suffix, diagnostics),
+        operator_profile: operator_profile(ctx, args, diagnostics),
+        ..prefix
+    })
+}
+
+/// The Config the prefix flags describe, with an empty Env and no operator
+/// profile: everything the stable prefix depends on and nothing else.
+pub fn prefix_config(
+    ctx: &Context,
+    args: &PrefixArgs,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Result<Config, CliError> {
     Ok(Config {
         role: prompt_text(
             ctx,
@@ -268,8 +301,7 @@ pub fn config_from_args(
             "--safety-file",
         )?,
         tools: tool_catalog(ctx, &args.tools, diagnostics)?,
-        env: env_from_args(ctx, args, diagnostics),
-        operator_profile: operator_profile(ctx, args, diagnostics),
+        ..Config::default()
     })
 }
 
@@ -281,7 +313,7 @@ fn operator_profile(
     args: &BuildArgs,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> OperatorProfileConfig {
-    if args.no_operator_profile {
+    if args.suffix.no_operator_profile {
         return OperatorProfileConfig::default();
     }
     let dir = match &args.user_model_dir {
