@@ -14,6 +14,7 @@ use crate::adapters::trust::Trust;
 use crate::cli::context::{Context, Format};
 use crate::cli::output::{self, SCHEMA};
 use crate::cli::sources::with_context_diagnostics;
+use crate::cli::stats::{self, Stats};
 use crate::cli::{CliError, Status};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::limits::{MAX_PROMPT_TEXT_FILE_BYTES, MAX_TOOLS_FILE_BYTES};
@@ -110,7 +111,7 @@ pub struct BuildArgs {
     #[arg(long, value_enum)]
     pub part: Option<Part>,
     /// Build twice with two different Envs and fail when the prefix differs
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["stats", "max_prefix_bytes", "max_suffix_bytes"])]
     pub check_stable: bool,
     /// Override a field of the second Env of --check-stable (cwd, os, model, date, mode, shell, git_status)
     #[arg(long = "env-b", value_name = "KEY=VALUE", requires = "check_stable")]
@@ -118,6 +119,9 @@ pub struct BuildArgs {
     /// Run this program as the builder: Config JSON on stdin, Layered JSON on stdout
     #[arg(long, value_name = "CMD")]
     pub builder_cmd: Option<String>,
+    /// `--stats` and the prefix and suffix budgets.
+    #[command(flatten)]
+    pub accounting: stats::BuildAccountingArgs,
 }
 
 /// Lowercase hex SHA-256 of `text`.
@@ -351,6 +355,8 @@ struct BuildDocument<'a> {
     volatile_suffix: &'a str,
     prefix_bytes: usize,
     prefix_sha256: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stats: Option<&'a Stats>,
     diagnostics: &'a [Diagnostic],
     trust: Trust,
 }
@@ -488,6 +494,12 @@ pub fn run(ctx: &Context, args: &BuildArgs) -> Result<Status, CliError> {
         return check_stable(ctx, args, &config, &diagnostics);
     }
     let layered = run_chosen_builder(ctx, args, &config)?;
+    let accounting = stats::for_build(
+        &config,
+        &layered,
+        args.builder_cmd.is_some(),
+        &args.accounting,
+    );
     match ctx.format {
         Format::Json => output::print_json(&BuildDocument {
             schema: SCHEMA,
@@ -495,7 +507,8 @@ pub fn run(ctx: &Context, args: &BuildArgs) -> Result<Status, CliError> {
             volatile_suffix: &layered.volatile_suffix,
             prefix_bytes: layered.stable_prefix.len(),
             prefix_sha256: sha256_hex(&layered.stable_prefix),
-            diagnostics: &diagnostics,
+            stats: accounting.json_stats(),
+            diagnostics: &accounting.diagnostics_after(&diagnostics),
             trust: ctx.trust,
         })?,
         Format::Anthropic => output::print_json(&anthropic_system(&layered))?,
@@ -525,5 +538,5 @@ pub fn run(ctx: &Context, args: &BuildArgs) -> Result<Status, CliError> {
             Part::All => output::print_text(&layered.render())?,
         },
     }
-    Ok(Status::Success)
+    Ok(accounting.finish(ctx))
 }

@@ -16,6 +16,7 @@ pub mod man;
 pub mod output;
 pub mod rules;
 pub mod sources;
+pub mod stats;
 
 /// Preview, check and script what a coding agent's model sees: the layered
 /// system prompt and the turn-0 messages built from a repository's

@@ -2,4 +2,5 @@
 //! one module per subcommand).
 
 mod assemble;
+mod stats;
 mod support;
