@@ -12,6 +12,7 @@ pub mod commands;
 pub mod completions;
 pub mod context;
 pub mod expand;
+pub mod explain;
 pub mod man;
 pub mod output;
 pub mod rules;
@@ -53,6 +54,8 @@ pub enum Command {
     Rules(rules::RulesCommand),
     /// Print the turn-0 messages (instructions, rules, soul, memory, user model)
     Assemble(assemble::AssembleArgs),
+    /// Explain why a command or rule resolved as it did: every candidate file and its fate
+    Explain(explain::ExplainArgs),
     /// Print a shell completion script
     Completions(completions::CompletionsArgs),
     /// Print the man page
@@ -66,7 +69,8 @@ pub enum Status {
     /// Everything held: exit 0.
     Success,
     /// A check failed (`--check-stable`, `rules list --check`,
-    /// `expand --require`): exit 1.
+    /// `expand --require`, a budget, `explain` found nothing):
+    /// exit 1.
     CheckFailed,
 }
 
@@ -111,6 +115,7 @@ pub fn run(cli: Cli) -> Result<Status, CliError> {
         Command::Commands(commands::CommandsCommand::List(args)) => commands::run_list(&ctx, &args),
         Command::Rules(rules::RulesCommand::List(args)) => rules::run_list(&ctx, &args),
         Command::Assemble(args) => assemble::run(&ctx, &args),
+        Command::Explain(args) => explain::run(&ctx, &args),
         Command::Completions(_) | Command::Man => Ok(Status::Success),
     }
 }

@@ -2,5 +2,6 @@
 //! one module per subcommand).
 
 mod assemble;
+mod explain;
 mod stats;
 mod support;
