@@ -3,5 +3,6 @@
 
 mod assemble;
 mod explain;
+mod snapshot;
 mod stats;
 mod support;
