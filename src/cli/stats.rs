@@ -297,7 +297,9 @@ pub fn for_turn0(
     let mut group = Group {
         entries,
         separators: None,
-        rules: (!content.no_rules).then(|| rule_entries(ctx, turn0)),
+        // Listing the rule directories again is the only I/O here: only
+        // for the table, never for a bare budget check.
+        rules: (args.stats.stats && !content.no_rules).then(|| rule_entries(ctx, turn0)),
         total: Amount::ok(total),
     };
     let over_budget = check_budget(

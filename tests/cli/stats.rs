@@ -307,3 +307,33 @@ fn stats_do_not_combine_with_check_stable() {
     let output = demo_build(&env, &["--check-stable", "--stats"]);
     assert_eq!(output.status.code(), Some(2));
 }
+
+#[test]
+fn an_external_builder_is_one_entry_per_side() {
+    let env = TestEnv::new();
+    let builder = r#"printf '{"stable_prefix":"abcde","volatile_suffix":""}'"#;
+    let output = env
+        .cmd()
+        .args([
+            "--format",
+            "json",
+            "build",
+            "--stats",
+            "--builder-cmd",
+            builder,
+        ])
+        .args(["--max-prefix-bytes", "4"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let doc = json(&output);
+    assert_eq!(
+        doc["stats"]["prefix"],
+        serde_json::json!({
+            "entries": [{"name": "builder", "bytes": 5, "tokens": 2, "status": "ok"}],
+            "separators": {"bytes": 0, "tokens": 0, "status": "ok"},
+            "total": {"bytes": 5, "tokens": 2, "status": "over --max-prefix-bytes 4"}
+        })
+    );
+    assert_eq!(doc["stats"]["suffix"]["entries"], serde_json::json!([]));
+}
