@@ -14,7 +14,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::thread;
 
-use crate::adapters::builder_cmd::{Bounds, Finished, run_bounded};
+use crate::adapters::process::{Bounds, Finished, run_bounded};
 use crate::limits;
 
 /// Options placed before every git subcommand.

@@ -6,6 +6,7 @@ pub mod commandsfs;
 pub mod git;
 pub mod locations;
 pub mod memoryfs;
+pub mod process;
 pub mod rulesfs;
 pub mod soulfs;
 pub mod trust;

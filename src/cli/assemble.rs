@@ -43,7 +43,7 @@ pub struct Turn0Args {
     #[arg(long)]
     pub no_rules: bool,
 
-    /// Use this soul file instead of <config home>/mecatl/soul.md
+    /// Use this soul file instead of the config home's mecatl/soul.md
     #[arg(long, value_name = "FILE", conflicts_with = "no_soul")]
     pub soul_file: Option<PathBuf>,
 
@@ -59,7 +59,7 @@ pub struct Turn0Args {
     #[arg(long)]
     pub no_memory: bool,
 
-    /// Read the user model from DIR [default: <config home>/mecatl/usermodel]
+    /// Read the user model from DIR [default: mecatl/usermodel in the config home]
     #[arg(long, value_name = "DIR", conflicts_with = "no_user_model")]
     pub user_model_dir: Option<PathBuf>,
 

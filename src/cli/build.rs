@@ -104,7 +104,7 @@ pub struct BuildArgs {
     /// Env fields and the operator profile switch.
     #[command(flatten)]
     pub suffix: SuffixArgs,
-    /// Read the operator profile from this user-model store [default: <config home>/mecatl/usermodel]
+    /// Read the operator profile from this user-model store [default: mecatl/usermodel in the config home]
     #[arg(long, value_name = "DIR")]
     pub user_model_dir: Option<PathBuf>,
     /// Print only this part (text format only)

@@ -35,8 +35,19 @@ impl Shell {
     }
 }
 
+/// How to install the script in each shell; the shell runs `mecatl-prompt`
+/// from PATH at every TAB, so command names are always current.
+const INSTALL: &str = "\
+Install (mecatl-prompt must be on PATH; it is called back at every TAB):
+  bash        echo 'source <(mecatl-prompt completions bash)' >> ~/.bashrc
+  zsh         echo 'source <(mecatl-prompt completions zsh)' >> ~/.zshrc   (after compinit)
+  fish        mecatl-prompt completions fish > ~/.config/fish/completions/mecatl-prompt.fish
+  elvish      echo 'eval (mecatl-prompt completions elvish | slurp)' >> ~/.config/elvish/rc.elv
+  powershell  add to $PROFILE: mecatl-prompt completions powershell | Out-String | Invoke-Expression";
+
 /// Arguments of `completions`.
 #[derive(Debug, Clone, Args)]
+#[command(after_long_help = INSTALL)]
 pub struct CompletionsArgs {
     /// The shell to print the completion script for
     #[arg(value_enum)]

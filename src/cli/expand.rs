@@ -31,7 +31,8 @@ pub struct ExpandArgs {
         value_name = "INPUT",
         required = true,
         trailing_var_arg = true,
-        allow_hyphen_values = true
+        allow_hyphen_values = true,
+        add = clap_complete::ArgValueCompleter::new(crate::cli::complete::expand_input)
     )]
     pub input: Vec<String>,
 }

@@ -10,6 +10,7 @@ pub mod assemble;
 pub mod build;
 pub mod check;
 pub mod commands;
+pub mod complete;
 pub mod completions;
 pub mod context;
 pub mod expand;

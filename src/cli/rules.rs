@@ -28,7 +28,11 @@ pub enum RulesCommand {
 #[derive(Debug, Clone, Args)]
 pub struct RulesListArgs {
     /// Keep only rules that apply to PATH (workspace-relative; repeatable)
-    #[arg(long = "for", value_name = "PATH")]
+    #[arg(
+        long = "for",
+        value_name = "PATH",
+        add = clap_complete::ArgValueCompleter::new(crate::cli::complete::for_path)
+    )]
     pub for_paths: Vec<PathBuf>,
 
     /// Exit 1 when a project-tier rule file has a fatal problem

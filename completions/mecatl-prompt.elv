@@ -1,0 +1,8 @@
+
+set edit:completion:arg-completer[mecatl-prompt] = { |@words|
+    var index = (count $words)
+    set index = (- $index 1)
+
+    put (env _CLAP_IFS="\n" _CLAP_COMPLETE_INDEX=(to-string $index) COMPLETE="elvish" mecatl-prompt -- $@words) | to-lines
+}
+
