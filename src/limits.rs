@@ -66,3 +66,5 @@ pub const MAX_INSTRUCTIONS_READ_BYTES: u64 = 4 * MAX_INSTRUCTIONS_BYTES as u64;
 pub const MAX_EXPAND_STDIN_BYTES: u64 = 16 << 20;
 /// Largest `--role-file`, `--tone-file` or `--safety-file`.
 pub const MAX_PROMPT_TEXT_FILE_BYTES: u64 = 1 << 20;
+/// Largest manifest `check --against` reads.
+pub const MAX_SNAPSHOT_FILE_BYTES: u64 = 16 << 20;

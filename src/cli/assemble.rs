@@ -12,6 +12,7 @@ use crate::adapters::trust::Trust;
 use crate::cli::context::{Context, Format};
 use crate::cli::output::{self, SCHEMA};
 use crate::cli::sources::{project_tier_withheld, rule_locations, with_context_diagnostics};
+use crate::cli::stats::{self, Stats, Turn0AccountingArgs};
 use crate::cli::{CliError, Status};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::prompt::instructions::{Role, load_instructions};
@@ -22,6 +23,18 @@ use crate::prompt::user_model::render_user_model;
 /// Arguments of `assemble`.
 #[derive(Debug, Clone, Args)]
 pub struct AssembleArgs {
+    /// What the turn-0 messages contain.
+    #[command(flatten)]
+    pub turn0: Turn0Args,
+    /// `--stats` and the turn-0 budget.
+    #[command(flatten)]
+    pub accounting: Turn0AccountingArgs,
+}
+
+/// The options that choose what the turn-0 messages contain. Shared by
+/// `assemble`, `snapshot` and `check`.
+#[derive(Debug, Clone, Args)]
+pub struct Turn0Args {
     /// Leave out the project instructions (AGENTS.md / CLAUDE.md)
     #[arg(long)]
     pub no_instructions: bool,
@@ -74,6 +87,13 @@ pub struct Turn0Message {
     pub kind: &'static str,
     /// `project`, `rules`, `soul`, `memory` or `user_model`.
     pub provenance: &'static str,
+    /// The file or directory it came from; `None` for the rules message,
+    /// which has many (for `--stats` and budget messages).
+    #[serde(skip)]
+    pub source: Option<String>,
+    /// True when its content was cut to a cap (project instructions).
+    #[serde(skip)]
+    pub truncated: bool,
 }
 
 /// Everything `assemble` produced: the messages, the rules shown in the
@@ -86,22 +106,34 @@ pub struct Turn0 {
     pub rules_shown: Vec<DiscoveredRule>,
     /// Diagnostics, context ones first.
     pub diagnostics: Vec<Diagnostic>,
+    /// Why a soul file that exists gave no message (rejected, unreadable,
+    /// or named by `--soul-file` and missing), for `--stats`.
+    pub soul_refused: Option<Diagnostic>,
 }
 
 impl Turn0 {
-    fn push(&mut self, provenance: &'static str, text: String) {
+    fn push(
+        &mut self,
+        provenance: &'static str,
+        text: String,
+        source: Option<String>,
+    ) -> &mut Turn0Message {
         self.messages.push(Turn0Message {
             role: Role::User,
             text,
             kind: "instruction",
             provenance,
+            source,
+            truncated: false,
         });
+        let last = self.messages.len() - 1;
+        &mut self.messages[last]
     }
 }
 
 /// The memory store directory: `--memory-dir` (relative to `-C`), else
 /// `$MECATL_MEMORY_DIR`, else the engine's default for this workspace.
-fn memory_dir(ctx: &Context, args: &AssembleArgs) -> Option<PathBuf> {
+fn memory_dir(ctx: &Context, args: &Turn0Args) -> Option<PathBuf> {
     if let Some(dir) = &args.memory_dir {
         return Some(ctx.resolve_path(dir));
     }
@@ -115,7 +147,7 @@ fn memory_dir(ctx: &Context, args: &AssembleArgs) -> Option<PathBuf> {
 /// rules, soul, memory index, user model. Only a read fault on
 /// AGENTS.md/CLAUDE.md is an error; every other source fails soft into a
 /// diagnostic.
-pub fn collect_turn0(ctx: &Context, args: &AssembleArgs) -> Result<Turn0, CliError> {
+pub fn collect_turn0(ctx: &Context, args: &Turn0Args) -> Result<Turn0, CliError> {
     let mut turn0 = Turn0::default();
     let mut found = Vec::new();
     let verbose = |found: &mut Vec<Diagnostic>, path: String, what: &str| {
@@ -125,11 +157,13 @@ pub fn collect_turn0(ctx: &Context, args: &AssembleArgs) -> Result<Turn0, CliErr
     if !args.no_instructions {
         let instructions = load_instructions(&*ctx.reader)?;
         found.extend(instructions.diagnostics);
-        if let Some(source) = instructions.source {
-            verbose(&mut found, source, "project");
+        if let Some(source) = &instructions.source {
+            verbose(&mut found, source.clone(), "project");
         }
         if let Some(message) = instructions.message {
-            turn0.push("project", message.text);
+            turn0
+                .push("project", message.text, instructions.source)
+                .truncated = instructions.truncated;
         }
     }
 
@@ -144,7 +178,7 @@ pub fn collect_turn0(ctx: &Context, args: &AssembleArgs) -> Result<Turn0, CliErr
             verbose(&mut found, source, origin.as_str());
         }
         if let Some(rendered) = assembled.message {
-            turn0.push("rules", rendered.text);
+            turn0.push("rules", rendered.text, None);
         }
         turn0.rules_shown = assembled.shown;
     }
@@ -163,26 +197,27 @@ pub fn collect_turn0(ctx: &Context, args: &AssembleArgs) -> Result<Turn0, CliErr
             soul = soul.operator_named();
         }
         let (body, notes, source) = soul.load_with_diagnostics();
+        if body.is_empty() {
+            turn0.soul_refused = notes.last().cloned();
+        }
         found.extend(notes);
-        if let Some(source) = source {
-            verbose(&mut found, source, "soul");
+        if let Some(source) = &source {
+            verbose(&mut found, source.clone(), "soul");
         }
         if let Some(text) = render_soul(&body) {
-            turn0.push("soul", text);
+            turn0.push("soul", text, source);
         }
     }
 
     if !args.no_memory
         && let Some(dir) = memory_dir(ctx, args)
     {
-        found.push(Diagnostic::info(
-            dir.display().to_string(),
-            "memory directory",
-        ));
+        let shown = dir.display().to_string();
+        found.push(Diagnostic::info(shown.clone(), "memory directory"));
         let (entries, notes) = MemoryStore::new(dir).index();
         found.extend(notes);
         if let Some(text) = render_memory_index(entries, 0, 0) {
-            turn0.push("memory", text);
+            turn0.push("memory", text, Some(shown));
         }
     }
 
@@ -192,10 +227,11 @@ pub fn collect_turn0(ctx: &Context, args: &AssembleArgs) -> Result<Turn0, CliErr
             None => ctx.locations.user_model_dir(),
         };
         if let Some(dir) = dir {
+            let shown = dir.display().to_string();
             let (entries, notes) = MemoryStore::new(dir).index();
             found.extend(notes);
             if let Some(text) = render_user_model(entries, 0, 0) {
-                turn0.push("user_model", text);
+                turn0.push("user_model", text, Some(shown));
             }
         }
     }
@@ -216,6 +252,8 @@ pub fn collect_turn0(ctx: &Context, args: &AssembleArgs) -> Result<Turn0, CliErr
 struct AssembleDocument<'a> {
     schema: &'static str,
     messages: &'a [Turn0Message],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stats: Option<&'a Stats>,
     diagnostics: &'a [Diagnostic],
     trust: Trust,
 }
@@ -268,14 +306,16 @@ fn text_rendering(messages: &[Turn0Message]) -> String {
 
 /// Runs `assemble`.
 pub fn run(ctx: &Context, args: &AssembleArgs) -> Result<Status, CliError> {
-    let turn0 = collect_turn0(ctx, args)?;
+    let turn0 = collect_turn0(ctx, &args.turn0)?;
     output::print_diagnostics(ctx, &turn0.diagnostics);
+    let accounting = stats::for_turn0(ctx, &turn0, &args.turn0, &args.accounting);
     let messages = &turn0.messages;
     match ctx.format {
         Format::Json => output::print_json(&AssembleDocument {
             schema: SCHEMA,
             messages,
-            diagnostics: &turn0.diagnostics,
+            stats: accounting.json_stats(),
+            diagnostics: &accounting.diagnostics_after(&turn0.diagnostics),
             trust: ctx.trust,
         })?,
         Format::Anthropic => output::print_json(&MessagesDocument {
@@ -305,5 +345,5 @@ pub fn run(ctx: &Context, args: &AssembleArgs) -> Result<Status, CliError> {
             }
         }
     }
-    Ok(Status::Success)
+    Ok(accounting.finish(ctx))
 }

@@ -14,6 +14,7 @@ use crate::adapters::trust::Trust;
 use crate::cli::context::{Context, Format};
 use crate::cli::output::{self, SCHEMA};
 use crate::cli::sources::with_context_diagnostics;
+use crate::cli::stats::{self, Stats};
 use crate::cli::{CliError, Status};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::limits::{MAX_PROMPT_TEXT_FILE_BYTES, MAX_TOOLS_FILE_BYTES};
@@ -34,9 +35,10 @@ pub enum Part {
     All,
 }
 
-/// Arguments of `build`.
+/// The options that shape the stable prefix: role, tone, safety and the
+/// tool catalog. Shared by `build`, `snapshot` and `check`.
 #[derive(Debug, Clone, Args)]
-pub struct BuildArgs {
+pub struct PrefixArgs {
     /// Role line [default: built in]
     #[arg(long, value_name = "TEXT", conflicts_with = "role_file")]
     pub role: Option<String>,
@@ -58,6 +60,12 @@ pub struct BuildArgs {
     /// Tool catalog JSON (plain, Anthropic, OpenAI, MCP); repeatable; `-` reads stdin
     #[arg(long = "tools", value_name = "FILE")]
     pub tools: Vec<PathBuf>,
+}
+
+/// The options that shape only the volatile suffix: the Env fields and the
+/// operator profile switch. `snapshot` and `check` accept and ignore them.
+#[derive(Debug, Clone, Args)]
+pub struct SuffixArgs {
     /// Env cwd [default: the workspace path]
     #[arg(long, value_name = "DIR")]
     pub cwd: Option<String>,
@@ -82,17 +90,28 @@ pub struct BuildArgs {
     /// No git status
     #[arg(long)]
     pub no_git_status: bool,
-    /// Read the operator profile from this user-model store [default: mecatl/usermodel in the config home]
-    #[arg(long, value_name = "DIR")]
-    pub user_model_dir: Option<PathBuf>,
     /// Leave out the operator profile
     #[arg(long)]
     pub no_operator_profile: bool,
+}
+
+/// Arguments of `build`.
+#[derive(Debug, Clone, Args)]
+pub struct BuildArgs {
+    /// Role, tone, safety and tools.
+    #[command(flatten)]
+    pub prefix: PrefixArgs,
+    /// Env fields and the operator profile switch.
+    #[command(flatten)]
+    pub suffix: SuffixArgs,
+    /// Read the operator profile from this user-model store [default: mecatl/usermodel in the config home]
+    #[arg(long, value_name = "DIR")]
+    pub user_model_dir: Option<PathBuf>,
     /// Print only this part (text format only)
     #[arg(long, value_enum)]
     pub part: Option<Part>,
     /// Build twice with two different Envs and fail when the prefix differs
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["stats", "max_prefix_bytes", "max_suffix_bytes"])]
     pub check_stable: bool,
     /// Override a field of the second Env of --check-stable (cwd, os, model, date, mode, shell, git_status)
     #[arg(long = "env-b", value_name = "KEY=VALUE", requires = "check_stable")]
@@ -100,6 +119,9 @@ pub struct BuildArgs {
     /// Run this program as the builder: Config JSON on stdin, Layered JSON on stdout
     #[arg(long, value_name = "CMD")]
     pub builder_cmd: Option<String>,
+    /// `--stats` and the prefix and suffix budgets.
+    #[command(flatten)]
+    pub accounting: stats::BuildAccountingArgs,
 }
 
 /// Lowercase hex SHA-256 of `text`.
@@ -205,7 +227,7 @@ fn tool_catalog(
 
 /// The Env the flags describe, with the CLI defaults of SPEC §4.3 for
 /// absent flags.
-fn env_from_args(ctx: &Context, args: &BuildArgs, diagnostics: &mut Vec<Diagnostic>) -> Env {
+fn env_from_args(ctx: &Context, args: &SuffixArgs, diagnostics: &mut Vec<Diagnostic>) -> Env {
     let git = if args.no_git_status {
         String::new()
     } else if let Some(text) = &args.git_status {
@@ -248,6 +270,21 @@ pub fn config_from_args(
     args: &BuildArgs,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Result<Config, CliError> {
+    let prefix = prefix_config(ctx, &args.prefix, diagnostics)?;
+    Ok(Config {
+        env: env_from_args(ctx, &args.suffix, diagnostics),
+        operator_profile: operator_profile(ctx, args, diagnostics),
+        ..prefix
+    })
+}
+
+/// The Config the prefix flags describe, with an empty Env and no operator
+/// profile: everything the stable prefix depends on and nothing else.
+pub fn prefix_config(
+    ctx: &Context,
+    args: &PrefixArgs,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Result<Config, CliError> {
     Ok(Config {
         role: prompt_text(
             ctx,
@@ -268,8 +305,7 @@ pub fn config_from_args(
             "--safety-file",
         )?,
         tools: tool_catalog(ctx, &args.tools, diagnostics)?,
-        env: env_from_args(ctx, args, diagnostics),
-        operator_profile: operator_profile(ctx, args, diagnostics),
+        ..Config::default()
     })
 }
 
@@ -281,7 +317,7 @@ fn operator_profile(
     args: &BuildArgs,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> OperatorProfileConfig {
-    if args.no_operator_profile {
+    if args.suffix.no_operator_profile {
         return OperatorProfileConfig::default();
     }
     let dir = match &args.user_model_dir {
@@ -319,6 +355,8 @@ struct BuildDocument<'a> {
     volatile_suffix: &'a str,
     prefix_bytes: usize,
     prefix_sha256: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stats: Option<&'a Stats>,
     diagnostics: &'a [Diagnostic],
     trust: Trust,
 }
@@ -456,6 +494,12 @@ pub fn run(ctx: &Context, args: &BuildArgs) -> Result<Status, CliError> {
         return check_stable(ctx, args, &config, &diagnostics);
     }
     let layered = run_chosen_builder(ctx, args, &config)?;
+    let accounting = stats::for_build(
+        &config,
+        &layered,
+        args.builder_cmd.is_some(),
+        &args.accounting,
+    );
     match ctx.format {
         Format::Json => output::print_json(&BuildDocument {
             schema: SCHEMA,
@@ -463,7 +507,8 @@ pub fn run(ctx: &Context, args: &BuildArgs) -> Result<Status, CliError> {
             volatile_suffix: &layered.volatile_suffix,
             prefix_bytes: layered.stable_prefix.len(),
             prefix_sha256: sha256_hex(&layered.stable_prefix),
-            diagnostics: &diagnostics,
+            stats: accounting.json_stats(),
+            diagnostics: &accounting.diagnostics_after(&diagnostics),
             trust: ctx.trust,
         })?,
         Format::Anthropic => output::print_json(&anthropic_system(&layered))?,
@@ -493,5 +538,5 @@ pub fn run(ctx: &Context, args: &BuildArgs) -> Result<Status, CliError> {
             Part::All => output::print_text(&layered.render())?,
         },
     }
-    Ok(Status::Success)
+    Ok(accounting.finish(ctx))
 }

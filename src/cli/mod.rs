@@ -10,15 +10,19 @@ use crate::prompt::instructions::ReadFault;
 
 pub mod assemble;
 pub mod build;
+pub mod check;
 pub mod commands;
 pub mod complete;
 pub mod completions;
 pub mod context;
 pub mod expand;
+pub mod explain;
 pub mod man;
 pub mod output;
 pub mod rules;
+pub mod snapshot;
 pub mod sources;
+pub mod stats;
 
 /// Preview, check and script what a coding agent's model sees: the layered
 /// system prompt and the turn-0 messages built from a repository's
@@ -70,6 +74,19 @@ pub enum Command {
     Rules(rules::RulesCommand),
     /// Print the turn-0 messages (instructions, rules, soul, memory, user model)
     Assemble(assemble::AssembleArgs),
+    /// Explain why a command or rule resolved as it did: every candidate file and its fate
+    Explain(explain::ExplainArgs),
+    /// Print a JSON manifest (hashes and sizes) of the Env-independent context
+    ///
+    /// The manifest covers the stable prefix, the turn-0 messages, the rules of the rules
+    /// message and the invokable commands. It leaves out everything the Env changes, names
+    /// project files relative to the workspace and user files relative to ~, and is the same
+    /// on every machine, day and checkout for the same files. The memory index and the user
+    /// model are included only when --memory-dir / --user-model-dir name their directory.
+    /// Trust applies as for assemble: snapshot and check with the same trust.
+    Snapshot(Box<snapshot::ContextArgs>),
+    /// Compare the context with a manifest from `snapshot`; exit 1 and report what changed
+    Check(Box<check::CheckArgs>),
     /// Print a shell completion script
     Completions(completions::CompletionsArgs),
     /// Print the man page
@@ -83,7 +100,8 @@ pub enum Status {
     /// Everything held: exit 0.
     Success,
     /// A check failed (`--check-stable`, `rules list --check`,
-    /// `expand --require`): exit 1.
+    /// `expand --require`, a budget, `check`, `explain` found nothing):
+    /// exit 1.
     CheckFailed,
 }
 
@@ -128,6 +146,9 @@ pub fn run(cli: Cli) -> Result<Status, CliError> {
         Command::Commands(commands::CommandsCommand::List(args)) => commands::run_list(&ctx, &args),
         Command::Rules(rules::RulesCommand::List(args)) => rules::run_list(&ctx, &args),
         Command::Assemble(args) => assemble::run(&ctx, &args),
+        Command::Explain(args) => explain::run(&ctx, &args),
+        Command::Snapshot(args) => snapshot::run(&ctx, &args),
+        Command::Check(args) => check::run(&ctx, &args),
         Command::Completions(_) | Command::Man => Ok(Status::Success),
     }
 }

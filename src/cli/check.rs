@@ -1,0 +1,432 @@
+//! `check --against FILE`: rebuild the manifest of `snapshot` and compare
+//! it with a saved one (SPEC §2.9). Equal → exit 0; different → exit 1
+//! with one line per difference, at the level of prefix, message, rule
+//! and command; a file that is not a manifest → exit 2.
+
+use std::path::PathBuf;
+
+use clap::Args;
+use serde::Serialize;
+
+use crate::adapters::trust::Trust;
+use crate::cli::build::read_option_file;
+use crate::cli::context::{Context, Format};
+use crate::cli::output::{self, SCHEMA};
+use crate::cli::snapshot::{
+    CommandDigest, ContextArgs, Manifest, MessageDigest, RuleDigest, SNAPSHOT_SCHEMA,
+    build_manifest,
+};
+use crate::cli::{CliError, Status};
+use crate::diagnostic::Diagnostic;
+use crate::limits::MAX_SNAPSHOT_FILE_BYTES;
+
+/// Arguments of `check`.
+#[derive(Debug, Clone, Args)]
+pub struct CheckArgs {
+    /// The manifest to compare with, as printed by `snapshot`; `-` reads stdin
+    #[arg(long, value_name = "FILE")]
+    pub against: PathBuf,
+
+    /// The options that change the manifest, as for `snapshot`.
+    #[command(flatten)]
+    pub context: ContextArgs,
+}
+
+/// What happened to one part of the context.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Change {
+    /// It is new.
+    Added,
+    /// It is gone.
+    Removed,
+    /// Its content or source differs.
+    Changed,
+    /// The same parts, in another order.
+    Reordered,
+}
+
+impl Change {
+    fn as_str(self) -> &'static str {
+        match self {
+            Change::Added => "added",
+            Change::Removed => "removed",
+            Change::Changed => "changed",
+            Change::Reordered => "reordered",
+        }
+    }
+}
+
+/// One difference between the saved manifest and the current context.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Difference {
+    /// `prefix`, `messages`, `instructions`, `rules message`, `soul`,
+    /// `memory index`, `user model`, `rule`, `rules`, `command` or
+    /// `commands`.
+    pub section: String,
+    /// The rule or command name.
+    pub name: Option<String>,
+    /// What happened.
+    pub change: Change,
+    /// Sizes, sources, or what changed in a rule.
+    pub detail: Option<String>,
+}
+
+impl Difference {
+    fn new(section: &str, name: Option<&str>, change: Change, detail: Option<String>) -> Self {
+        Self {
+            section: section.to_string(),
+            name: name.map(str::to_string),
+            change,
+            detail,
+        }
+    }
+
+    /// The report line: `SECTION [NAME] CHANGE[: DETAIL]`.
+    fn line(&self) -> String {
+        let mut line = self.section.clone();
+        if let Some(name) = &self.name {
+            line.push(' ');
+            line.push_str(name);
+        }
+        line.push(' ');
+        line.push_str(self.change.as_str());
+        if let Some(detail) = &self.detail {
+            line.push_str(": ");
+            line.push_str(detail);
+        }
+        line
+    }
+}
+
+fn sizes(before: usize, after: usize) -> String {
+    format!("{before} → {after} bytes")
+}
+
+/// How a message provenance is named in the report.
+fn message_section(provenance: &str) -> &str {
+    match provenance {
+        "project" => "instructions",
+        "rules" => "rules message",
+        "memory" => "memory index",
+        "user_model" => "user model",
+        other => other,
+    }
+}
+
+/// Differences of two keyed lists: removed and changed in the saved order,
+/// then added in the current order, then `Reordered` when the common keys
+/// appear in another order.
+fn keyed<T>(
+    saved: &[T],
+    current: &[T],
+    key: impl Fn(&T) -> &str,
+    mut changed: impl FnMut(&T, &T) -> Option<Difference>,
+    mut gone_or_new: impl FnMut(&T, Change) -> Difference,
+    list_name: &str,
+) -> Vec<Difference> {
+    let find = |list: &'_ [T], k: &str| list.iter().position(|item| key(item) == k);
+    let mut out = Vec::new();
+    for old in saved {
+        match find(current, key(old)) {
+            None => out.push(gone_or_new(old, Change::Removed)),
+            Some(i) => out.extend(changed(old, &current[i])),
+        }
+    }
+    for new in current.iter().filter(|new| find(saved, key(new)).is_none()) {
+        out.push(gone_or_new(new, Change::Added));
+    }
+    let common = |a: &[T], b: &[T]| -> Vec<String> {
+        a.iter()
+            .filter(|item| find(b, key(item)).is_some())
+            .map(|item| key(item).to_string())
+            .collect()
+    };
+    if common(saved, current) != common(current, saved) {
+        out.push(Difference::new(list_name, None, Change::Reordered, None));
+    }
+    out
+}
+
+fn message_differences(saved: &[MessageDigest], current: &[MessageDigest]) -> Vec<Difference> {
+    keyed(
+        saved,
+        current,
+        |m| m.provenance.as_str(),
+        |old, new| {
+            (old != new).then(|| {
+                Difference::new(
+                    message_section(&old.provenance),
+                    None,
+                    Change::Changed,
+                    Some(sizes(old.bytes, new.bytes)),
+                )
+            })
+        },
+        |m, change| Difference::new(message_section(&m.provenance), None, change, None),
+        "messages",
+    )
+}
+
+/// What differs in a rule: its source, its globs, its body, and the size.
+fn rule_change(old: &RuleDigest, new: &RuleDigest) -> Option<Difference> {
+    if old == new {
+        return None;
+    }
+    let mut what = Vec::new();
+    if old.source != new.source {
+        what.push(format!("source {} → {}", old.source, new.source));
+    } else if old.origin != new.origin {
+        what.push(format!("origin {} → {}", old.origin, new.origin));
+    }
+    if old.paths != new.paths {
+        what.push("paths".to_string());
+    } else if old.sha256 != new.sha256 {
+        what.push("body".to_string());
+    }
+    if old.bytes != new.bytes {
+        what.push(sizes(old.bytes, new.bytes));
+    }
+    Some(Difference::new(
+        "rule",
+        Some(&old.name),
+        Change::Changed,
+        Some(what.join(", ")),
+    ))
+}
+
+fn command_change(old: &CommandDigest, new: &CommandDigest) -> Option<Difference> {
+    let detail = if old.source != new.source {
+        format!("source {} → {}", old.source, new.source)
+    } else {
+        old.source.clone()
+    };
+    (old != new).then(|| Difference::new("command", Some(&old.name), Change::Changed, Some(detail)))
+}
+
+/// Every difference between the saved manifest and the current one. The
+/// rules message's own line is left out when rule lines explain it.
+pub fn differences(saved: &Manifest, current: &Manifest) -> Vec<Difference> {
+    let mut out = Vec::new();
+    if saved.prefix != current.prefix {
+        out.push(Difference::new(
+            "prefix",
+            None,
+            Change::Changed,
+            Some(sizes(saved.prefix.bytes, current.prefix.bytes)),
+        ));
+    }
+    let rules = keyed(
+        &saved.rules,
+        &current.rules,
+        |r| r.name.as_str(),
+        rule_change,
+        |r, change| Difference::new("rule", Some(&r.name), change, Some(r.source.clone())),
+        "rules",
+    );
+    out.extend(
+        message_differences(&saved.messages, &current.messages)
+            .into_iter()
+            .filter(|d| {
+                rules.is_empty() || d.section != "rules message" || d.change != Change::Changed
+            }),
+    );
+    out.extend(rules);
+    out.extend(keyed(
+        &saved.commands,
+        &current.commands,
+        |c| c.name.as_str(),
+        command_change,
+        |c, change| Difference::new("command", Some(&c.name), change, Some(c.source.clone())),
+        "commands",
+    ));
+    if out.is_empty() && saved != current {
+        // Only a hand-edited manifest (a repeated name) gets here.
+        out.push(Difference::new("manifest", None, Change::Changed, None));
+    }
+    out
+}
+
+/// Reads and parses the saved manifest; anything but a snapshot-v1
+/// manifest is an error (exit 2).
+fn read_manifest(ctx: &Context, path: &std::path::Path) -> Result<Manifest, CliError> {
+    let bytes = read_option_file(ctx, "--against", path, MAX_SNAPSHOT_FILE_BYTES)?;
+    let fail = |what: String| CliError::Message(format!("--against {}: {what}", path.display()));
+    let value: serde_json::Value =
+        serde_json::from_slice(&bytes).map_err(|err| fail(format!("not JSON: {err}")))?;
+    match value.get("schema").and_then(|s| s.as_str()) {
+        Some(SNAPSHOT_SCHEMA) => {}
+        Some(other) => {
+            return Err(fail(format!(
+                "schema is {other:?}, expected {SNAPSHOT_SCHEMA:?}"
+            )));
+        }
+        None => {
+            return Err(fail(format!(
+                "not a {SNAPSHOT_SCHEMA} manifest (no schema)"
+            )));
+        }
+    }
+    serde_json::from_value(value).map_err(|err| fail(format!("malformed manifest: {err}")))
+}
+
+#[derive(Serialize)]
+struct CheckDocument<'a> {
+    schema: &'static str,
+    against: String,
+    matches: bool,
+    differences: &'a [Difference],
+    diagnostics: &'a [Diagnostic],
+    trust: Trust,
+}
+
+/// Runs `check`.
+pub fn run(ctx: &Context, args: &CheckArgs) -> Result<Status, CliError> {
+    ctx.require_text_or_json("check")?;
+    let saved = read_manifest(ctx, &args.against)?;
+    let (current, diagnostics) = build_manifest(ctx, &args.context)?;
+    output::print_diagnostics(ctx, &diagnostics);
+    let found = differences(&saved, &current);
+    let against = args.against.display().to_string();
+    let matches = found.is_empty();
+    match ctx.format {
+        Format::Json => output::print_json(&CheckDocument {
+            schema: SCHEMA,
+            against,
+            matches,
+            differences: &found,
+            diagnostics: &diagnostics,
+            trust: ctx.trust,
+        })?,
+        _ if matches => output::print_text(&format!("the context matches {against}"))?,
+        _ => {
+            let mut text = format!("the context differs from {against}:");
+            for difference in &found {
+                text.push_str("\n  ");
+                text.push_str(&difference.line());
+            }
+            output::print_text(&text)?;
+        }
+    }
+    Ok(if matches {
+        Status::Success
+    } else {
+        Status::CheckFailed
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::snapshot::Digest;
+
+    fn digest(sha: &str, bytes: usize) -> Digest {
+        Digest {
+            sha256: sha.into(),
+            bytes,
+        }
+    }
+
+    fn message(provenance: &str, sha: &str, bytes: usize) -> MessageDigest {
+        MessageDigest {
+            provenance: provenance.into(),
+            sha256: sha.into(),
+            bytes,
+        }
+    }
+
+    fn rule(name: &str, source: &str, sha: &str, bytes: usize) -> RuleDigest {
+        RuleDigest {
+            name: name.into(),
+            origin: "project".into(),
+            source: source.into(),
+            paths: vec![],
+            sha256: sha.into(),
+            bytes,
+        }
+    }
+
+    fn command(name: &str, sha: &str) -> CommandDigest {
+        CommandDigest {
+            name: name.into(),
+            source: format!(".mecatl/commands/{name}.md"),
+            sha256: sha.into(),
+        }
+    }
+
+    fn manifest() -> Manifest {
+        Manifest {
+            schema: SNAPSHOT_SCHEMA.into(),
+            prefix: digest("p", 100),
+            messages: vec![message("project", "a", 10), message("rules", "r", 50)],
+            rules: vec![
+                rule("api", ".mecatl/rules/api.md", "1", 20),
+                rule("go", ".claude/rules/go.md", "2", 20),
+            ],
+            commands: vec![command("fix", "f"), command("review", "v")],
+        }
+    }
+
+    fn lines(saved: &Manifest, current: &Manifest) -> Vec<String> {
+        differences(saved, current)
+            .iter()
+            .map(Difference::line)
+            .collect()
+    }
+
+    #[test]
+    fn equal_manifests_have_no_differences() {
+        assert!(lines(&manifest(), &manifest()).is_empty());
+    }
+
+    #[test]
+    fn each_section_reports_by_name() {
+        let saved = manifest();
+        let mut current = manifest();
+        current.prefix = digest("q", 104);
+        current.messages[0] = message("project", "b", 12);
+        current.messages[1] = message("rules", "s", 60);
+        current.messages.push(message("soul", "s", 5));
+        current.rules[0] = rule("api", ".mecatl/rules/api.md", "9", 22);
+        current.rules[1] = rule("go", ".mecatl/rules/go.md", "2", 20);
+        current
+            .rules
+            .push(rule("new", ".claude/rules/new.md", "3", 9));
+        current.commands.remove(0);
+        current.commands[0].sha256 = "w".into();
+        current.commands.push(command("ship", "s"));
+        assert_eq!(
+            lines(&saved, &current),
+            [
+                "prefix changed: 100 → 104 bytes",
+                "instructions changed: 10 → 12 bytes",
+                "soul added",
+                "rule api changed: body, 20 → 22 bytes",
+                "rule go changed: source .claude/rules/go.md → .mecatl/rules/go.md",
+                "rule new added: .claude/rules/new.md",
+                "command fix removed: .mecatl/commands/fix.md",
+                "command review changed: .mecatl/commands/review.md",
+                "command ship added: .mecatl/commands/ship.md",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_rules_message_change_without_rule_changes_is_reported() {
+        let saved = manifest();
+        let mut current = manifest();
+        current.messages[1] = message("rules", "s", 60);
+        assert_eq!(
+            lines(&saved, &current),
+            ["rules message changed: 50 → 60 bytes"]
+        );
+    }
+
+    #[test]
+    fn reordering_is_reported() {
+        let saved = manifest();
+        let mut current = manifest();
+        current.messages.reverse();
+        assert_eq!(lines(&saved, &current), ["messages reordered"]);
+    }
+}

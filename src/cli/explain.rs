@@ -1,0 +1,449 @@
+//! `explain`: why a command or rule resolved as it did (SPEC §2.8).
+//!
+//! Every location that could hold the name is listed in precedence order,
+//! those without the file included (`not found`), so the output also
+//! shows where to put a file to override the winner. A bare `explain NAME`
+//! tries commands first and falls back to rules only when no command
+//! location holds anything under that name; when neither does, both
+//! searches are shown and the exit status is 1.
+
+use clap::Args;
+use serde::Serialize;
+
+use crate::adapters::commandsfs::{Candidate, CommandCatalog, CommandTier};
+use crate::adapters::rulesfs::{CandidateFate, RuleCandidate, candidates};
+use crate::adapters::trust::Trust;
+use crate::cli::commands::CommandsListArgs;
+use crate::cli::context::{Context, Format};
+use crate::cli::output::{self, SCHEMA};
+use crate::cli::sources::{command_catalog, rule_locations, with_context_diagnostics};
+use crate::cli::{CliError, Status};
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::prompt::command::Fate;
+use crate::prompt::rules::{RuleOrigin, render_rule_block};
+use crate::workspace::join;
+
+/// Arguments of `explain`.
+#[derive(Debug, Clone, Args)]
+pub struct ExplainArgs {
+    /// Explain the rule NAME (without this, `/NAME` is a command and a bare NAME tries commands, then rules)
+    #[arg(long)]
+    pub rule: bool,
+
+    /// The command directories to search, as for `expand`.
+    #[command(flatten)]
+    pub dirs: CommandsListArgs,
+
+    /// `/NAME` for a command, NAME for a command or else a rule
+    #[arg(value_name = "NAME")]
+    pub name: String,
+}
+
+/// Trust state of a location, as `explain` prints it.
+fn trust_state(project: bool, withheld: bool) -> &'static str {
+    match (project, withheld) {
+        (false, _) => "not gated",
+        (true, true) => "untrusted",
+        (true, false) => "trusted",
+    }
+}
+
+/// One candidate file, whatever its kind.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+struct CandidateView {
+    /// The file, as its reader displays it.
+    source: String,
+    /// `project`, `user` or `operator`.
+    tier: &'static str,
+    /// `trusted`, `untrusted` or `not gated`.
+    trust: &'static str,
+    /// `winner`, `shadowed`, `withheld`, `unreadable`, `malformed`,
+    /// `refused symlink` or `not found`.
+    fate: &'static str,
+    /// What shadows it, or why it could not be used.
+    detail: Option<String>,
+}
+
+impl CandidateView {
+    fn found(&self) -> bool {
+        self.fate != CandidateFate::NotFound.as_str()
+    }
+}
+
+/// What the command section shows.
+#[derive(Debug, Clone, Serialize)]
+struct CommandSection {
+    name: String,
+    candidates: Vec<CandidateView>,
+    winner: Option<String>,
+    why: String,
+    description: Option<String>,
+    frontmatter_keys: Vec<String>,
+}
+
+/// What the rule section shows: the winner's parsed rule, or, when the
+/// only usable file is withheld, what it would inject once trusted.
+#[derive(Debug, Clone, Serialize)]
+struct RuleSection {
+    name: String,
+    candidates: Vec<CandidateView>,
+    winner: Option<String>,
+    why: String,
+    origin: Option<RuleOrigin>,
+    paths: Option<Vec<String>>,
+    truncated: bool,
+    injected: bool,
+    block: Option<String>,
+}
+
+#[derive(Serialize)]
+struct ExplainDocument<'a> {
+    schema: &'static str,
+    name: &'a str,
+    found: bool,
+    command: Option<&'a CommandSection>,
+    rule: Option<&'a RuleSection>,
+    diagnostics: &'a [Diagnostic],
+    trust: Trust,
+}
+
+/// The command candidates of every directory, in precedence order: the
+/// catalog's candidates, and `not found` for a directory without the file.
+fn command_views(
+    catalog: &CommandCatalog,
+    name: &str,
+    found: Vec<Candidate>,
+) -> Vec<CandidateView> {
+    let file = format!("{name}.md");
+    catalog
+        .dirs()
+        .iter()
+        .map(|dir| {
+            let source = dir.reader.display(&join(&dir.dir, &file));
+            let project = dir.tier == CommandTier::Project;
+            let view = |fate: &'static str, detail: Option<String>| CandidateView {
+                source: source.clone(),
+                tier: dir.tier.as_str(),
+                trust: trust_state(project, dir.withheld),
+                fate,
+                detail,
+            };
+            match found.iter().find(|c| c.source == source) {
+                None => view(CandidateFate::NotFound.as_str(), None),
+                Some(candidate) => {
+                    let detail = match &candidate.fate {
+                        Fate::Winner | Fate::Withheld => None,
+                        Fate::Shadowed { by } => Some(format!("by {by}")),
+                        Fate::Unreadable { cause } => Some(cause.clone()),
+                        Fate::RefusedSymlink { reason } | Fate::NotFound { reason } => {
+                            Some(reason.clone())
+                        }
+                    };
+                    view(candidate.fate.as_str(), detail)
+                }
+            }
+        })
+        .collect()
+}
+
+/// The rule candidates as views; a shadowed file names the file that
+/// claimed the name before it (in its own view: active, or withheld).
+fn rule_views(found: &[RuleCandidate]) -> Vec<CandidateView> {
+    found
+        .iter()
+        .enumerate()
+        .map(|(i, candidate)| {
+            let detail = match candidate.fate {
+                CandidateFate::Winner | CandidateFate::Withheld | CandidateFate::NotFound => None,
+                CandidateFate::Shadowed => found[..i]
+                    .iter()
+                    .find(|earlier| {
+                        earlier.fate == CandidateFate::Winner
+                            || (candidate.withheld && earlier.fate == CandidateFate::Withheld)
+                    })
+                    .map(|holder| format!("by {}", holder.source)),
+                CandidateFate::Unreadable
+                | CandidateFate::Malformed
+                | CandidateFate::RefusedSymlink => candidate
+                    .diagnostics
+                    .iter()
+                    .find(|d| d.severity != Severity::Info)
+                    .map(|d| d.reason.clone()),
+            };
+            CandidateView {
+                source: candidate.source.clone(),
+                tier: candidate.origin.as_str(),
+                trust: trust_state(candidate.origin == RuleOrigin::Project, candidate.withheld),
+                fate: candidate.fate.as_str(),
+                detail,
+            }
+        })
+        .collect()
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn join_words(words: &[String]) -> String {
+    match words {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
+/// One sentence saying why the winner won, or why nothing did.
+fn why(label: &str, views: &[CandidateView]) -> String {
+    let described = |v: &CandidateView| format!("{} ({})", v.source, v.fate);
+    let winner = views
+        .iter()
+        .position(|v| v.fate == CandidateFate::Winner.as_str());
+    if let Some(w) = winner {
+        let earlier: Vec<String> = views[..w]
+            .iter()
+            .filter(|v| v.found())
+            .map(described)
+            .collect();
+        let shadowed: Vec<String> = views[w + 1..]
+            .iter()
+            .filter(|v| v.fate == CandidateFate::Shadowed.as_str())
+            .map(|v| v.source.clone())
+            .collect();
+        let mut sentence = if earlier.is_empty() {
+            format!(
+                "{} wins because it is the first location in precedence order that holds {label}",
+                views[w].source
+            )
+        } else {
+            format!(
+                "{} wins because the higher-precedence {} could not be used",
+                views[w].source,
+                join_words(&earlier)
+            )
+        };
+        if !shadowed.is_empty() {
+            sentence.push_str(&format!("; it shadows {}", join_words(&shadowed)));
+        }
+        sentence.push('.');
+        return sentence;
+    }
+    if let Some(withheld) = views
+        .iter()
+        .find(|v| v.fate == CandidateFate::Withheld.as_str())
+    {
+        return format!(
+            "Nothing is injected: {} would provide {label} but is withheld because the workspace \
+             is not trusted (trust it with --trust-project, MECATL_TRUST_PROJECT=1 or \
+             trustedWorkspaces in settings.yaml).",
+            withheld.source
+        );
+    }
+    let failed: Vec<String> = views.iter().filter(|v| v.found()).map(described).collect();
+    if failed.is_empty() {
+        format!("No location holds {label}.")
+    } else {
+        format!(
+            "Nothing provides {label}: {} could not be used.",
+            join_words(&failed)
+        )
+    }
+}
+
+fn explain_command(
+    ctx: &Context,
+    args: &ExplainArgs,
+    name: &str,
+) -> (CommandSection, Vec<Diagnostic>) {
+    let catalog = command_catalog(ctx, &args.dirs.commands_dirs);
+    let explanation = catalog.explain(name);
+    let candidates = command_views(&catalog, name, explanation.candidates);
+    let winner = candidates
+        .iter()
+        .find(|v| v.fate == CandidateFate::Winner.as_str())
+        .map(|v| v.source.clone());
+    let section = CommandSection {
+        name: name.to_string(),
+        why: why(&format!("/{name}"), &candidates),
+        candidates,
+        winner,
+        description: explanation.description,
+        frontmatter_keys: explanation.frontmatter_keys,
+    };
+    (section, explanation.diagnostics)
+}
+
+fn explain_rule(ctx: &Context, name: &str) -> (RuleSection, Vec<Diagnostic>) {
+    let found = candidates(&rule_locations(ctx), name);
+    let views = rule_views(&found);
+    let shown = found
+        .iter()
+        .find(|c| c.fate == CandidateFate::Winner)
+        .or_else(|| found.iter().find(|c| c.fate == CandidateFate::Withheld));
+    let rule = shown.and_then(|c| c.rule.as_ref());
+    let section = RuleSection {
+        name: name.to_string(),
+        why: why(&format!("rule {name}"), &views),
+        winner: views
+            .iter()
+            .find(|v| v.fate == CandidateFate::Winner.as_str())
+            .map(|v| v.source.clone()),
+        candidates: views,
+        origin: rule.map(|r| r.origin),
+        paths: rule.map(|r| r.paths.clone()),
+        truncated: shown.is_some_and(|c| c.truncated),
+        injected: shown.is_some_and(|c| c.fate == CandidateFate::Winner),
+        block: rule.map(render_rule_block),
+    };
+    let diagnostics = found.into_iter().flat_map(|c| c.diagnostics).collect();
+    (section, diagnostics)
+}
+
+/// Aligned columns separated by two spaces, no trailing spaces.
+fn columns(rows: &[[String; 4]]) -> String {
+    let mut widths = [0usize; 4];
+    for row in rows {
+        for (width, cell) in widths.iter_mut().zip(row) {
+            *width = (*width).max(cell.chars().count());
+        }
+    }
+    rows.iter()
+        .map(|row| {
+            let mut line = String::new();
+            for (i, cell) in row.iter().enumerate() {
+                line.push_str(cell);
+                if i + 1 < row.len() {
+                    line.extend(std::iter::repeat_n(
+                        ' ',
+                        widths[i] - cell.chars().count() + 2,
+                    ));
+                }
+            }
+            line.trim_end().to_string()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn candidate_table(views: &[CandidateView]) -> String {
+    let mut rows = vec![["SOURCE", "TIER", "TRUST", "FATE"].map(String::from)];
+    rows.extend(views.iter().map(|v| {
+        let fate = match &v.detail {
+            Some(detail) => format!("{} ({detail})", v.fate),
+            None => v.fate.to_string(),
+        };
+        [
+            v.source.clone(),
+            v.tier.to_string(),
+            v.trust.to_string(),
+            fate,
+        ]
+    }));
+    columns(&rows)
+}
+
+fn command_text(section: &CommandSection) -> String {
+    let mut out = format!("command /{}\n", section.name);
+    out.push_str(&candidate_table(&section.candidates));
+    out.push_str(&format!("\nwhy: {}", section.why));
+    if let Some(description) = &section.description {
+        out.push_str(&format!("\ndescription: {description}"));
+        let keys = if section.frontmatter_keys.is_empty() {
+            "(none)".to_string()
+        } else {
+            section.frontmatter_keys.join(", ")
+        };
+        out.push_str(&format!("\nfrontmatter keys: {keys}"));
+    }
+    out
+}
+
+fn rule_text(section: &RuleSection) -> String {
+    let mut out = format!("rule {}\n", section.name);
+    out.push_str(&candidate_table(&section.candidates));
+    out.push_str(&format!("\nwhy: {}", section.why));
+    if let (Some(paths), Some(block)) = (&section.paths, &section.block) {
+        let applies = if paths.is_empty() {
+            "(always)".to_string()
+        } else {
+            paths.join(", ")
+        };
+        out.push_str(&format!("\npaths: {applies}"));
+        if section.truncated {
+            out.push_str("\nbody: cut to the rule body limit");
+        }
+        out.push_str(if section.injected {
+            "\nrendered:\n"
+        } else {
+            "\nrendered once trusted:\n"
+        });
+        out.push_str(block);
+    }
+    out
+}
+
+/// Runs `explain`.
+pub fn run(ctx: &Context, args: &ExplainArgs) -> Result<Status, CliError> {
+    ctx.require_text_or_json("explain")?;
+    let (command_only, name) = match args.name.strip_prefix('/') {
+        Some(_) if args.rule => {
+            return Err(CliError::Usage(format!(
+                "--rule {}: a rule name has no leading /",
+                args.name
+            )));
+        }
+        Some(name) => (true, name),
+        None => (false, args.name.as_str()),
+    };
+    let mut found = Vec::new();
+    let command = (!args.rule).then(|| {
+        let (section, notes) = explain_command(ctx, args, name);
+        found.extend(notes);
+        section
+    });
+    let command_found = command
+        .as_ref()
+        .is_some_and(|c| c.candidates.iter().any(CandidateView::found));
+    let rule = (!command_only && !command_found).then(|| {
+        let (section, notes) = explain_rule(ctx, name);
+        found.extend(notes);
+        section
+    });
+    let rule_found = rule
+        .as_ref()
+        .is_some_and(|r| r.candidates.iter().any(CandidateView::found));
+    // A bare NAME that only a rule holds: the empty command search is noise.
+    let command = command.filter(|_| command_found || !rule_found);
+    let withheld = [
+        command.as_ref().map(|c| &c.candidates),
+        rule.as_ref().map(|r| &r.candidates),
+    ]
+    .into_iter()
+    .flatten()
+    .flatten()
+    .any(|v| v.fate == CandidateFate::Withheld.as_str());
+    let diagnostics = with_context_diagnostics(ctx, found, withheld);
+    output::print_diagnostics(ctx, &diagnostics);
+    let any_found = command_found || rule_found;
+    match ctx.format {
+        Format::Json => output::print_json(&ExplainDocument {
+            schema: SCHEMA,
+            name,
+            found: any_found,
+            command: command.as_ref(),
+            rule: rule.as_ref(),
+            diagnostics: &diagnostics,
+            trust: ctx.trust,
+        })?,
+        _ => {
+            let sections: Vec<String> = command
+                .iter()
+                .map(command_text)
+                .chain(rule.iter().map(rule_text))
+                .collect();
+            output::print_text(&sections.join("\n\n"))?;
+        }
+    }
+    Ok(if any_found {
+        Status::Success
+    } else {
+        Status::CheckFailed
+    })
+}

@@ -1,0 +1,699 @@
+//! Accounting and budgets (SPEC §2.10): `--stats` and the
+//! `--max-*-bytes` flags of `build` and `assemble`.
+//!
+//! Every entry has a size in bytes, an estimated token count and a status.
+//! Tokens are estimated as bytes ÷ 4, rounded up ([`estimate_tokens`]): a
+//! tokenizer-free rule of thumb for English prose and code, good for
+//! comparing parts and spotting the large ones, not for billing.
+//!
+//! Choices where the spec is open:
+//! - `build` takes the prefix and suffix budgets, `assemble` the turn-0
+//!   budget: each command checks what it prints.
+//! - Prefix and suffix sections are joined by a blank line; those bytes are
+//!   reported as `separators`, so that entries plus separators add up to
+//!   the real `prefix_bytes`. With `--builder-cmd` the sections are the
+//!   external builder's business: each side is one `builder` entry.
+//! - Turn-0 entries are the messages; their sum is the turn-0 total. The
+//!   rules inside the rules message are listed separately (`rules`), each
+//!   with the size of its rendered `<rule>` block, and are not added again.
+//! - An entry that contributes nothing (a withheld rule, a rule dropped at
+//!   the cap, a rejected soul) has null bytes and tokens (`-` in text):
+//!   `assemble` never opens withheld or capped files, so their size is
+//!   unknown, and none of them costs the model anything.
+//! - A total's status is `ok`, or `over --max-…-bytes N` when its budget
+//!   is exceeded.
+
+use std::collections::{BTreeMap, HashSet};
+use std::io::Write;
+
+use clap::Args;
+use serde::Serialize;
+
+use crate::cli::Status;
+use crate::cli::assemble::{Turn0, Turn0Args};
+use crate::cli::context::{Context, Format};
+use crate::cli::output;
+use crate::cli::sources::rule_locations;
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::prompt::build::{Config, Layered, Section, prefix_sections, suffix_sections};
+use crate::prompt::rules::render_rule_block;
+use crate::workspace::{EntryKind, join};
+
+/// How tokens are estimated, as stated in the output.
+pub const ESTIMATOR: &str = "bytes / 4, rounded up";
+
+/// The bytes that join two sections of the prefix or suffix.
+const SECTION_SEPARATOR: &str = "\n\n";
+
+/// `--stats`, shared by `build` and `assemble`.
+#[derive(Debug, Clone, Args)]
+pub struct StatsArg {
+    /// Print the size of every part after the output: bytes, estimated tokens (bytes ÷ 4, rounded up) and status; a table on stderr, or a `stats` object in JSON
+    #[arg(long)]
+    pub stats: bool,
+}
+
+/// `--stats` and the budgets of `build`.
+#[derive(Debug, Clone, Args)]
+pub struct BuildAccountingArgs {
+    /// `--stats`.
+    #[command(flatten)]
+    pub stats: StatsArg,
+    /// Exit 1 when the stable prefix is larger than N bytes (the output is still printed)
+    #[arg(long, value_name = "N")]
+    pub max_prefix_bytes: Option<usize>,
+    /// Exit 1 when the volatile suffix is larger than N bytes (the output is still printed)
+    #[arg(long, value_name = "N")]
+    pub max_suffix_bytes: Option<usize>,
+}
+
+/// `--stats` and the budget of `assemble`.
+#[derive(Debug, Clone, Args)]
+pub struct Turn0AccountingArgs {
+    /// `--stats`.
+    #[command(flatten)]
+    pub stats: StatsArg,
+    /// Exit 1 when the turn-0 messages together are larger than N bytes (the output is still printed)
+    #[arg(long = "max-turn0-bytes", value_name = "N")]
+    pub max_turn0_bytes: Option<usize>,
+}
+
+/// Estimated token count of `bytes` bytes: bytes ÷ 4, rounded up.
+pub fn estimate_tokens(bytes: usize) -> usize {
+    bytes.div_ceil(4)
+}
+
+/// One accounted part.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Entry {
+    /// The section name, message provenance or rule name.
+    pub name: String,
+    /// The file (or directory) it came from, when there is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    /// Its size; null when it contributes nothing (see the module doc).
+    pub bytes: Option<usize>,
+    /// Estimated tokens; null exactly when `bytes` is.
+    pub tokens: Option<usize>,
+    /// `ok`, `truncated`, `withheld`, `rejected (REASON)` or `dropped (cap)`.
+    pub status: String,
+}
+
+impl Entry {
+    fn sized(name: &str, source: Option<String>, bytes: usize, status: &str) -> Self {
+        Self {
+            name: name.to_string(),
+            source,
+            bytes: Some(bytes),
+            tokens: Some(estimate_tokens(bytes)),
+            status: status.to_string(),
+        }
+    }
+
+    fn left_out(name: &str, source: Option<String>, status: String) -> Self {
+        Self {
+            name: name.to_string(),
+            source,
+            bytes: None,
+            tokens: None,
+            status,
+        }
+    }
+}
+
+/// A size with its estimate and status: separators and totals.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Amount {
+    /// Bytes.
+    pub bytes: usize,
+    /// Estimated tokens.
+    pub tokens: usize,
+    /// `ok`, or for a total `over --max-…-bytes N`.
+    pub status: String,
+}
+
+impl Amount {
+    fn ok(bytes: usize) -> Self {
+        Self {
+            bytes,
+            tokens: estimate_tokens(bytes),
+            status: "ok".to_string(),
+        }
+    }
+}
+
+/// The accounting of one part of the output: the prefix, the suffix or the
+/// turn-0 messages.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Group {
+    /// The sections or messages, in output order.
+    pub entries: Vec<Entry>,
+    /// The blank lines joining the sections (prefix and suffix only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub separators: Option<Amount>,
+    /// Every rule the rules message holds or left out (turn-0 only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rules: Option<Vec<Entry>>,
+    /// The whole part: entries plus separators.
+    pub total: Amount,
+}
+
+/// The `stats` object of the JSON output.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Stats {
+    /// How tokens were estimated.
+    pub estimator: &'static str,
+    /// The stable prefix (`build`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prefix: Option<Group>,
+    /// The volatile suffix (`build`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suffix: Option<Group>,
+    /// The turn-0 messages (`assemble`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub turn0: Option<Group>,
+}
+
+/// The accounting of one run: the stats, whether they were asked for, and
+/// one fatal diagnostic per budget exceeded.
+#[derive(Debug, Clone)]
+pub struct Accounting {
+    stats: Stats,
+    shown: bool,
+    over_budget: Vec<Diagnostic>,
+}
+
+impl Accounting {
+    /// The stats for the JSON document, when `--stats` was given.
+    pub fn json_stats(&self) -> Option<&Stats> {
+        self.shown.then_some(&self.stats)
+    }
+
+    /// `earlier` followed by the budget diagnostics, for the JSON document.
+    pub fn diagnostics_after(&self, earlier: &[Diagnostic]) -> Vec<Diagnostic> {
+        let mut all = earlier.to_vec();
+        all.extend(self.over_budget.iter().cloned());
+        all
+    }
+
+    /// Prints, after the normal output, the stats table on stderr (unless
+    /// the output is JSON, which carries them) and the budget diagnostics;
+    /// returns the run's status.
+    pub fn finish(&self, ctx: &Context) -> Status {
+        if self.shown && ctx.format != Format::Json {
+            let table = text_table(&self.stats);
+            let _ = std::io::stderr().lock().write_all(table.as_bytes());
+        }
+        output::print_diagnostics(ctx, &self.over_budget);
+        if self.over_budget.is_empty() {
+            Status::Success
+        } else {
+            Status::CheckFailed
+        }
+    }
+}
+
+/// Accounts a build: the prefix and suffix sections (one `builder` entry
+/// per side with `--builder-cmd`), checked against their budgets.
+pub fn for_build(
+    config: &Config,
+    layered: &Layered,
+    external_builder: bool,
+    args: &BuildAccountingArgs,
+) -> Accounting {
+    let (mut prefix, mut suffix) = if external_builder {
+        (
+            builder_group(&layered.stable_prefix),
+            builder_group(&layered.volatile_suffix),
+        )
+    } else {
+        (
+            section_group(&prefix_sections(config)),
+            section_group(&suffix_sections(config)),
+        )
+    };
+    let over_budget = [
+        check_budget(
+            &mut prefix,
+            "prefix",
+            "--max-prefix-bytes",
+            args.max_prefix_bytes,
+        ),
+        check_budget(
+            &mut suffix,
+            "suffix",
+            "--max-suffix-bytes",
+            args.max_suffix_bytes,
+        ),
+    ];
+    Accounting {
+        stats: Stats {
+            estimator: ESTIMATOR,
+            prefix: Some(prefix),
+            suffix: Some(suffix),
+            turn0: None,
+        },
+        shown: args.stats.stats,
+        over_budget: over_budget.into_iter().flatten().collect(),
+    }
+}
+
+/// Accounts the turn-0 messages: one entry per message, a refused soul,
+/// and every rule of the rules message or left out of it.
+pub fn for_turn0(
+    ctx: &Context,
+    turn0: &Turn0,
+    content: &Turn0Args,
+    args: &Turn0AccountingArgs,
+) -> Accounting {
+    let mut entries: Vec<Entry> = turn0
+        .messages
+        .iter()
+        .map(|message| {
+            let status = if message.truncated { "truncated" } else { "ok" };
+            Entry::sized(
+                message.provenance,
+                message.source.clone(),
+                message.text.len(),
+                status,
+            )
+        })
+        .collect();
+    if let Some(refused) = &turn0.soul_refused {
+        let reason = refused
+            .reason
+            .strip_prefix("soul file rejected: ")
+            .unwrap_or(&refused.reason);
+        let at = entries
+            .iter()
+            .position(|e| !matches!(e.name.as_str(), "project" | "rules"))
+            .unwrap_or(entries.len());
+        entries.insert(
+            at,
+            Entry::left_out("soul", refused.path.clone(), format!("rejected ({reason})")),
+        );
+    }
+    let total: usize = entries.iter().filter_map(|e| e.bytes).sum();
+    let mut group = Group {
+        entries,
+        separators: None,
+        // Listing the rule directories again is the only I/O here: only
+        // for the table, never for a bare budget check.
+        rules: (args.stats.stats && !content.no_rules).then(|| rule_entries(ctx, turn0)),
+        total: Amount::ok(total),
+    };
+    let over_budget = check_budget(
+        &mut group,
+        "turn-0",
+        "--max-turn0-bytes",
+        args.max_turn0_bytes,
+    );
+    Accounting {
+        stats: Stats {
+            estimator: ESTIMATOR,
+            prefix: None,
+            suffix: None,
+            turn0: Some(group),
+        },
+        shown: args.stats.stats,
+        over_budget: over_budget.into_iter().collect(),
+    }
+}
+
+/// The entries of sections joined by [`SECTION_SEPARATOR`], with the
+/// separators counted so the total is the joined size.
+fn section_group(sections: &[Section]) -> Group {
+    let entries: Vec<Entry> = sections
+        .iter()
+        .map(|s| Entry::sized(s.name, None, s.text.len(), "ok"))
+        .collect();
+    let separators = SECTION_SEPARATOR.len() * sections.len().saturating_sub(1);
+    let total = sections.iter().map(|s| s.text.len()).sum::<usize>() + separators;
+    Group {
+        entries,
+        separators: Some(Amount::ok(separators)),
+        rules: None,
+        total: Amount::ok(total),
+    }
+}
+
+/// One side of an external builder's output, as a single entry.
+fn builder_group(text: &str) -> Group {
+    let entries = if text.is_empty() {
+        Vec::new()
+    } else {
+        vec![Entry::sized("builder", None, text.len(), "ok")]
+    };
+    Group {
+        entries,
+        separators: Some(Amount::ok(0)),
+        rules: None,
+        total: Amount::ok(text.len()),
+    }
+}
+
+/// Checks `group` against the budget `flag` set to `max` (none when the
+/// flag is absent): when exceeded, marks the total and returns the
+/// diagnostic naming the three largest contributors.
+fn check_budget(
+    group: &mut Group,
+    what: &str,
+    flag: &str,
+    max: Option<usize>,
+) -> Option<Diagnostic> {
+    let max = max?;
+    let bytes = group.total.bytes;
+    if bytes <= max {
+        return None;
+    }
+    group.total.status = format!("over {flag} {max}");
+    let mut sized: Vec<(&Entry, usize)> = group
+        .entries
+        .iter()
+        .filter_map(|e| Some((e, e.bytes?)))
+        .collect();
+    sized.sort_by_key(|(_, bytes)| std::cmp::Reverse(*bytes));
+    let largest: Vec<String> = sized
+        .iter()
+        .take(3)
+        .map(|(entry, bytes)| match &entry.source {
+            Some(source) => format!("{} ({source}) {bytes}", entry.name),
+            None => format!("{} {bytes}", entry.name),
+        })
+        .collect();
+    let mut reason = format!("{what} is {bytes} bytes, over {flag} {max}");
+    if !largest.is_empty() {
+        reason.push_str("; largest: ");
+        reason.push_str(&largest.join(", "));
+    }
+    Some(Diagnostic::new(Severity::Fatal, None, reason))
+}
+
+/// Every rule the rules message shows, rejects or leaves out, sorted by
+/// name: shown ones with the size of their block, then, from directory
+/// listings alone (no file is opened), the active names that were not
+/// shown — `rejected` when a diagnostic names one of their files, else
+/// `dropped (cap)` — and the names of withheld locations.
+fn rule_entries(ctx: &Context, turn0: &Turn0) -> Vec<Entry> {
+    let mut entries: Vec<Entry> = turn0
+        .rules_shown
+        .iter()
+        .map(|found| {
+            let status = if found.truncated { "truncated" } else { "ok" };
+            Entry::sized(
+                &found.rule.name,
+                Some(found.source.clone()),
+                render_rule_block(&found.rule).len(),
+                status,
+            )
+        })
+        .collect();
+    let shown: HashSet<&str> = turn0
+        .rules_shown
+        .iter()
+        .map(|found| found.rule.name.as_str())
+        .collect();
+    let mut active: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut withheld: BTreeMap<String, String> = BTreeMap::new();
+    for loc in rule_locations(ctx) {
+        let Ok(listing) = loc.reader.list(&loc.dir) else {
+            continue;
+        };
+        for entry in listing {
+            if entry.lossy || !matches!(entry.kind, EntryKind::File | EntryKind::Symlink) {
+                continue;
+            }
+            let Some(name) = entry.name.strip_suffix(".md").filter(|n| !n.is_empty()) else {
+                continue;
+            };
+            let source = loc.reader.display(&join(&loc.dir, &entry.name));
+            if loc.withheld {
+                withheld.entry(name.to_string()).or_insert(source);
+            } else {
+                active.entry(name.to_string()).or_default().push(source);
+            }
+        }
+    }
+    for (name, sources) in active.iter().filter(|(n, _)| !shown.contains(n.as_str())) {
+        let problem = turn0.diagnostics.iter().find(|d| {
+            d.severity != Severity::Info && d.path.as_ref().is_some_and(|p| sources.contains(p))
+        });
+        entries.push(match problem {
+            Some(problem) => Entry::left_out(
+                name,
+                problem.path.clone(),
+                format!("rejected ({})", problem.reason),
+            ),
+            None => Entry::left_out(name, sources.first().cloned(), "dropped (cap)".into()),
+        });
+    }
+    for (name, source) in withheld {
+        entries.push(Entry::left_out(&name, Some(source), "withheld".into()));
+    }
+    entries.sort_by(|a, b| a.name.cmp(&b.name));
+    entries
+}
+
+/// One row of the text table.
+struct Row {
+    label: String,
+    bytes: String,
+    tokens: String,
+    status: String,
+    source: String,
+}
+
+impl Row {
+    fn entry(label: String, entry: &Entry) -> Self {
+        let number = |n: Option<usize>| n.map_or_else(|| "-".to_string(), |n| n.to_string());
+        Self {
+            label,
+            bytes: number(entry.bytes),
+            tokens: number(entry.tokens),
+            status: entry.status.clone(),
+            source: entry.source.clone().unwrap_or_default(),
+        }
+    }
+
+    fn amount(label: String, amount: &Amount) -> Self {
+        Self {
+            label,
+            bytes: amount.bytes.to_string(),
+            tokens: amount.tokens.to_string(),
+            status: amount.status.clone(),
+            source: String::new(),
+        }
+    }
+}
+
+/// The rows of one group: its entries (the rules of a turn-0 group indented
+/// under the rules message, or after the project instructions when there is
+/// no rules message), its separators, and its total.
+fn group_rows(title: &str, group: &Group, rows: &mut Vec<Row>) {
+    let label = |name: &str| match title {
+        "turn-0" => name.to_string(),
+        _ => format!("{title}/{name}"),
+    };
+    let mut entry_rows: Vec<Row> = group
+        .entries
+        .iter()
+        .map(|e| Row::entry(label(&e.name), e))
+        .collect();
+    if let Some(rules) = &group.rules {
+        let at = group
+            .entries
+            .iter()
+            .position(|e| e.name == "rules")
+            .map(|i| i + 1)
+            .or_else(|| {
+                group
+                    .entries
+                    .iter()
+                    .position(|e| e.name == "project")
+                    .map(|i| i + 1)
+            })
+            .unwrap_or(0);
+        let rule_rows = rules
+            .iter()
+            .map(|rule| Row::entry(format!("  rule {}", rule.name), rule));
+        entry_rows.splice(at..at, rule_rows);
+    }
+    rows.extend(entry_rows);
+    if let Some(separators) = &group.separators {
+        rows.push(Row::amount(format!("{title}/separators"), separators));
+    }
+    rows.push(Row::amount(format!("{title} total"), &group.total));
+}
+
+/// The stats as a table: `ENTRY  BYTES  TOKENS  STATUS  SOURCE`, numbers
+/// right-aligned, two spaces between columns, no trailing spaces, then a
+/// line naming the estimator.
+pub fn text_table(stats: &Stats) -> String {
+    let mut rows = Vec::new();
+    for (title, group) in [
+        ("prefix", &stats.prefix),
+        ("suffix", &stats.suffix),
+        ("turn-0", &stats.turn0),
+    ] {
+        if let Some(group) = group {
+            group_rows(title, group, &mut rows);
+        }
+    }
+    let with_source = rows.iter().any(|r| !r.source.is_empty());
+    let header = Row {
+        label: "ENTRY".into(),
+        bytes: "BYTES".into(),
+        tokens: "TOKENS".into(),
+        status: "STATUS".into(),
+        source: if with_source {
+            "SOURCE".into()
+        } else {
+            String::new()
+        },
+    };
+    rows.insert(0, header);
+    let width =
+        |f: fn(&Row) -> &String| rows.iter().map(|r| f(r).chars().count()).max().unwrap_or(0);
+    let (w_label, w_bytes, w_tokens, w_status) = (
+        width(|r| &r.label),
+        width(|r| &r.bytes),
+        width(|r| &r.tokens),
+        width(|r| &r.status),
+    );
+    let mut out = String::new();
+    for row in &rows {
+        let line = format!(
+            "{:<w_label$}  {:>w_bytes$}  {:>w_tokens$}  {:<w_status$}  {}",
+            row.label, row.bytes, row.tokens, row.status, row.source
+        );
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out.push_str(&format!("tokens are estimated as {ESTIMATOR}\n"));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::prompt::build::build;
+    use crate::prompt::env::Env;
+    use crate::prompt::tools::ToolSpec;
+
+    #[test]
+    fn tokens_are_bytes_over_four_rounded_up() {
+        assert_eq!(
+            [0, 1, 3, 4, 5, 8, 9].map(estimate_tokens),
+            [0, 1, 1, 1, 2, 2, 3]
+        );
+    }
+
+    #[test]
+    fn section_totals_equal_the_built_prompt() {
+        for mode in ["default", "plan"] {
+            let config = Config {
+                tools: vec![ToolSpec::new("Read", "Read a file.")],
+                env: Env {
+                    mode: mode.into(),
+                    ..Env::default()
+                },
+                ..Config::default()
+            };
+            let layered = build(&config);
+            let prefix = section_group(&prefix_sections(&config));
+            let suffix = section_group(&suffix_sections(&config));
+            assert_eq!(prefix.total.bytes, layered.stable_prefix.len());
+            assert_eq!(suffix.total.bytes, layered.volatile_suffix.len());
+            let sum = |g: &Group| {
+                g.entries.iter().filter_map(|e| e.bytes).sum::<usize>()
+                    + g.separators.as_ref().map_or(0, |s| s.bytes)
+            };
+            assert_eq!(sum(&prefix), prefix.total.bytes);
+            assert_eq!(sum(&suffix), suffix.total.bytes);
+            assert_eq!(prefix.separators.as_ref().map(|s| s.bytes), Some(8));
+        }
+    }
+
+    fn group(sizes: &[(&str, Option<&str>, usize)]) -> Group {
+        let entries: Vec<Entry> = sizes
+            .iter()
+            .map(|(name, source, bytes)| {
+                Entry::sized(name, source.map(str::to_string), *bytes, "ok")
+            })
+            .collect();
+        let total = sizes.iter().map(|s| s.2).sum();
+        Group {
+            entries,
+            separators: None,
+            rules: None,
+            total: Amount::ok(total),
+        }
+    }
+
+    fn turn0_budget(group: &mut Group, max: usize) -> Option<Diagnostic> {
+        check_budget(group, "turn-0", "--max-turn0-bytes", Some(max))
+    }
+
+    #[test]
+    fn a_budget_is_exceeded_only_above_its_maximum() {
+        let mut at = group(&[("project", Some("AGENTS.md"), 100)]);
+        assert_eq!(
+            check_budget(&mut at, "turn-0", "--max-turn0-bytes", None),
+            None
+        );
+        assert_eq!(turn0_budget(&mut at, 100), None);
+        assert_eq!(at.total.status, "ok");
+        let over = turn0_budget(&mut at, 99).unwrap();
+        assert_eq!(over.severity, Severity::Fatal);
+        assert_eq!(
+            over.reason,
+            "turn-0 is 100 bytes, over --max-turn0-bytes 99; largest: project (AGENTS.md) 100"
+        );
+        assert_eq!(at.total.status, "over --max-turn0-bytes 99");
+    }
+
+    #[test]
+    fn the_budget_message_names_the_three_largest() {
+        let mut g = group(&[
+            ("project", Some("AGENTS.md"), 30),
+            ("rules", None, 640),
+            ("soul", Some("/u/soul.md"), 5),
+            ("memory", Some("/m"), 70),
+        ]);
+        let over = turn0_budget(&mut g, 10).unwrap();
+        assert_eq!(
+            over.reason,
+            "turn-0 is 745 bytes, over --max-turn0-bytes 10; largest: rules 640, memory (/m) 70, \
+             project (AGENTS.md) 30"
+        );
+    }
+
+    #[test]
+    fn the_table_aligns_columns_and_marks_unknown_sizes() {
+        let mut turn0 = group(&[("project", Some("AGENTS.md"), 1234), ("rules", None, 90)]);
+        turn0.rules = Some(vec![
+            Entry::sized("api", Some(".mecatl/rules/api.md".into()), 80, "ok"),
+            Entry::left_out(
+                "big",
+                Some(".claude/rules/big.md".into()),
+                "dropped (cap)".into(),
+            ),
+        ]);
+        let stats = Stats {
+            estimator: ESTIMATOR,
+            prefix: None,
+            suffix: None,
+            turn0: Some(turn0),
+        };
+        assert_eq!(
+            text_table(&stats),
+            "ENTRY         BYTES  TOKENS  STATUS         SOURCE\n\
+             project        1234     309  ok             AGENTS.md\n\
+             rules            90      23  ok\n\
+             \x20 rule api       80      20  ok             .mecatl/rules/api.md\n\
+             \x20 rule big        -       -  dropped (cap)  .claude/rules/big.md\n\
+             turn-0 total   1324     331  ok\n\
+             tokens are estimated as bytes / 4, rounded up\n"
+        );
+    }
+}
