@@ -296,32 +296,6 @@ fn explain_rule(ctx: &Context, name: &str) -> (RuleSection, Vec<Diagnostic>) {
     (section, diagnostics)
 }
 
-/// Aligned columns separated by two spaces, no trailing spaces.
-fn columns(rows: &[[String; 4]]) -> String {
-    let mut widths = [0usize; 4];
-    for row in rows {
-        for (width, cell) in widths.iter_mut().zip(row) {
-            *width = (*width).max(cell.chars().count());
-        }
-    }
-    rows.iter()
-        .map(|row| {
-            let mut line = String::new();
-            for (i, cell) in row.iter().enumerate() {
-                line.push_str(cell);
-                if i + 1 < row.len() {
-                    line.extend(std::iter::repeat_n(
-                        ' ',
-                        widths[i] - cell.chars().count() + 2,
-                    ));
-                }
-            }
-            line.trim_end().to_string()
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
 fn candidate_table(views: &[CandidateView]) -> String {
     let mut rows = vec![["SOURCE", "TIER", "TRUST", "FATE"].map(String::from)];
     rows.extend(views.iter().map(|v| {
@@ -336,7 +310,7 @@ fn candidate_table(views: &[CandidateView]) -> String {
             fate,
         ]
     }));
-    columns(&rows)
+    output::aligned_columns(&rows)
 }
 
 fn command_text(section: &CommandSection) -> String {

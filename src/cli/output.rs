@@ -59,6 +59,36 @@ pub fn print_text(content: &str) -> io::Result<()> {
     write_stdout(&bytes)
 }
 
+/// Rows as left-aligned columns separated by two spaces, one line per row,
+/// with no trailing spaces (the text tables of `rules list` and `explain`).
+pub fn aligned_columns<R: AsRef<[String]>>(rows: &[R]) -> String {
+    let mut widths: Vec<usize> = Vec::new();
+    for row in rows {
+        for (i, cell) in row.as_ref().iter().enumerate() {
+            let width = cell.chars().count();
+            match widths.get_mut(i) {
+                Some(w) => *w = (*w).max(width),
+                None => widths.push(width),
+            }
+        }
+    }
+    rows.iter()
+        .map(|row| {
+            let cells = row.as_ref();
+            let mut line = String::new();
+            for (i, cell) in cells.iter().enumerate() {
+                line.push_str(cell);
+                if i + 1 < cells.len() {
+                    let pad = widths[i] - cell.chars().count() + 2;
+                    line.extend(std::iter::repeat_n(' ', pad));
+                }
+            }
+            line.trim_end().to_string()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// The one-line stderr form of a diagnostic (SPEC §9).
 pub fn format_diagnostic(diagnostic: &Diagnostic) -> String {
     let word = match diagnostic.severity {
@@ -115,6 +145,15 @@ mod tests {
             format_diagnostic(&Diagnostic::warning("a\nb.md", "x\ny")),
             "mecatl-prompt: warning: a b.md: x y"
         );
+    }
+
+    #[test]
+    fn columns_align_without_trailing_spaces() {
+        let rows = vec![
+            vec!["NAME".to_string(), "X".into(), "".into()],
+            vec!["a".to_string(), "longer".into(), "".into()],
+        ];
+        assert_eq!(aligned_columns(&rows), "NAME  X\na     longer");
     }
 
     #[test]

@@ -150,26 +150,7 @@ fn text_table(entries: &[RuleEntry<'_>]) -> String {
             source,
         ]);
     }
-    let mut widths = [0usize; 5];
-    for row in &rows {
-        for (width, cell) in widths.iter_mut().zip(row) {
-            *width = (*width).max(cell.chars().count());
-        }
-    }
-    rows.iter()
-        .map(|row| {
-            let mut line = String::new();
-            for (i, cell) in row.iter().enumerate() {
-                line.push_str(cell);
-                if i + 1 < row.len() {
-                    let pad = widths[i] - cell.chars().count() + 2;
-                    line.extend(std::iter::repeat_n(' ', pad));
-                }
-            }
-            line.trim_end().to_string()
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
+    output::aligned_columns(&rows)
 }
 
 /// Runs `rules list`.
