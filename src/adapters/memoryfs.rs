@@ -324,13 +324,15 @@ impl<'de> Deserialize<'de> for OrderedEntries {
 }
 
 /// Parses the bytes of `memory.json` into its entries, in file order, with
-/// full values.
+/// full values. Invalid UTF-8 inside strings becomes U+FFFD, as the engine's
+/// JSON decoder does, rather than dropping the whole store.
 pub fn parse_memory_json(bytes: &[u8]) -> Result<Vec<MemoryEntry>, MemoryJsonError> {
     // A struct would also accept a JSON array; the store is an object.
     if bytes.trim_ascii_start().first() != Some(&b'{') {
         return Err(MemoryJsonError::NotAnObject);
     }
-    let store: StoreFile = serde_json::from_slice(bytes)?;
+    let text = String::from_utf8_lossy(bytes);
+    let store: StoreFile = serde_json::from_str(&text)?;
     let entries = store.entries.map(|e| e.0).unwrap_or_default();
     Ok(entries
         .into_iter()
@@ -497,10 +499,16 @@ mod tests {
     }
 
     #[test]
-    fn invalid_utf8_and_deep_nesting_are_malformed_not_panics() {
-        let (_dir, store) = store_with(b"{\"entries\": {\"k\": {\"value\": \"\xff\"}}}");
-        assert!(store.index().0.is_empty());
-        assert_eq!(store.index().1.len(), 1);
+    fn invalid_utf8_in_strings_is_replaced_and_deep_nesting_never_panics() {
+        let (_dir, store) = store_with(b"{\"entries\": {\"k\xfe\": {\"value\": \"a\xffb\"}}}");
+        let (entries, diagnostics) = store.list("");
+        assert!(diagnostics.is_empty(), "{diagnostics:?}");
+        assert_eq!(entries, vec![entry("k\u{fffd}", "a\u{fffd}b", "", None)]);
+        let (_dir, store) = store_with(b"{\"entries\": \xff}");
+        assert_eq!(
+            single_warning(&store.index().1),
+            "malformed: invalid JSON at line 1, column 13; no memory entries loaded"
+        );
         // Deep nesting in ignored keys is skipped without recursion.
         let deep = format!(
             "{{\"history\": {}{}}}",
