@@ -322,7 +322,8 @@ pub fn description(raw: &str) -> String {
         .chars()
         .map(|c| if c.is_control() { ' ' } else { c })
         .collect();
-    cap_chars(&one_line, limits::MAX_COMMAND_DESCRIPTION_CHARS)
+    // Trimmed again: a control character at either end became a space.
+    cap_chars(one_line.trim(), limits::MAX_COMMAND_DESCRIPTION_CHARS)
 }
 
 fn frontmatter_description(raw: &str) -> Option<String> {
@@ -1680,6 +1681,9 @@ mod tests {
         assert_eq!(description("   \n\n"), "");
         assert_eq!(description("Title\rrest"), "Title");
         assert_eq!(description("a\tb\u{1b}[31m"), "a b [31m");
+        // Control characters at either end leave no padding behind.
+        assert_eq!(description("\0title\0\n"), "title");
+        assert_eq!(description("---\ndescription: d\u{7}\n---\n"), "d");
         // A BOM before the fence: not frontmatter, and not part of the line.
         assert_eq!(description("\u{feff}---\ndescription: x\n---\nBody"), "---");
         assert_eq!(description("---\na: b\nBody"), "---");
