@@ -1214,8 +1214,14 @@ fn directory_problem(
         WsError::NotADirectory | WsError::NotRegular(_) => {
             "a command directory is expected here, but this is not a directory".to_string()
         }
-        WsError::Refused(why) | WsError::Unresolvable(why) => {
-            format!("command directory not read: {why}")
+        WsError::Refused(why) => format!("command directory not read: {why}"),
+        // SPEC §3.1: a link that cannot be resolved counts as not found.
+        WsError::Unresolvable(why) => {
+            diagnostics.push(Diagnostic::warning(
+                path,
+                format!("command directory is a {why}; treated as missing"),
+            ));
+            return None;
         }
     };
     diagnostics.push(Diagnostic::fatal(path, reason));
@@ -2313,6 +2319,22 @@ mod tests {
                 .reason
                 .starts_with("command directory not read: ")
         );
+    }
+
+    #[test]
+    fn a_looping_directory_link_is_missing_with_a_warning() {
+        let ws = ws_with(&[(".claude/commands/ok.md", "Ok")])
+            .node(".mecatl/commands", MemNode::Symlink("commands".into()));
+        let listing = list_in(&dirs(&ws), true);
+        assert_eq!(listing.commands.len(), 1);
+        assert_eq!(
+            listing.diagnostics,
+            [Diagnostic::warning(
+                ".mecatl/commands",
+                "command directory is a symlink loop; treated as missing"
+            )]
+        );
+        assert!(listing.into_commands().is_ok());
     }
 
     #[test]
