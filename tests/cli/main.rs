@@ -2,4 +2,6 @@
 //! one module per subcommand).
 
 mod assemble;
+mod corpus;
+mod hardening;
 mod support;

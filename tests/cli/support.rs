@@ -62,7 +62,13 @@ impl TestEnv {
 
     /// The binary, run in the workspace with a cleared environment.
     pub(crate) fn cmd(&self) -> Command {
-        let mut cmd = Command::cargo_bin("mecatl-prompt").expect("binary");
+        self.program(assert_cmd::cargo::cargo_bin("mecatl-prompt"))
+    }
+
+    /// Any program, run like [`Self::cmd`] runs the binary (for wrappers
+    /// such as `setpriv`).
+    pub(crate) fn program(&self, program: impl AsRef<std::ffi::OsStr>) -> Command {
+        let mut cmd = Command::new(program);
         cmd.env_clear()
             .env("HOME", &self.home)
             .env("XDG_CONFIG_HOME", &self.config)
