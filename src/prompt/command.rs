@@ -2589,6 +2589,27 @@ mod tests {
         }
 
         #[test]
+        fn parsed_invocations_obey_the_grammar(
+            input in "[ \t]{0,2}/?[a-z0-9._/$é \t\u{a0}\u{3000}-]{0,40}",
+        ) {
+            if let Some(invocation) = parse_invocation(&input) {
+                prop_assert!(valid_command_name(&invocation.name));
+                let rest = input.trim_start_matches([' ', '\t']);
+                let head = format!("/{}", invocation.name);
+                prop_assert!(rest.starts_with(&head), "{:?} does not start with {:?}", rest, head);
+                for arg in &invocation.args {
+                    prop_assert!(!arg.is_empty() && !arg.contains(char::is_whitespace));
+                }
+                let rebuilt = format!("/{} {}", invocation.name, invocation.args.join(" "));
+                prop_assert_eq!(parse_invocation(&rebuilt), Some(invocation));
+            } else {
+                let rest = input.trim_start_matches([' ', '\t']);
+                let name = rest.strip_prefix('/').unwrap_or_default();
+                prop_assert!(!rest.starts_with('/') || !name.starts_with(is_name_char));
+            }
+        }
+
+        #[test]
         fn nothing_panics_on_arbitrary_text(raw in ".{0,200}", input in ".{0,80}") {
             let ws = MemWorkspace::new().file(".claude/commands/t.md", &raw);
             let _ = description(&raw);
