@@ -7,12 +7,20 @@ fn demo_assembles_all_four_kinds_in_order_when_trusted() {
     let env = TestEnv::demo();
     let output = env
         .cmd()
-        .args(["--trust-project", "assemble", "--memory-dir", ".mecatl/memory"])
+        .args([
+            "--trust-project",
+            "assemble",
+            "--memory-dir",
+            ".mecatl/memory",
+        ])
         .output()
         .unwrap();
     assert!(output.status.success(), "{}", stderr(&output));
     let text = stdout(&output);
-    let headers: Vec<&str> = text.lines().filter(|l| l.starts_with("── message")).collect();
+    let headers: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("── message"))
+        .collect();
     assert_eq!(
         headers,
         [

@@ -177,3 +177,22 @@ fn an_oversized_tools_file_exits_2() {
         "mecatl-prompt: error: --tools tools.json: larger than 16777216 bytes\n"
     );
 }
+
+#[test]
+fn leading_whitespace_past_the_read_bound_reads_as_blank_with_a_warning() {
+    let env = TestEnv::new();
+    sparse(&env.ws.join("CLAUDE.md"), b"Fallback.", 9);
+    let mut agents = vec![b' '; 300_000];
+    agents.extend_from_slice(b"Hidden.");
+    env.write("AGENTS.md", agents);
+    let out = trusted_json(&env, &["assemble"]);
+    out.assert_code(0);
+    assert_eq!(
+        out.message("project"),
+        "Project instructions (CLAUDE.md):\n\nFallback."
+    );
+    assert_eq!(
+        out.problems(),
+        ["warning AGENTS.md: the first 262144 bytes are all whitespace; treated as blank"]
+    );
+}

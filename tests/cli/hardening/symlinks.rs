@@ -165,3 +165,25 @@ fn loops_and_dangling_links_count_as_not_found_with_a_warning() {
         ]
     );
 }
+
+#[test]
+fn links_to_enclosing_directories_are_not_walked() {
+    let env = TestEnv::new();
+    symlink(".", &env.ws.join(".claude/commands/self"));
+    symlink("..", &env.ws.join(".claude/rules/up"));
+    env.write(".claude/commands/c.md", "C.");
+    env.write(".claude/rules/r.md", "R.");
+    let out = run(&env, &["--trust-project", "-v", "commands", "list"]);
+    out.assert_code(0);
+    assert_eq!(out.stdout, "/c  C.\n");
+    assert_eq!(
+        out.stderr,
+        "mecatl-prompt: info: .claude/commands/self: nested directory not read: its 1 .md file(s) are not commands here (Claude Code would offer them as /self:NAME, e.g. /self:c)\n"
+    );
+    // A linked directory among the rules is not even counted: counting
+    // through `..` would walk the whole repository.
+    let out = trusted_json(&env, &["rules", "list", "--check"]);
+    out.assert_code(0);
+    assert_eq!(out.json()["rules"].as_array().map(Vec::len), Some(1));
+    assert_eq!(out.problems(), Vec::<String>::new());
+}
