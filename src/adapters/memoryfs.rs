@@ -219,26 +219,31 @@ fn read_entries(ws: &OsWorkspace) -> Result<Vec<MemoryEntry>, Diagnostic> {
     if bounded.is_truncated() {
         return Err(too_large(bounded.size));
     }
-    parse_store(&bounded.bytes).map_err(|err| unusable(err.to_string()))
+    parse_memory_json(&bounded.bytes).map_err(|err| unusable(err.to_string()))
 }
 
-/// Why `memory.json` could not be parsed; never quotes the file.
-#[derive(Debug, PartialEq, Eq)]
-enum ParseError {
+/// Why `memory.json` could not be parsed; its message never quotes the file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MemoryJsonError {
+    /// The document is not a JSON object.
     NotAnObject,
+    /// The JSON is invalid, truncated, or holds a value of the wrong type.
     Json {
+        /// What kind of failure it was.
         category: serde_json::error::Category,
+        /// The 1-based line where it was noticed.
         line: usize,
+        /// The 1-based column where it was noticed.
         column: usize,
     },
 }
 
-impl fmt::Display for ParseError {
+impl fmt::Display for MemoryJsonError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use serde_json::error::Category;
         match self {
-            ParseError::NotAnObject => f.write_str("malformed: not a JSON object"),
-            ParseError::Json {
+            MemoryJsonError::NotAnObject => f.write_str("malformed: not a JSON object"),
+            MemoryJsonError::Json {
                 category,
                 line,
                 column,
@@ -254,9 +259,9 @@ impl fmt::Display for ParseError {
     }
 }
 
-impl From<serde_json::Error> for ParseError {
+impl From<serde_json::Error> for MemoryJsonError {
     fn from(err: serde_json::Error) -> Self {
-        ParseError::Json {
+        MemoryJsonError::Json {
             category: err.classify(),
             line: err.line(),
             column: err.column(),
@@ -318,13 +323,16 @@ impl<'de> Deserialize<'de> for OrderedEntries {
     }
 }
 
-/// Parses the bytes of `memory.json`.
-fn parse_store(bytes: &[u8]) -> Result<Vec<MemoryEntry>, ParseError> {
+/// Parses the bytes of `memory.json` into its entries, in file order, with
+/// full values. Invalid UTF-8 inside strings becomes U+FFFD, as the engine's
+/// JSON decoder does, rather than dropping the whole store.
+pub fn parse_memory_json(bytes: &[u8]) -> Result<Vec<MemoryEntry>, MemoryJsonError> {
     // A struct would also accept a JSON array; the store is an object.
     if bytes.trim_ascii_start().first() != Some(&b'{') {
-        return Err(ParseError::NotAnObject);
+        return Err(MemoryJsonError::NotAnObject);
     }
-    let store: StoreFile = serde_json::from_slice(bytes)?;
+    let text = String::from_utf8_lossy(bytes);
+    let store: StoreFile = serde_json::from_str(&text)?;
     let entries = store.entries.map(|e| e.0).unwrap_or_default();
     Ok(entries
         .into_iter()
@@ -491,10 +499,16 @@ mod tests {
     }
 
     #[test]
-    fn invalid_utf8_and_deep_nesting_are_malformed_not_panics() {
-        let (_dir, store) = store_with(b"{\"entries\": {\"k\": {\"value\": \"\xff\"}}}");
-        assert!(store.index().0.is_empty());
-        assert_eq!(store.index().1.len(), 1);
+    fn invalid_utf8_in_strings_is_replaced_and_deep_nesting_never_panics() {
+        let (_dir, store) = store_with(b"{\"entries\": {\"k\xfe\": {\"value\": \"a\xffb\"}}}");
+        let (entries, diagnostics) = store.list("");
+        assert!(diagnostics.is_empty(), "{diagnostics:?}");
+        assert_eq!(entries, vec![entry("k\u{fffd}", "a\u{fffd}b", "", None)]);
+        let (_dir, store) = store_with(b"{\"entries\": \xff}");
+        assert_eq!(
+            single_warning(&store.index().1),
+            "malformed: invalid JSON at line 1, column 13; no memory entries loaded"
+        );
         // Deep nesting in ignored keys is skipped without recursion.
         let deep = format!(
             "{{\"history\": {}{}}}",

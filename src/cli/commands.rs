@@ -39,7 +39,7 @@ struct ListDocument<'a> {
 /// One text line per command: `/name`, two spaces, the description, and
 /// `(withheld: untrusted)` for withheld ones; no trailing space.
 fn text_line(command: &ListedCommand) -> String {
-    let mut line = format!("/{}", command.name);
+    let mut line = format!("/{}", output::one_line(&command.name));
     for part in [
         command.description.as_str(),
         if command.withheld {

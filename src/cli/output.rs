@@ -103,10 +103,11 @@ pub fn format_diagnostic(diagnostic: &Diagnostic) -> String {
     }
 }
 
-/// Replaces line breaks so a diagnostic always stays on one line, even when
-/// a file name holds a newline.
-fn one_line(text: &str) -> String {
-    text.replace(['\n', '\r'], " ")
+/// Replaces every control character with a space, so a diagnostic or a
+/// table cell stays on one line and cannot drive the terminal, even when a
+/// file name holds a newline or an escape sequence.
+pub fn one_line(text: &str) -> String {
+    text.replace(char::is_control, " ")
 }
 
 /// Prints the diagnostics the verbosity lets through on stderr: fatal and
@@ -144,6 +145,10 @@ mod tests {
         assert_eq!(
             format_diagnostic(&Diagnostic::warning("a\nb.md", "x\ny")),
             "mecatl-prompt: warning: a b.md: x y"
+        );
+        assert_eq!(
+            format_diagnostic(&Diagnostic::warning("\u{1b}]0;t\u{7}\r.md", "z")),
+            "mecatl-prompt: warning:  ]0;t  .md: z"
         );
     }
 

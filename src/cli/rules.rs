@@ -143,11 +143,11 @@ fn text_table(entries: &[RuleEntry<'_>]) -> String {
             entry.source.to_string()
         };
         rows.push([
-            entry.name.to_string(),
+            output::one_line(entry.name),
             entry.origin.as_str().to_string(),
-            applies,
+            output::one_line(&applies),
             bytes,
-            source,
+            output::one_line(&source),
         ]);
     }
     output::aligned_columns(&rows)

@@ -322,7 +322,8 @@ pub fn description(raw: &str) -> String {
         .chars()
         .map(|c| if c.is_control() { ' ' } else { c })
         .collect();
-    cap_chars(&one_line, limits::MAX_COMMAND_DESCRIPTION_CHARS)
+    // Trimmed again: a control character at either end became a space.
+    cap_chars(one_line.trim(), limits::MAX_COMMAND_DESCRIPTION_CHARS)
 }
 
 fn frontmatter_description(raw: &str) -> Option<String> {
@@ -1213,8 +1214,14 @@ fn directory_problem(
         WsError::NotADirectory | WsError::NotRegular(_) => {
             "a command directory is expected here, but this is not a directory".to_string()
         }
-        WsError::Refused(why) | WsError::Unresolvable(why) => {
-            format!("command directory not read: {why}")
+        WsError::Refused(why) => format!("command directory not read: {why}"),
+        // SPEC §3.1: a link that cannot be resolved counts as not found.
+        WsError::Unresolvable(why) => {
+            diagnostics.push(Diagnostic::warning(
+                path,
+                format!("command directory is a {why}; treated as missing"),
+            ));
+            return None;
         }
     };
     diagnostics.push(Diagnostic::fatal(path, reason));
@@ -1680,6 +1687,9 @@ mod tests {
         assert_eq!(description("   \n\n"), "");
         assert_eq!(description("Title\rrest"), "Title");
         assert_eq!(description("a\tb\u{1b}[31m"), "a b [31m");
+        // Control characters at either end leave no padding behind.
+        assert_eq!(description("\0title\0\n"), "title");
+        assert_eq!(description("---\ndescription: d\u{7}\n---\n"), "d");
         // A BOM before the fence: not frontmatter, and not part of the line.
         assert_eq!(description("\u{feff}---\ndescription: x\n---\nBody"), "---");
         assert_eq!(description("---\na: b\nBody"), "---");
@@ -2312,6 +2322,22 @@ mod tests {
     }
 
     #[test]
+    fn a_looping_directory_link_is_missing_with_a_warning() {
+        let ws = ws_with(&[(".claude/commands/ok.md", "Ok")])
+            .node(".mecatl/commands", MemNode::Symlink("commands".into()));
+        let listing = list_in(&dirs(&ws), true);
+        assert_eq!(listing.commands.len(), 1);
+        assert_eq!(
+            listing.diagnostics,
+            [Diagnostic::warning(
+                ".mecatl/commands",
+                "command directory is a symlink loop; treated as missing"
+            )]
+        );
+        assert!(listing.into_commands().is_ok());
+    }
+
+    #[test]
     fn missing_directories_are_no_commands() {
         let ws = MemWorkspace::new();
         let listing = list_in(&dirs(&ws), true);
@@ -2560,6 +2586,27 @@ mod tests {
             prop_assert_eq!(&from_dir.output, &from_source.output);
             prop_assert_eq!(from_dir.args, from_source.args);
             prop_assert!(from_dir.expanded && from_source.expanded);
+        }
+
+        #[test]
+        fn parsed_invocations_obey_the_grammar(
+            input in "[ \t]{0,2}/?[a-z0-9._/$é \t\u{a0}\u{3000}-]{0,40}",
+        ) {
+            if let Some(invocation) = parse_invocation(&input) {
+                prop_assert!(valid_command_name(&invocation.name));
+                let rest = input.trim_start_matches([' ', '\t']);
+                let head = format!("/{}", invocation.name);
+                prop_assert!(rest.starts_with(&head), "{:?} does not start with {:?}", rest, head);
+                for arg in &invocation.args {
+                    prop_assert!(!arg.is_empty() && !arg.contains(char::is_whitespace));
+                }
+                let rebuilt = format!("/{} {}", invocation.name, invocation.args.join(" "));
+                prop_assert_eq!(parse_invocation(&rebuilt), Some(invocation));
+            } else {
+                let rest = input.trim_start_matches([' ', '\t']);
+                let name = rest.strip_prefix('/').unwrap_or_default();
+                prop_assert!(!rest.starts_with('/') || !name.starts_with(is_name_char));
+            }
         }
 
         #[test]

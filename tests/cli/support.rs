@@ -78,7 +78,21 @@ impl TestEnv {
     /// The binary as a plain `std` command, run in the workspace with a
     /// cleared environment (for tests that stream its output).
     pub(crate) fn std_cmd(&self) -> std::process::Command {
-        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_mecatl-prompt"));
+        self.std_program(env!("CARGO_BIN_EXE_mecatl-prompt"))
+    }
+
+    /// Any program, run like [`Self::cmd`] runs the binary (for wrappers
+    /// such as `setpriv`), with a hang guard.
+    pub(crate) fn program(&self, program: impl AsRef<std::ffi::OsStr>) -> Command {
+        let mut cmd = Command::from_std(self.std_program(program));
+        cmd.timeout(std::time::Duration::from_secs(60));
+        cmd
+    }
+
+    /// Any program as a plain `std` command in the workspace, with the
+    /// environment cleared down to the temp HOME, XDG dirs, PATH, SHELL and TZ.
+    fn std_program(&self, program: impl AsRef<std::ffi::OsStr>) -> std::process::Command {
+        let mut cmd = std::process::Command::new(program);
         cmd.env_clear()
             .env("HOME", &self.home)
             .env("XDG_CONFIG_HOME", &self.config)
@@ -129,9 +143,7 @@ impl TestEnv {
 
     /// The binary, run in the workspace with a cleared environment.
     pub(crate) fn cmd(&self) -> Command {
-        let mut cmd = Command::from_std(self.std_cmd());
-        cmd.timeout(std::time::Duration::from_secs(60));
-        cmd
+        self.program(env!("CARGO_BIN_EXE_mecatl-prompt"))
     }
 }
 

@@ -1,0 +1,203 @@
+//! The corpus test (SPEC §13): every real third-party workspace under
+//! `../shared/corpus` is listed and assembled without a panic, every
+//! command and rule file in it is accounted for (listed, or named by a
+//! diagnostic), and the per-folder counts match the checked-in
+//! `tests/corpus-expectations.txt` exactly.
+//!
+//! The corpus sits beside the repository (`shared/` next to the clone, as
+//! in CI); `MECATL_CORPUS_DIR` points elsewhere. A missing corpus fails the
+//! test rather than passing silently. `UPDATE_EXPECTATIONS=1` rewrites the
+//! expectations file from the current results.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::support::TestEnv;
+
+const EXPECTATIONS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus-expectations.txt");
+
+const HEADER: &str = "\
+# Per-folder results of tests/cli/corpus.rs over ../shared/corpus, compared exactly.
+# Regenerate: UPDATE_EXPECTATIONS=1 cargo test --test cli corpus
+# Each run is `--trust-project --format json -C FOLDER`; diagnostics are fatal/warning/info.
+";
+
+fn corpus_dir() -> PathBuf {
+    match std::env::var_os("MECATL_CORPUS_DIR") {
+        Some(dir) => PathBuf::from(dir),
+        None => PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus")),
+    }
+}
+
+/// One subcommand's JSON result on one folder.
+struct Run {
+    doc: Value,
+}
+
+impl Run {
+    fn new(env: &TestEnv, folder: &Path, args: &[&str]) -> Self {
+        let output = env
+            .cmd()
+            .arg("-C")
+            .arg(folder)
+            .args(["--trust-project", "--format", "json"])
+            .args(args)
+            .timeout(super::hardening::HANG_GUARD)
+            .output()
+            .expect("run the binary");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            !stderr.contains("panicked"),
+            "{} {args:?} panicked: {stderr}",
+            folder.display()
+        );
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{} {args:?}: {stderr}",
+            folder.display()
+        );
+        let doc = serde_json::from_slice(&output.stdout)
+            .unwrap_or_else(|e| panic!("{} {args:?}: not JSON: {e}", folder.display()));
+        Self { doc }
+    }
+
+    fn array(&self, key: &str) -> &[Value] {
+        self.doc[key].as_array().map_or(&[], Vec::as_slice)
+    }
+
+    /// `fatal/warning/info` counts.
+    fn severities(&self) -> String {
+        let count = |severity: &str| {
+            self.array("diagnostics")
+                .iter()
+                .filter(|d| d["severity"] == severity)
+                .count()
+        };
+        format!("{}/{}/{}", count("fatal"), count("warning"), count("info"))
+    }
+
+    /// The `source` of every item of `list` and every diagnostic's `path`.
+    fn named_paths(&self, list: &str) -> BTreeSet<String> {
+        let listed = self
+            .array(list)
+            .iter()
+            .filter_map(|item| item["source"].as_str());
+        let diagnosed = self
+            .array("diagnostics")
+            .iter()
+            .filter_map(|d| d["path"].as_str());
+        listed.chain(diagnosed).map(str::to_string).collect()
+    }
+}
+
+/// The workspace-relative `*.md` files directly in `dir`, if it is a directory.
+fn md_files(folder: &Path, dir: &str) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(folder.join(dir)) else {
+        return Vec::new();
+    };
+    let mut found: Vec<String> = entries
+        .filter_map(Result::ok)
+        .filter_map(|e| e.file_name().to_str().map(str::to_string))
+        .filter(|name| name.ends_with(".md"))
+        .map(|name| format!("{dir}/{name}"))
+        .collect();
+    found.sort();
+    found
+}
+
+/// The expectations line for one folder, after checking it.
+fn check_folder(env: &TestEnv, folder: &Path) -> String {
+    let commands = Run::new(env, folder, &["commands", "list"]);
+    let rules = Run::new(env, folder, &["rules", "list"]);
+    let assemble = Run::new(env, folder, &["assemble"]);
+
+    let command_paths = commands.named_paths("commands");
+    for file in [".mecatl/commands", ".claude/commands"]
+        .iter()
+        .flat_map(|dir| md_files(folder, dir))
+    {
+        assert!(
+            command_paths.contains(&file),
+            "{}: {file} is neither listed nor diagnosed",
+            folder.display()
+        );
+    }
+    let rule_paths = rules.named_paths("rules");
+    for file in [".mecatl/rules", ".claude/rules"]
+        .iter()
+        .flat_map(|dir| md_files(folder, dir))
+    {
+        assert!(
+            rule_paths.contains(&file),
+            "{}: {file} is neither listed nor diagnosed",
+            folder.display()
+        );
+    }
+
+    let name = folder
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    format!(
+        "{name} commands={} rules={} messages={} commands.diag={} rules.diag={} assemble.diag={}",
+        commands.array("commands").len(),
+        rules.array("rules").len(),
+        assemble.array("messages").len(),
+        commands.severities(),
+        rules.severities(),
+        assemble.severities(),
+    )
+}
+
+#[test]
+fn every_corpus_folder_is_read_without_panics_and_matches_its_expectations() {
+    let corpus = corpus_dir();
+    let entries = std::fs::read_dir(&corpus).unwrap_or_else(|e| {
+        panic!(
+            "the corpus is missing at {} ({e}): clone the shared data beside the repository, \
+             or set MECATL_CORPUS_DIR",
+            corpus.display()
+        )
+    });
+    let mut folders: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    folders.sort();
+    assert!(!folders.is_empty(), "no folders in {}", corpus.display());
+
+    let env = TestEnv::new();
+    let mut actual = String::from(HEADER);
+    for folder in &folders {
+        actual.push_str(&check_folder(&env, folder));
+        actual.push('\n');
+    }
+
+    if std::env::var_os("UPDATE_EXPECTATIONS").is_some() {
+        std::fs::write(EXPECTATIONS, &actual).expect("write the expectations");
+        return;
+    }
+    let expected = std::fs::read_to_string(EXPECTATIONS).unwrap_or_default();
+    assert!(
+        actual == expected,
+        "corpus results differ from {EXPECTATIONS} (UPDATE_EXPECTATIONS=1 rewrites it):\n{}",
+        diff(&expected, &actual)
+    );
+}
+
+/// The lines only in `expected` (`-`) or only in `actual` (`+`).
+fn diff(expected: &str, actual: &str) -> String {
+    let old: BTreeSet<&str> = expected.lines().collect();
+    let new: BTreeSet<&str> = actual.lines().collect();
+    let mut out = String::new();
+    for line in old.difference(&new) {
+        out.push_str(&format!("- {line}\n"));
+    }
+    for line in new.difference(&old) {
+        out.push_str(&format!("+ {line}\n"));
+    }
+    out
+}

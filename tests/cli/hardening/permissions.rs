@@ -1,0 +1,282 @@
+//! Permission denied (SPEC §2.5, §3.1, §5.5, §9): only AGENTS.md/CLAUDE.md
+//! and an expanded command turn a read fault into exit 2; every other file
+//! is dropped or skipped with a diagnostic.
+//!
+//! Root reads through `chmod 000`, so when these tests run as root (as in
+//! CI containers) the binary is run as `nobody` through `setpriv`; when
+//! that is not possible either, the cases are skipped with a printed note.
+
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::path::Path;
+
+use super::{BUILD, HANG_GUARD, Outcome, finish, root};
+use crate::support::TestEnv;
+
+const DENIED: &str = "Permission denied (os error 13)";
+
+/// Runs the binary so that file permissions apply to it.
+struct Unprivileged<'a> {
+    env: &'a TestEnv,
+    via_setpriv: bool,
+}
+
+impl Unprivileged<'_> {
+    fn run(&self, args: &[&str]) -> Outcome {
+        let mut cmd = if self.via_setpriv {
+            let mut cmd = self.env.program("setpriv");
+            cmd.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+                .arg(assert_cmd::cargo::cargo_bin("mecatl-prompt"));
+            cmd
+        } else {
+            self.env.cmd()
+        };
+        cmd.args(args).timeout(HANG_GUARD);
+        finish(self.env, &mut cmd)
+    }
+}
+
+fn chmod(path: &Path, mode: u32) {
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).expect("chmod");
+}
+
+/// Opens the whole temp tree to other users (directories 0755, files 0644).
+fn open_tree(dir: &Path) {
+    chmod(dir, 0o755);
+    for entry in std::fs::read_dir(dir).expect("read dir") {
+        let path = entry.expect("entry").path();
+        let meta = std::fs::symlink_metadata(&path).expect("lstat");
+        if meta.is_dir() {
+            open_tree(&path);
+        } else if meta.is_file() {
+            chmod(&path, 0o644);
+        }
+    }
+}
+
+/// The runner for `env` after its files are written, or `None` (with a
+/// note on stderr) when permissions cannot be made to bind.
+fn unprivileged(env: &TestEnv) -> Option<Unprivileged<'_>> {
+    let is_root = std::fs::metadata(&env.ws).expect("stat ws").uid() == 0;
+    if !is_root {
+        return Some(Unprivileged {
+            env,
+            via_setpriv: false,
+        });
+    }
+    open_tree(root(env));
+    let works = std::process::Command::new("setpriv")
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+        .arg(assert_cmd::cargo::cargo_bin("mecatl-prompt"))
+        .arg("--version")
+        .output()
+        .is_ok_and(|out| out.status.success());
+    if works {
+        Some(Unprivileged {
+            env,
+            via_setpriv: true,
+        })
+    } else {
+        eprintln!(
+            "note: permission-denied cases skipped: running as root and `setpriv` cannot run \
+             the binary as nobody here (missing, or the build directory is not readable)"
+        );
+        None
+    }
+}
+
+/// Workspace files of every kind, each then made unreadable by `deny`.
+fn denied_env() -> TestEnv {
+    let env = TestEnv::new();
+    env.write("AGENTS.md", "Instructions.");
+    env.write(".claude/rules/r.md", "Denied rule.");
+    env.write(".claude/rules/ok.md", "Readable rule.");
+    env.write(".claude/commands/c.md", "Denied $1.");
+    env.write(".claude/commands/ok.md", "Fine $1.");
+    env.write_config("mecatl/soul.md", "Denied soul.");
+    env.write("mem/memory.json", "{\"entries\": {}}");
+    env.write("tools.json", "[]");
+    env
+}
+
+#[test]
+fn an_unreadable_agents_md_exits_2_with_no_output() {
+    let env = denied_env();
+    let Some(runner) = unprivileged(&env) else {
+        return;
+    };
+    chmod(&env.ws.join("AGENTS.md"), 0o000);
+    for format in ["text", "json"] {
+        let out = runner.run(&["--trust-project", "--format", format, "assemble"]);
+        out.assert_code(2);
+        assert_eq!(out.stdout, "");
+        assert_eq!(
+            out.stderr,
+            format!("mecatl-prompt: error: reading AGENTS.md: {DENIED}\n")
+        );
+    }
+    // Without the instructions, everything else still assembles.
+    let out = runner.run(&[
+        "--trust-project",
+        "--format",
+        "json",
+        "assemble",
+        "--no-instructions",
+    ]);
+    out.assert_code(0);
+    assert_eq!(
+        out.messages()
+            .iter()
+            .map(|(p, _)| p.as_str())
+            .collect::<Vec<_>>(),
+        ["rules", "soul"]
+    );
+}
+
+#[test]
+fn unreadable_rules_commands_soul_memory_and_tools() {
+    let env = denied_env();
+    let Some(runner) = unprivileged(&env) else {
+        return;
+    };
+    for file in [
+        env.ws.join(".claude/rules/r.md"),
+        env.ws.join(".claude/commands/c.md"),
+        env.config.join("mecatl/soul.md"),
+        env.ws.join("mem/memory.json"),
+        env.ws.join("tools.json"),
+    ] {
+        chmod(&file, 0o000);
+    }
+    let out = runner.run(&[
+        "--trust-project",
+        "--format",
+        "json",
+        "assemble",
+        "--no-instructions",
+        "--memory-dir",
+        "mem",
+    ]);
+    out.assert_code(0);
+    assert_eq!(
+        out.problems(),
+        [
+            format!("fatal .claude/rules/r.md: cannot be read: {DENIED}; rule dropped"),
+            format!(
+                "warning [ROOT]/config/mecatl/soul.md: soul file cannot be read: {DENIED} (the project soul is not used in its place)"
+            ),
+            format!(
+                "warning [ROOT]/ws/mem/memory.json: cannot be read: {DENIED}; no memory entries loaded"
+            ),
+        ]
+    );
+    assert!(out.message("rules").contains("Readable rule."));
+    runner
+        .run(&["--trust-project", "rules", "list", "--check"])
+        .assert_code(1);
+    let out = runner.run(&["--trust-project", "commands", "list"]);
+    out.assert_code(0);
+    assert_eq!(out.stdout, "/ok  Fine $1.\n");
+    assert_eq!(
+        out.stderr,
+        format!("mecatl-prompt: error: .claude/commands/c.md: cannot be read: {DENIED}\n")
+    );
+    let out = runner.run(&["--trust-project", "expand", "/c", "x"]);
+    out.assert_code(2);
+    assert_eq!(out.stdout, "");
+    assert_eq!(
+        out.stderr,
+        format!("mecatl-prompt: error: reading .claude/commands/c.md: {DENIED}\n")
+    );
+    runner
+        .run(&["--trust-project", "expand", "/ok", "x"])
+        .assert_code(0);
+    let mut args = BUILD.to_vec();
+    args.extend(["--tools", "tools.json"]);
+    let out = runner.run(&args);
+    out.assert_code(2);
+    assert_eq!(
+        out.stderr,
+        format!("mecatl-prompt: error: --tools tools.json: {DENIED}\n")
+    );
+}
+
+#[test]
+fn unlistable_directories_are_fatal_for_their_tier_only() {
+    let env = denied_env();
+    env.write(".mecatl/rules/m.md", "Hidden.");
+    env.write(".mecatl/commands/m.md", "Hidden.");
+    env.write_config(
+        "mecatl/settings.yaml",
+        format!("trustedWorkspaces:\n  - {}\n", env.ws.display()),
+    );
+    let Some(runner) = unprivileged(&env) else {
+        return;
+    };
+    for dir in [
+        env.ws.join(".mecatl/rules"),
+        env.ws.join(".mecatl/commands"),
+        env.ws.join("mem"),
+    ] {
+        chmod(&dir, 0o000);
+    }
+    chmod(&env.config.join("mecatl/settings.yaml"), 0o000);
+    let out = runner.run(&[
+        "--format",
+        "json",
+        "assemble",
+        "--no-instructions",
+        "--memory-dir",
+        "mem",
+    ]);
+    out.assert_code(0);
+    assert_eq!(out.json()["trust"]["source"], "default");
+    assert_eq!(
+        out.problems(),
+        [
+            format!("warning [ROOT]/config/mecatl/settings.yaml: settings ignored: {DENIED}"),
+            // memory.lock cannot be seen in the closed directory either.
+            format!(
+                "warning [ROOT]/ws/mem/memory.lock: {DENIED}; reading the memory store without a lock"
+            ),
+            format!(
+                "warning [ROOT]/ws/mem/memory.json: cannot be read: {DENIED}; no memory entries loaded"
+            ),
+            "warning project files were withheld because the workspace is not trusted; pass \
+             --trust-project, set MECATL_TRUST_PROJECT=1, or list it under trustedWorkspaces in \
+             [ROOT]/config/mecatl/settings.yaml"
+                .to_string(),
+        ]
+    );
+    let out = runner.run(&[
+        "--trust-project",
+        "--format",
+        "json",
+        "rules",
+        "list",
+        "--check",
+    ]);
+    out.assert_code(1);
+    assert_eq!(out.json()["rules"].as_array().map(Vec::len), Some(2));
+    assert_eq!(
+        out.problems(),
+        [format!(
+            "fatal .mecatl/rules: rules directory cannot be listed: {DENIED}"
+        ),]
+    );
+    let out = runner.run(&["--trust-project", "commands", "list"]);
+    out.assert_code(0);
+    assert_eq!(
+        out.stderr_lines()[0],
+        format!(
+            "mecatl-prompt: error: .mecatl/commands: command directory cannot be listed: {DENIED}"
+        )
+    );
+    // The engine cannot tell whether an unsearchable directory holds the
+    // name, so expansion reports the fault rather than guess.
+    let out = runner.run(&["--trust-project", "expand", "/ok"]);
+    out.assert_code(2);
+    assert_eq!(
+        out.stderr,
+        format!("mecatl-prompt: error: reading .mecatl/commands/ok.md: {DENIED}\n")
+    );
+}
