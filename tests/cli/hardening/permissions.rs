@@ -6,10 +6,10 @@
 //! CI containers) the binary is run as `nobody` through `setpriv`; when
 //! that is not possible either, the cases are skipped with a printed note.
 
-use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
-use super::{BUILD, HANG_GUARD, Outcome, finish, root};
+use super::{BUILD, HANG_GUARD, Outcome, finish};
 use crate::support::TestEnv;
 
 const DENIED: &str = "Permission denied (os error 13)";
@@ -17,19 +17,14 @@ const DENIED: &str = "Permission denied (os error 13)";
 /// Runs the binary so that file permissions apply to it.
 struct Unprivileged<'a> {
     env: &'a TestEnv,
-    via_setpriv: bool,
 }
 
 impl Unprivileged<'_> {
     fn run(&self, args: &[&str]) -> Outcome {
-        let mut cmd = if self.via_setpriv {
-            let mut cmd = self.env.program("setpriv");
-            cmd.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
-                .arg(assert_cmd::cargo::cargo_bin("mecatl-prompt"));
-            cmd
-        } else {
-            self.env.cmd()
-        };
+        let mut cmd = self
+            .env
+            .cmd_bound_by_permissions()
+            .expect("checked by unprivileged()");
         cmd.args(args).timeout(HANG_GUARD);
         finish(self.env, &mut cmd)
     }
@@ -39,46 +34,15 @@ fn chmod(path: &Path, mode: u32) {
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).expect("chmod");
 }
 
-/// Opens the whole temp tree to other users (directories 0755, files 0644).
-fn open_tree(dir: &Path) {
-    chmod(dir, 0o755);
-    for entry in std::fs::read_dir(dir).expect("read dir") {
-        let path = entry.expect("entry").path();
-        let meta = std::fs::symlink_metadata(&path).expect("lstat");
-        if meta.is_dir() {
-            open_tree(&path);
-        } else if meta.is_file() {
-            chmod(&path, 0o644);
-        }
-    }
-}
-
 /// The runner for `env` after its files are written, or `None` (with a
 /// note on stderr) when permissions cannot be made to bind.
 fn unprivileged(env: &TestEnv) -> Option<Unprivileged<'_>> {
-    let is_root = std::fs::metadata(&env.ws).expect("stat ws").uid() == 0;
-    if !is_root {
-        return Some(Unprivileged {
-            env,
-            via_setpriv: false,
-        });
-    }
-    open_tree(root(env));
-    let works = std::process::Command::new("setpriv")
-        .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
-        .arg(assert_cmd::cargo::cargo_bin("mecatl-prompt"))
-        .arg("--version")
-        .output()
-        .is_ok_and(|out| out.status.success());
-    if works {
-        Some(Unprivileged {
-            env,
-            via_setpriv: true,
-        })
+    if env.cmd_bound_by_permissions().is_some() {
+        Some(Unprivileged { env })
     } else {
         eprintln!(
             "note: permission-denied cases skipped: running as root and `setpriv` cannot run \
-             the binary as nobody here (missing, or the build directory is not readable)"
+             the binary as nobody here"
         );
         None
     }
