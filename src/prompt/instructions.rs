@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use crate::diagnostic::Diagnostic;
 use crate::limits;
-use crate::prompt::text::truncate_utf8;
+use crate::prompt::text::{decode_lossy, truncate_utf8};
 use crate::workspace::{Bounded, Workspace, WsError};
 
 /// Who a message is from. Turn-0 messages are always from the user.
@@ -204,7 +204,7 @@ pub fn load_instructions(ws: &dyn Workspace) -> Result<Instructions, ReadFault> 
     let mut diagnostics = Vec::new();
     for name in INSTRUCTION_FILES {
         let path = ws.display(name);
-        let bounded = match ws.read(name, limits::MAX_INSTRUCTIONS_READ_BYTES) {
+        let bounded = match read_instructions(ws, name) {
             Ok(bounded) => bounded,
             Err(WsError::NotFound) => continue,
             Err(WsError::Io(source)) => return Err(ReadFault { path, source }),
@@ -253,6 +253,29 @@ pub fn load_instructions(ws: &dyn Workspace) -> Result<Instructions, ReadFault> 
     })
 }
 
+/// How much of an instructions file is read first: the cap and room for
+/// some leading whitespace, so a huge file costs this much, not the whole
+/// read bound (SPEC §11).
+const INSTRUCTIONS_HEAD_BYTES: u64 = limits::MAX_INSTRUCTIONS_BYTES as u64 + 4096;
+
+/// Reads an instructions file: its head, and up to the full read bound only
+/// when the head's leading whitespace leaves less than the cap's worth of
+/// content in it. Past that, more bytes cannot change the message: the
+/// kept part is the first cap's worth of content, and N counts from the
+/// file size.
+fn read_instructions(ws: &dyn Workspace, name: &str) -> Result<Bounded, WsError> {
+    let head = ws.read(name, INSTRUCTIONS_HEAD_BYTES)?;
+    let content = || {
+        decode_lossy(without_partial_last_char(&head.bytes))
+            .trim_start()
+            .len()
+    };
+    if !head.is_truncated() || content() >= limits::MAX_INSTRUCTIONS_BYTES {
+        return Ok(head);
+    }
+    ws.read(name, limits::MAX_INSTRUCTIONS_READ_BYTES)
+}
+
 /// The warning for an instructions file that counts as not found.
 fn absent_reason(err: &WsError) -> String {
     match err {
@@ -278,7 +301,7 @@ fn render_instructions(name: &str, bounded: &Bounded) -> Option<RenderedInstruct
     } else {
         without_partial_last_char(&bounded.bytes)
     };
-    let decoded = String::from_utf8_lossy(bytes);
+    let decoded = decode_lossy(bytes);
     let content = if read_whole {
         decoded.trim()
     } else {
@@ -296,8 +319,14 @@ fn render_instructions(name: &str, bounded: &Bounded) -> Option<RenderedInstruct
     }
     let kept = truncate_utf8(content, limits::MAX_INSTRUCTIONS_BYTES).trim_end();
     let omitted = bounded.size.saturating_sub(kept.len() as u64);
+    // Sized up front: growing a string this large would copy it repeatedly.
+    let note = format!("\n\n[truncated: {omitted} bytes omitted]");
+    let mut text = String::with_capacity(header.len() + kept.len() + note.len());
+    text.push_str(&header);
+    text.push_str(kept);
+    text.push_str(&note);
     Some(RenderedInstructions {
-        text: format!("{header}{kept}\n\n[truncated: {omitted} bytes omitted]"),
+        text,
         omitted: Some(omitted),
     })
 }
@@ -533,6 +562,60 @@ mod tests {
                 "b".repeat(8),
                 total - 10
             )
+        );
+    }
+
+    #[test]
+    fn the_head_read_gives_what_the_whole_bound_gives() {
+        let bound = limits::MAX_INSTRUCTIONS_READ_BYTES;
+        for pad in [0, 1, 4095, 4096, 4097, 9000] {
+            for fill in ["a", "é", "€ "] {
+                let content = format!("{}{}", " ".repeat(pad), fill.repeat(CAP));
+                let ws = MemWorkspace::new().file("AGENTS.md", &content);
+                let whole = render_instructions("AGENTS.md", &ws.read("AGENTS.md", bound).unwrap());
+                assert_eq!(
+                    text_of(&ws),
+                    whole.map(|r| r.text),
+                    "pad {pad}, fill {fill:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_huge_file_is_read_only_as_far_as_its_head() {
+        struct Bounds(MemWorkspace, Mutex<Vec<u64>>);
+        impl Workspace for Bounds {
+            fn root(&self) -> &Path {
+                self.0.root()
+            }
+            fn display(&self, rel: &str) -> String {
+                self.0.display(rel)
+            }
+            fn stat(&self, rel: &str) -> Result<EntryKind, WsError> {
+                self.0.stat(rel)
+            }
+            fn read(&self, rel: &str, max_bytes: u64) -> Result<Bounded, WsError> {
+                self.1.lock().unwrap().push(max_bytes);
+                self.0.read(rel, max_bytes)
+            }
+            fn list(&self, rel: &str) -> Result<Vec<DirEntry>, WsError> {
+                self.0.list(rel)
+            }
+        }
+        let huge = MemWorkspace::new().file("AGENTS.md", "x".repeat(4 * CAP));
+        let ws = Bounds(huge, Mutex::new(Vec::new()));
+        assert!(load_instructions(&ws).unwrap().truncated);
+        assert_eq!(*ws.1.lock().unwrap(), [INSTRUCTIONS_HEAD_BYTES]);
+        let padded = format!("{}{}", " ".repeat(8192), "x".repeat(4 * CAP));
+        let ws = Bounds(
+            MemWorkspace::new().file("AGENTS.md", padded),
+            Mutex::new(Vec::new()),
+        );
+        assert!(load_instructions(&ws).unwrap().truncated);
+        assert_eq!(
+            *ws.1.lock().unwrap(),
+            [INSTRUCTIONS_HEAD_BYTES, limits::MAX_INSTRUCTIONS_READ_BYTES]
         );
     }
 
