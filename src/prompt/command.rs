@@ -24,6 +24,7 @@
 //!   directory's file is listed, §3.3); expansion of that name is a read
 //!   fault (§5.5), because the file the user meant could not be read.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::io;
@@ -692,7 +693,11 @@ impl Probe {
 /// not a link.
 fn probe(ws: &dyn Workspace, rel: &str, kind: Option<EntryKind>, limit: Option<u64>) -> Probe {
     if let Some(limit) = limit {
-        return match ws.read(rel, limit) {
+        let read = match kind {
+            Some(kind) => ws.read_listed(rel, kind, limit),
+            None => ws.read(rel, limit),
+        };
+        return match read {
             Ok(content) => Probe::Regular(Some(content)),
             Err(err) => Probe::from_error(err),
         };
@@ -918,13 +923,13 @@ fn has_invalid_utf8(content: &Bounded) -> bool {
 
 /// Decodes file content, replacing invalid UTF-8 with U+FFFD and dropping a
 /// character that a bounded read cut in two.
-fn decode(content: &Bounded) -> String {
+fn decode(content: &Bounded) -> Cow<'_, str> {
     match std::str::from_utf8(&content.bytes) {
-        Ok(text) => text.to_string(),
+        Ok(text) => Cow::Borrowed(text),
         Err(err) if content.is_truncated() && err.error_len().is_none() => {
-            String::from_utf8_lossy(&content.bytes[..err.valid_up_to()]).into_owned()
+            String::from_utf8_lossy(&content.bytes[..err.valid_up_to()])
         }
-        Err(_) => String::from_utf8_lossy(&content.bytes).into_owned(),
+        Err(_) => String::from_utf8_lossy(&content.bytes),
     }
 }
 
@@ -973,7 +978,7 @@ pub fn resolve(dirs: &[SearchDir<'_>], name: &str) -> Resolution {
             resolution.winner = Some(ResolvedFile {
                 dir_index,
                 source: considered.source.clone(),
-                raw: decode(content),
+                raw: decode(content).into_owned(),
             });
         }
         resolution.candidates.push(CandidateFile {
