@@ -213,14 +213,13 @@ pub fn load_instructions(ws: &dyn Workspace) -> Result<Instructions, ReadFault> 
                 continue;
             }
         };
-        let Some(rendered) = render_instructions(name, &bounded) else {
-            diagnostics.push(if bounded.is_truncated() {
+        let (size, read) = (bounded.size, bounded.bytes.len());
+        let cut_read = bounded.is_truncated();
+        let Some(rendered) = render_instructions(name, bounded) else {
+            diagnostics.push(if cut_read {
                 Diagnostic::warning(
                     path,
-                    format!(
-                        "the first {} bytes are all whitespace; treated as blank",
-                        bounded.bytes.len()
-                    ),
+                    format!("the first {read} bytes are all whitespace; treated as blank"),
                 )
             } else {
                 Diagnostic::info(path, "blank; ignored")
@@ -232,8 +231,7 @@ pub fn load_instructions(ws: &dyn Workspace) -> Result<Instructions, ReadFault> 
             diagnostics.push(Diagnostic::warning(
                 path.clone(),
                 format!(
-                    "{} bytes; cut at {} bytes, {omitted} bytes omitted (the model is told)",
-                    bounded.size,
+                    "{size} bytes; cut at {} bytes, {omitted} bytes omitted (the model is told)",
                     limits::MAX_INSTRUCTIONS_BYTES
                 ),
             ));
@@ -293,42 +291,49 @@ struct RenderedInstructions {
     omitted: Option<u64>,
 }
 
-/// Renders the message for file `name`, or `None` when it is blank.
-fn render_instructions(name: &str, bounded: &Bounded) -> Option<RenderedInstructions> {
+/// Renders the message for file `name`, or `None` when it is blank. The
+/// message is built in the buffer the file was read into: instructions can
+/// take 64 KiB, and a copy would cost as much again.
+fn render_instructions(name: &str, bounded: Bounded) -> Option<RenderedInstructions> {
     let read_whole = !bounded.is_truncated();
-    let bytes = if read_whole {
-        &bounded.bytes[..]
-    } else {
-        without_partial_last_char(&bounded.bytes)
+    let size = bounded.size;
+    let mut bytes = bounded.bytes;
+    if !read_whole {
+        let whole_chars = without_partial_last_char(&bytes).len();
+        bytes.truncate(whole_chars);
+    }
+    let mut text = match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(err) => String::from_utf8_lossy(err.as_bytes()).into_owned(),
     };
-    let decoded = decode_lossy(bytes);
-    let content = if read_whole {
-        decoded.trim()
+    // The content is text[start..end]: trimmed, or only trim_start when the
+    // file was not read whole.
+    let start = text.len() - text.trim_start().len();
+    let end = if read_whole {
+        text.trim_end().len()
     } else {
-        decoded.trim_start()
+        text.len()
     };
-    if content.is_empty() {
+    if start >= end {
         return None;
     }
-    let header = format!("{PROJECT_INSTRUCTIONS_PREFIX}{name}):\n\n");
-    if read_whole && content.len() <= limits::MAX_INSTRUCTIONS_BYTES {
-        return Some(RenderedInstructions {
-            text: header + content,
-            omitted: None,
-        });
+    let (kept_end, omitted) = if read_whole && end - start <= limits::MAX_INSTRUCTIONS_BYTES {
+        (end, None)
+    } else {
+        let kept = truncate_utf8(&text[start..end], limits::MAX_INSTRUCTIONS_BYTES)
+            .trim_end()
+            .len();
+        (start + kept, Some(size.saturating_sub(kept as u64)))
+    };
+    text.truncate(kept_end);
+    text.replace_range(
+        ..start,
+        &format!("{PROJECT_INSTRUCTIONS_PREFIX}{name}):\n\n"),
+    );
+    if let Some(omitted) = omitted {
+        text.push_str(&format!("\n\n[truncated: {omitted} bytes omitted]"));
     }
-    let kept = truncate_utf8(content, limits::MAX_INSTRUCTIONS_BYTES).trim_end();
-    let omitted = bounded.size.saturating_sub(kept.len() as u64);
-    // Sized up front: growing a string this large would copy it repeatedly.
-    let note = format!("\n\n[truncated: {omitted} bytes omitted]");
-    let mut text = String::with_capacity(header.len() + kept.len() + note.len());
-    text.push_str(&header);
-    text.push_str(kept);
-    text.push_str(&note);
-    Some(RenderedInstructions {
-        text,
-        omitted: Some(omitted),
-    })
+    Some(RenderedInstructions { text, omitted })
 }
 
 /// `bytes` without a UTF-8 sequence cut short at its end (a bounded read
@@ -572,7 +577,7 @@ mod tests {
             for fill in ["a", "é", "€ "] {
                 let content = format!("{}{}", " ".repeat(pad), fill.repeat(CAP));
                 let ws = MemWorkspace::new().file("AGENTS.md", &content);
-                let whole = render_instructions("AGENTS.md", &ws.read("AGENTS.md", bound).unwrap());
+                let whole = render_instructions("AGENTS.md", ws.read("AGENTS.md", bound).unwrap());
                 assert_eq!(
                     text_of(&ws),
                     whole.map(|r| r.text),
