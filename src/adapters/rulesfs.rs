@@ -369,8 +369,8 @@ fn classify(loc: &RuleLocation, entry: DirEntry) -> Entry {
 /// How much of a rule file is read first. It holds the frontmatter and a
 /// body past the cap in all but odd files; a longer file is read again, up
 /// to [`limits::MAX_RULE_FILE_BYTES`], only when its head cannot decide the
-/// rule (see [`split_head`]). A 2 GiB rule costs 32 KiB, not 1 MiB.
-const RULE_HEAD_BYTES: u64 = 32 * 1024;
+/// rule (see [`split_head`]). A 2 GiB rule costs 24 KiB, not 1 MiB.
+const RULE_HEAD_BYTES: u64 = 24 * 1024;
 
 /// A rule file's content split into frontmatter and capped body.
 struct Parsed {
