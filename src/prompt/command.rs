@@ -795,7 +795,7 @@ impl<'a, 'd> Precedence<'a, 'd> {
                     ));
                     Fate::Shadowed { by }
                 } else {
-                    self.claim(name, &source, content.as_ref());
+                    self.claim(name, &source);
                     Fate::Winner
                 };
                 (fate, content, None)
@@ -832,8 +832,9 @@ impl<'a, 'd> Precedence<'a, 'd> {
     }
 
     /// Records `source` as the winner of `name` and names it in the
-    /// diagnostics of the files dropped before it.
-    fn claim(&mut self, name: &str, source: &str, content: Option<&Bounded>) {
+    /// diagnostics of the files dropped before it. The caller then adds the
+    /// winner's [`content_warnings`], when it read the file.
+    fn claim(&mut self, name: &str, source: &str) {
         self.claims.insert(
             name.to_string(),
             Claim::Won {
@@ -844,9 +845,6 @@ impl<'a, 'd> Precedence<'a, 'd> {
             self.diagnostics[index]
                 .reason
                 .push_str(&format!("; {source} is used instead"));
-        }
-        if let Some(content) = content {
-            content_warnings(content, source, &mut self.diagnostics);
         }
     }
 
@@ -861,8 +859,14 @@ impl<'a, 'd> Precedence<'a, 'd> {
     }
 }
 
-/// Warnings about a winning file's content that change what the model sees.
-fn content_warnings(content: &Bounded, source: &str, diagnostics: &mut Vec<Diagnostic>) {
+/// Warnings about a winning file's content that change what the model sees;
+/// `invalid` as [`decode_checked`] found it.
+fn content_warnings(
+    content: &Bounded,
+    invalid: bool,
+    source: &str,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
     if content.size > limits::MAX_COMMAND_FILE_BYTES {
         diagnostics.push(Diagnostic::warning(
             source,
@@ -873,7 +877,7 @@ fn content_warnings(content: &Bounded, source: &str, diagnostics: &mut Vec<Diagn
             ),
         ));
     }
-    if has_invalid_utf8(content) {
+    if invalid {
         diagnostics.push(Diagnostic::warning(
             source,
             "not valid UTF-8; invalid bytes are replaced with U+FFFD",
@@ -912,24 +916,18 @@ fn misplaced_frontmatter(bytes: &[u8]) -> Option<&'static str> {
     })
 }
 
-/// True when the bytes hold invalid UTF-8, not counting a character cut in
-/// two by a bounded read.
-fn has_invalid_utf8(content: &Bounded) -> bool {
-    match std::str::from_utf8(&content.bytes) {
-        Ok(_) => false,
-        Err(err) => !(content.is_truncated() && err.error_len().is_none()),
-    }
-}
-
 /// Decodes file content, replacing invalid UTF-8 with U+FFFD and dropping a
-/// character that a bounded read cut in two.
-fn decode(content: &Bounded) -> Cow<'_, str> {
+/// character that a bounded read cut in two; true besides when the content
+/// holds invalid UTF-8 (not counting such a cut character). One pass over
+/// the content answers both.
+fn decode_checked(content: &Bounded) -> (Cow<'_, str>, bool) {
     match std::str::from_utf8(&content.bytes) {
-        Ok(text) => Cow::Borrowed(text),
-        Err(err) if content.is_truncated() && err.error_len().is_none() => {
-            String::from_utf8_lossy(&content.bytes[..err.valid_up_to()])
-        }
-        Err(_) => String::from_utf8_lossy(&content.bytes),
+        Ok(text) => (Cow::Borrowed(text), false),
+        Err(err) if content.is_truncated() && err.error_len().is_none() => (
+            String::from_utf8_lossy(&content.bytes[..err.valid_up_to()]),
+            false,
+        ),
+        Err(_) => (String::from_utf8_lossy(&content.bytes), true),
     }
 }
 
@@ -975,10 +973,17 @@ pub fn resolve(dirs: &[SearchDir<'_>], name: &str) -> Resolution {
             });
         }
         if let (Fate::Winner, Some(content)) = (&considered.fate, &considered.content) {
+            let (raw, invalid) = decode_checked(content);
+            content_warnings(
+                content,
+                invalid,
+                &considered.source,
+                &mut precedence.diagnostics,
+            );
             resolution.winner = Some(ResolvedFile {
                 dir_index,
                 source: considered.source.clone(),
-                raw: decode(content).into_owned(),
+                raw: raw.into_owned(),
             });
         }
         resolution.candidates.push(CandidateFile {
@@ -1157,16 +1162,19 @@ pub fn list_in(dirs: &[SearchDir<'_>], describe: bool) -> Listing {
             else {
                 continue;
             };
+            let checked = considered.content.as_ref().map(|c| (c, decode_checked(c)));
+            if let (Fate::Winner, Some((content, (_, invalid)))) = (&considered.fate, &checked) {
+                let diagnostics = &mut precedence.diagnostics;
+                content_warnings(content, *invalid, &considered.source, diagnostics);
+            }
             let listed = match considered.fate {
                 Fate::Winner => true,
                 Fate::Withheld => !rows.contains_key(name),
                 _ => false,
             };
             if listed {
-                let description = considered
-                    .content
-                    .as_ref()
-                    .map(|content| description(&decode(content)))
+                let description = checked
+                    .map(|(_, (text, _))| description(&text))
                     .unwrap_or_default();
                 rows.insert(
                     name.to_string(),
@@ -1959,6 +1967,31 @@ mod tests {
                 ".claude/commands/x.md".into(),
                 "not valid UTF-8; invalid bytes are replaced with U+FFFD".into()
             )]
+        );
+    }
+
+    #[test]
+    fn listing_warns_about_invalid_utf8_after_naming_the_winner() {
+        let ws = MemWorkspace::new()
+            .node(".mecatl/commands/x.md", MemNode::Special("FIFO"))
+            .file(".claude/commands/x.md", b"Fix \xff now");
+        let listing = list_in(&dirs(&ws), true);
+        assert_eq!(listing.commands[0].description, "Fix \u{fffd} now");
+        assert_eq!(
+            reasons(&listing.diagnostics),
+            [
+                (
+                    Severity::Warning,
+                    ".mecatl/commands/x.md".into(),
+                    "not used: not a regular file (FIFO); .claude/commands/x.md is used instead"
+                        .into()
+                ),
+                (
+                    Severity::Warning,
+                    ".claude/commands/x.md".into(),
+                    "not valid UTF-8; invalid bytes are replaced with U+FFFD".into()
+                ),
+            ]
         );
     }
 
