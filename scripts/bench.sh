@@ -14,6 +14,7 @@
 #   BENCH_KEEP=1   keep the temporary directory and print its path
 #   BENCH_BIN=PATH time this binary instead of building one
 #   BENCH_ONLY=RE  time only the scenarios whose name matches RE (grep -E)
+#   BENCH_TIMER=loop  use the bash loop even when hyperfine is installed
 #
 # Method. A wall-time target is the process's own time: the median minus
 # the median of spawning `true` in the same run; ratios compare own times
@@ -41,6 +42,9 @@ if [[ ${BENCH_KEEP:-0} == 1 ]]; then
 else
 	trap 'rm -rf "$tmp"' EXIT
 fi
+
+TIMER=loop
+if [[ ${BENCH_TIMER:-} != loop ]] && command -v hyperfine >/dev/null; then TIMER=hyperfine; fi
 
 # The prefix that runs a timed command at real-time priority, when allowed.
 RT=()
@@ -81,6 +85,7 @@ write_rule() {
 
 # write_command FILE I: a ~1 KiB command with a frontmatter description.
 write_command() {
+	# shellcheck disable=SC2016 # $1 and $ARGUMENTS are the command's placeholders
 	printf -- '---\ndescription: Run check number %d over $1\n---\nCheck %d: look at $1 with $ARGUMENTS.\n%s' \
 		"$2" "$2" "$PARAGRAPH" >"$1"
 }
@@ -182,7 +187,7 @@ time_commands() {
 	for ((round = 0; round < ROUNDS; round++)); do
 		local order=()
 		for ((i = 0; i < n; i++)); do order+=($(((i + round) % n))); done
-		if command -v hyperfine >/dev/null; then
+		if [[ $TIMER == hyperfine ]]; then
 			local args=() idx
 			for idx in "${order[@]}"; do args+=("${cmds[$idx]}"); done
 			"${RT[@]}" hyperfine -N --style none --warmup 3 --runs "$RUNS" \
@@ -202,8 +207,8 @@ time_commands() {
 			local run idx start end
 			for ((run = 0; run < RUNS + 3; run++)); do
 				for idx in "${order[@]}"; do
-					# shellcheck disable=SC2086 # commands are word lists
 					start=$EPOCHREALTIME
+					# shellcheck disable=SC2086 # commands are word lists
 					"${RT[@]}" ${cmds[$idx]} >/dev/null 2>&1 || true
 					end=$EPOCHREALTIME
 					((run < 3)) && continue
@@ -458,7 +463,7 @@ print_table() {
 			}
 		}'
 	echo
-	echo "runs: $RUNS per command and round, $ROUNDS rounds; $(nproc) CPUs; $(command -v hyperfine >/dev/null && hyperfine --version || echo 'bash timing loop')${RT:+; real-time priority}"
+	echo "runs: $RUNS per command and round, $ROUNDS rounds; $(nproc) CPUs; $([[ $TIMER == hyperfine ]] && hyperfine --version || echo 'bash timing loop')${RT:+; real-time priority}"
 }
 
 main "$@"
