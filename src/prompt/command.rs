@@ -40,11 +40,13 @@ use crate::workspace::{Bounded, EntryKind, Workspace, WsError, join};
 /// precedence first (SPEC §5.5).
 pub const DEFAULT_COMMAND_DIRS: [&str; 2] = [".mecatl/commands", ".claude/commands"];
 
-/// How much of each command file a listing reads. A description comes from
-/// the frontmatter or the first non-blank line, which real files have in
-/// their first few hundred bytes; 64 KiB leaves room for any frontmatter
-/// while keeping a listing of 10,000 files cheap (SPEC §11).
-pub const DESCRIPTION_HEAD_BYTES: u64 = 64 * 1024;
+/// How much of each command file a listing reads (and checks for invalid
+/// UTF-8). A description comes from the frontmatter or the first non-blank
+/// line, which real files have in their first few hundred bytes (in the
+/// test corpus the deepest is on line 4, and one file of 80 passes 16 KiB);
+/// 16 KiB leaves room for any real frontmatter while a huge file costs a
+/// listing no more than a few ordinary ones (SPEC §11: within 5%).
+pub const DESCRIPTION_HEAD_BYTES: u64 = 16 * 1024;
 
 /// The output bound when no post-expansion text is involved: the largest
 /// template we read, so only argument amplification can reach it.
