@@ -263,15 +263,30 @@ const INSTRUCTIONS_HEAD_BYTES: u64 = limits::MAX_INSTRUCTIONS_BYTES as u64 + 409
 /// file size.
 fn read_instructions(ws: &dyn Workspace, name: &str) -> Result<Bounded, WsError> {
     let head = ws.read(name, INSTRUCTIONS_HEAD_BYTES)?;
-    let content = || {
-        decode_lossy(without_partial_last_char(&head.bytes))
-            .trim_start()
-            .len()
-    };
-    if !head.is_truncated() || content() >= limits::MAX_INSTRUCTIONS_BYTES {
+    if !head.is_truncated() || holds_the_cap(&head.bytes) {
         return Ok(head);
     }
     ws.read(name, limits::MAX_INSTRUCTIONS_READ_BYTES)
+}
+
+/// True when `head` holds at least the cap's worth of content once its
+/// leading whitespace is gone, counted as the message counts it. Leading
+/// ASCII whitespace is skipped byte by byte: decoding never shortens what
+/// follows, and at most 3 bytes of a cut-off character are dropped. Other
+/// leading bytes take the decoding route.
+fn holds_the_cap(head: &[u8]) -> bool {
+    let cap = limits::MAX_INSTRUCTIONS_BYTES;
+    let ascii_space = |b: &u8| matches!(b, b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b' ');
+    match head.iter().position(|b| !ascii_space(b)) {
+        Some(at) if head[at].is_ascii() => head.len() - at >= cap + 3,
+        Some(_) => {
+            decode_lossy(without_partial_last_char(head))
+                .trim_start()
+                .len()
+                >= cap
+        }
+        None => false,
+    }
 }
 
 /// The warning for an instructions file that counts as not found.
@@ -573,15 +588,19 @@ mod tests {
     #[test]
     fn the_head_read_gives_what_the_whole_bound_gives() {
         let bound = limits::MAX_INSTRUCTIONS_READ_BYTES;
-        for pad in [0, 1, 4095, 4096, 4097, 9000] {
-            for fill in ["a", "é", "€ "] {
-                let content = format!("{}{}", " ".repeat(pad), fill.repeat(CAP));
+        let spaces = [0, 1, 4093, 4095, 4096, 4097, 9000].map(|n| " ".repeat(n));
+        // Whitespace that is not a plain space: vertical tab and U+3000.
+        let others = ["\u{b}".repeat(5000), "\u{3000}".repeat(1700)];
+        for pad in spaces.iter().chain(&others) {
+            for fill in ["a", "é", "€ ", "\u{b}a", "\u{3000}a"] {
+                let content = format!("{pad}{}", fill.repeat(CAP));
                 let ws = MemWorkspace::new().file("AGENTS.md", &content);
                 let whole = render_instructions("AGENTS.md", ws.read("AGENTS.md", bound).unwrap());
                 assert_eq!(
                     text_of(&ws),
                     whole.map(|r| r.text),
-                    "pad {pad}, fill {fill:?}"
+                    "pad {:?}, fill {fill:?}",
+                    pad.len()
                 );
             }
         }
