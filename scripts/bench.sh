@@ -23,6 +23,10 @@
 # (root), timed commands run under the real-time scheduler (chrt -f): on a
 # loaded 2-core machine a freshly spawned process otherwise waits for a
 # scheduler tick (4 ms at HZ=250), which drowns sub-millisecond figures.
+# Scenarios of one process also run pinned to one CPU (taskset): a child
+# woken on the other CPU of a VM costs a variable cross-CPU wake-up, which
+# made even `true` bimodal (0.9 or 1.4 ms). Build with git status runs on
+# both CPUs, since its two git queries run in parallel.
 # Peak RSS comes from GNU time (apt-get install time); without it the column
 # reads `-` and only time is judged. The rule files a 10,000-rule assemble
 # opens are counted with strace when it is installed.
@@ -49,6 +53,9 @@ if [[ ${BENCH_TIMER:-} != loop ]] && command -v hyperfine >/dev/null; then TIMER
 # The prefix that runs a timed command at real-time priority, when allowed.
 RT=()
 if chrt -f 10 true 2>/dev/null; then RT=(chrt -f 10); fi
+# The prefix that keeps a single-process scenario on one CPU (see Method).
+PIN=()
+if (($(nproc) > 1)) && taskset -c 1 true 2>/dev/null; then PIN=(taskset -c "$(($(nproc) - 1))"); fi
 
 die() {
 	echo "bench: $*" >&2
@@ -177,9 +184,12 @@ median() {
 # time_commands OUT CMD...: times each command (a string of words, split on
 # spaces; no quoting) RUNS times per round over ROUNDS rounds, rotating the
 # order each round; writes one line per command, the median in ms, to OUT.
+# The commands run on one CPU unless SPREAD=1.
 time_commands() {
 	local out=$1 round i n
 	shift
+	local prefix=("${RT[@]}")
+	[[ ${SPREAD:-0} == 1 ]] || prefix=("${PIN[@]}" "${RT[@]}")
 	local cmds=("$@")
 	n=${#cmds[@]}
 	local files=()
@@ -190,7 +200,7 @@ time_commands() {
 		if [[ $TIMER == hyperfine ]]; then
 			local args=() idx
 			for idx in "${order[@]}"; do args+=("${cmds[$idx]}"); done
-			"${RT[@]}" hyperfine -N --style none --warmup 3 --runs "$RUNS" \
+			"${prefix[@]}" hyperfine -N --style none --warmup 3 --runs "$RUNS" \
 				--export-json "$tmp/hf.json" "${args[@]}" >/dev/null 2>&1 ||
 				die "hyperfine failed on: ${args[*]}"
 			# One "times" array per command, in the order given.
@@ -209,7 +219,7 @@ time_commands() {
 				for idx in "${order[@]}"; do
 					start=$EPOCHREALTIME
 					# shellcheck disable=SC2086 # commands are word lists
-					"${RT[@]}" ${cmds[$idx]} >/dev/null 2>&1 || true
+					"${prefix[@]}" ${cmds[$idx]} >/dev/null 2>&1 || true
 					end=$EPOCHREALTIME
 					((run < 3)) && continue
 					awk -v a="$start" -v b="$end" 'BEGIN { printf "%.6f\n", (b - a) * 1000 }' \
@@ -304,7 +314,7 @@ against() {
 same_as() {
 	local name=$1 cmd=$2 base=$3 spawn t b ratio rss brss rss_ratio
 	selected "$name" || return 0
-	ROUNDS=$((ROUNDS * 2)) time_commands "$tmp/medians" true "$cmd" "$base"
+	ROUNDS=$((ROUNDS * 6)) time_commands "$tmp/medians" true "$cmd" "$base"
 	{ read -r spawn; read -r t; read -r b; } <"$tmp/medians"
 	ratio=$(awk -v t="$t" -v b="$b" -v s="$spawn" 'BEGIN { printf "%.3f", (t - s) / (b - s) }')
 	rss=$(median_rss "$cmd")
@@ -321,7 +331,7 @@ same_as() {
 more_than() {
 	local name=$1 base_name=$2 max=$3 cmd=$4 base=$5 spawn t b delta rss
 	selected "$name" || return 0
-	time_commands "$tmp/medians" true "$cmd" "$base"
+	SPREAD=1 time_commands "$tmp/medians" true "$cmd" "$base"
 	{ read -r spawn; read -r t; read -r b; } <"$tmp/medians"
 	delta=$(awk -v t="$t" -v b="$b" 'BEGIN { printf "%.2f", t - b }')
 	rss=$(peak_rss "$cmd")
@@ -331,11 +341,11 @@ more_than() {
 }
 
 # reference SCENARIO CMD OTHER_CMD: CMD next to another tool doing similar
-# work, for the record; no target.
+# work, for the record; no target. Both CPUs: node runs threads.
 reference() {
 	local name=$1 cmd=$2 other=$3 spawn t b
 	selected "$name" || return 0
-	time_commands "$tmp/medians" true "$cmd" "$other"
+	SPREAD=1 time_commands "$tmp/medians" true "$cmd" "$other"
 	{ read -r spawn; read -r t; read -r b; } <"$tmp/medians"
 	row "$name" "$(fmt "$t")" "ruler" "$(fmt "$b")" \
 		"$(awk -v t="$t" -v b="$b" -v s="$spawn" 'BEGIN { printf "1/%.0f", (b - s) / (t - s) }')" \
@@ -463,7 +473,7 @@ print_table() {
 			}
 		}'
 	echo
-	echo "runs: $RUNS per command and round, $ROUNDS rounds; $(nproc) CPUs; $([[ $TIMER == hyperfine ]] && hyperfine --version || echo 'bash timing loop')${RT:+; real-time priority}"
+	echo "runs: $RUNS per command and round, $ROUNDS rounds; $(nproc) CPUs; $([[ $TIMER == hyperfine ]] && hyperfine --version || echo 'bash timing loop')${RT:+; real-time priority}${PIN:+; single-process scenarios pinned to one CPU}"
 }
 
 main "$@"
