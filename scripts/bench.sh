@@ -64,7 +64,8 @@ die() {
 
 # ---------------------------------------------------------------- workspaces
 
-# A paragraph of about 900 bytes, the body of every generated rule/command.
+# A paragraph of about 950 bytes, the body of every generated rule and
+# command (which come to about 1 KiB each).
 PARAGRAPH=""
 for sentence in \
 	"Keep functions short and name them after what they return." \
@@ -77,7 +78,10 @@ for sentence in \
 	"Keep public interfaces small and stable; internal ones may move." \
 	"Measure before optimising, and keep the benchmark next to the change." \
 	"Review your own diff before asking anybody else to read it." \
-	"Delete dead code instead of commenting it out; history keeps it."; do
+	"Delete dead code instead of commenting it out; history keeps it." \
+	"Prefer a clear error message over a clever recovery that hides the cause." \
+	"Keep configuration in one place and give every option a safe default." \
+	"Run the formatter and the linter before every commit, not only in CI."; do
 	PARAGRAPH+="$sentence"$'\n'
 done
 
@@ -99,6 +103,7 @@ write_command() {
 
 # write_memory FILE N: a memory.json holding N entries.
 write_memory() {
+	local i
 	{
 		printf '{\n  "entries": {\n'
 		for ((i = 1; i <= $2; i++)); do
