@@ -1,1 +1,122 @@
-fn main() {}
+//! Micro-benchmarks of the engine's pure hot paths (`cargo bench`). The
+//! whole-process targets of SPEC §11 are measured by `scripts/bench.sh`;
+//! these time the domain code alone, on inputs of the sizes those
+//! scenarios use.
+
+use divan::{Bencher, black_box};
+use mecatl_prompt::limits;
+use mecatl_prompt::prompt::build::{Config, build};
+use mecatl_prompt::prompt::command::render;
+use mecatl_prompt::prompt::env::Env;
+use mecatl_prompt::prompt::frontmatter::{parse_paths, split};
+use mecatl_prompt::prompt::memory_index::{MemoryEntry, render_memory_index};
+use mecatl_prompt::prompt::rules::{Rule, RuleOrigin, RulesMessageBuilder};
+use mecatl_prompt::prompt::tools::ToolSpec;
+
+fn main() {
+    divan::main();
+}
+
+/// A paragraph of plain prose, about 100 bytes.
+const SENTENCE: &str = "Keep functions short, name them after what they return, and handle \
+                        every error where it can be answered.\n";
+
+/// A rule file of about 1 KiB with a two-glob `paths` list.
+fn rule_file() -> Vec<u8> {
+    format!(
+        "---\ndescription: Go style\npaths:\n  - \"**/*.go\"\n  - \"**/*.{{ts,tsx}}\"\n---\n{}",
+        SENTENCE.repeat(9)
+    )
+    .into_bytes()
+}
+
+#[divan::bench]
+fn frontmatter_split_and_paths(bencher: Bencher) {
+    let file = rule_file();
+    bencher.bench(|| {
+        let parts = split(black_box(&file));
+        parse_paths(parts.front.as_deref().unwrap_or_default())
+    });
+}
+
+#[divan::bench]
+fn command_expansion(bencher: Bencher) {
+    let raw = format!(
+        "---\ndescription: Fix an issue\n---\nFix issue $1 in $2.\n{}Context: $ARGUMENTS\n",
+        SENTENCE.repeat(8)
+    );
+    let args: Vec<String> = ["412", "src/lib.rs", "--fast", "please"]
+        .map(String::from)
+        .to_vec();
+    bencher.bench(|| render(black_box(&raw), black_box(&args), None));
+}
+
+/// More rules than the rules message takes: 1.5 KiB bodies reach the byte
+/// cap before the count cap.
+#[divan::bench]
+fn rules_rendering_at_the_caps(bencher: Bencher) {
+    let rules: Vec<Rule> = (0..64)
+        .map(|i| Rule {
+            name: format!("rule-{i:02}"),
+            body: SENTENCE.repeat(15),
+            paths: if i % 2 == 0 {
+                Vec::new()
+            } else {
+                vec![format!("src/mod{i}/**/*.rs")]
+            },
+            origin: RuleOrigin::Project,
+        })
+        .collect();
+    bencher.bench(|| {
+        let mut builder = RulesMessageBuilder::new(0, 0);
+        for rule in black_box(&rules) {
+            if !builder.try_push(rule) {
+                break;
+            }
+        }
+        builder.finish(rules.len())
+    });
+}
+
+#[divan::bench]
+fn memory_index_at_200_entries(bencher: Bencher) {
+    let entries: Vec<MemoryEntry> = (0..limits::MAX_MEMORY_INDEX_ENTRIES)
+        .map(|i| MemoryEntry {
+            key: format!("project/fact-{i:03}"),
+            value: String::new(),
+            description: format!("Health check port of service {i}"),
+            updated_at: Some(format!("2026-01-{:02}T10:{:02}:00Z", i % 28 + 1, i % 60)),
+        })
+        .collect();
+    bencher
+        .with_inputs(|| entries.clone())
+        .bench_values(|entries| render_memory_index(entries, 0, 0));
+}
+
+#[divan::bench]
+fn build_with_50_tools(bencher: Bencher) {
+    let mut tools: Vec<ToolSpec> = ["Read", "Edit", "Write", "Glob", "Grep", "Bash", "Recall"]
+        .iter()
+        .map(|name| ToolSpec::new(*name, format!("The {name} tool.\nMore detail.")))
+        .collect();
+    tools.extend((tools.len()..50).map(|i| {
+        ToolSpec::new(
+            format!("mcp__server__tool_{i}"),
+            format!("Tool number {i}: does one thing well.\nArguments follow."),
+        )
+    }));
+    let config = Config {
+        tools,
+        env: Env {
+            cwd: "/home/dev/project".into(),
+            date: "2026-01-15".into(),
+            model: "model-x".into(),
+            os: "linux".into(),
+            mode: "default".into(),
+            shell: "/bin/bash".into(),
+            git_status: "branch: main\nstatus:\n(clean)".into(),
+        },
+        ..Config::default()
+    };
+    bencher.bench(|| build(black_box(&config)));
+}

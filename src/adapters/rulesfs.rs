@@ -25,7 +25,7 @@
 //!   symlink, an unreadable file, a file name that is not UTF-8 and
 //!   malformed frontmatter are fatal. None of them claims its name.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::fmt;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -257,10 +257,25 @@ struct Dropped {
     diagnostic: Diagnostic,
 }
 
+/// A `<name>.md` file or symlink of a location, to try.
+struct RuleFile {
+    /// The file name, `<name>.md`.
+    file: String,
+    /// What the listing said it is.
+    kind: EntryKind,
+}
+
+impl RuleFile {
+    /// The rule name: the file name minus `.md`.
+    fn name(&self) -> &str {
+        &self.file[..self.file.len() - RULE_SUFFIX.len()]
+    }
+}
+
 /// What a directory entry is, for rules.
 enum Entry {
-    /// A `<name>.md` file or symlink to try.
-    Rule { name: String, file: String },
+    /// A rule file to try.
+    Rule(RuleFile),
     /// A nested directory: not read, reported.
     Subdir(String),
     /// A `.md` entry skipped without being opened.
@@ -316,32 +331,34 @@ fn classify(loc: &RuleLocation, entry: DirEntry) -> Entry {
     let Some(name) = entry.name.strip_suffix(RULE_SUFFIX) else {
         return Entry::Ignored;
     };
-    let shown = loc.display(&entry.name);
     let skipped = |fate, diagnostic| Entry::Skipped(Dropped { fate, diagnostic });
     if name.is_empty() {
         return skipped(
             CandidateFate::NotFound,
-            Diagnostic::warning(shown, "a file named just `.md` has no rule name; skipped"),
+            Diagnostic::warning(
+                loc.display(&entry.name),
+                "a file named just `.md` has no rule name; skipped",
+            ),
         );
     }
     if entry.lossy {
         return skipped(
             CandidateFate::Unreadable,
             Diagnostic::fatal(
-                shown,
+                loc.display(&entry.name),
                 "file name is not valid UTF-8, so the rule cannot be read; rule dropped",
             ),
         );
     }
     match entry.kind {
-        EntryKind::File | EntryKind::Symlink => Entry::Rule {
-            name: name.to_string(),
+        EntryKind::File | EntryKind::Symlink => Entry::Rule(RuleFile {
             file: entry.name,
-        },
+            kind: entry.kind,
+        }),
         EntryKind::Other(kind) => skipped(
             CandidateFate::Unreadable,
             Diagnostic::warning(
-                shown,
+                loc.display(&entry.name),
                 format!("not a regular file ({kind}); skipped without being opened"),
             ),
         ),
@@ -349,14 +366,73 @@ fn classify(loc: &RuleLocation, entry: DirEntry) -> Entry {
     }
 }
 
+/// How much of a rule file is read first. It holds the frontmatter and a
+/// body past the cap in all but odd files; a longer file is read again, up
+/// to [`limits::MAX_RULE_FILE_BYTES`], only when its head cannot decide the
+/// rule (see [`split_head`]). A 2 GiB rule costs 24 KiB, not 1 MiB.
+const RULE_HEAD_BYTES: u64 = 24 * 1024;
+
+/// A rule file's content split into frontmatter and capped body.
+struct Parsed {
+    parts: frontmatter::Split,
+    body: String,
+    cut: bool,
+}
+
+impl Parsed {
+    fn of(bytes: &[u8]) -> Self {
+        let parts = frontmatter::split(bytes);
+        let (body, cut) = cap_body(&parts.body);
+        Self { parts, body, cut }
+    }
+}
+
+/// The rule a file over [`limits::MAX_RULE_FILE_BYTES`] gives, decided from
+/// its head alone, or `None` when the rest of the bound could change it.
+///
+/// The head is a prefix of the bounded content; without a cut-off last
+/// character, its frontmatter block and trimmed body are prefixes of what
+/// the whole bound would give. Once the block closed inside the head (or
+/// no block opens) and the trimmed body already passes the cap, the capped
+/// body is the same. The one message that depends on the whole body's
+/// length is not given for a file over the bound.
+fn split_head(head: &[u8]) -> Option<Parsed> {
+    let head = match std::str::from_utf8(head) {
+        Err(err) if err.error_len().is_none() => &head[..err.valid_up_to()],
+        _ => head,
+    };
+    let parsed = Parsed::of(head);
+    let unclosed_block =
+        parsed.parts.front.is_none() && head.strip_prefix(BOM).unwrap_or(head).starts_with(FENCE);
+    (parsed.cut && !unclosed_block).then_some(parsed)
+}
+
+const BOM: &[u8] = "\u{feff}".as_bytes();
+const FENCE: &[u8] = b"---";
+
 /// Reads and parses one rule file.
-fn load_rule(loc: &RuleLocation, name: &str, file: &str) -> Result<Loaded, Dropped> {
+fn load_rule(loc: &RuleLocation, found: &RuleFile) -> Result<Loaded, Dropped> {
+    let (name, file) = (found.name(), found.file.as_str());
     let shown = loc.display(file);
-    let read = loc
-        .reader
-        .read(&loc.rel(file), limits::MAX_RULE_FILE_BYTES)
-        .map_err(|err| read_failure(&shown, err))?;
-    let parts = frontmatter::split(&read.bytes);
+    let rel = loc.rel(file);
+    let read_up_to = |max| {
+        loc.reader
+            .read_listed(&rel, found.kind, max)
+            .map_err(|err| read_failure(&shown, err))
+    };
+    let mut read = read_up_to(RULE_HEAD_BYTES)?;
+    let head = match read.is_truncated() {
+        false => Some(Parsed::of(&read.bytes)),
+        true if read.size > limits::MAX_RULE_FILE_BYTES => split_head(&read.bytes),
+        true => None,
+    };
+    let Parsed { parts, body, cut } = match head {
+        Some(parsed) => parsed,
+        None => {
+            read = read_up_to(limits::MAX_RULE_FILE_BYTES)?;
+            Parsed::of(&read.bytes)
+        }
+    };
     let paths = match parts.front.as_deref().map(frontmatter::parse_paths) {
         None => Vec::new(),
         Some(Ok(paths)) => paths,
@@ -367,13 +443,12 @@ fn load_rule(loc: &RuleLocation, name: &str, file: &str) -> Result<Loaded, Dropp
             });
         }
     };
-    let (body, cut) = cap_body(&parts.body);
     let mut notes = Vec::new();
     if read.is_truncated() {
         notes.push(Diagnostic::warning(
             shown.clone(),
             format!(
-                "file is {} bytes; only the first {} bytes were read and the body was cut to at \
+                "file is {} bytes; only the first {} bytes are used and the body was cut to at \
                  most {} bytes",
                 read.size,
                 limits::MAX_RULE_FILE_BYTES,
@@ -441,7 +516,7 @@ fn read_failure(shown: &str, err: WsError) -> Dropped {
 /// the glob matches nothing), then an info hint per glob that only matches
 /// at the workspace root.
 fn glob_notes(shown: &str, name: &str, paths: &[String]) -> Vec<Diagnostic> {
-    let (_, bad_globs) = PathMatcher::new(paths);
+    let bad_globs = PathMatcher::errors(paths);
     let compiles = |pattern: &String| !bad_globs.iter().any(|bad| bad.pattern == *pattern);
     let fatals = bad_globs.iter().map(|bad| {
         Diagnostic::fatal(
@@ -560,10 +635,11 @@ pub fn discover(locations: &[RuleLocation]) -> RuleDiscovery {
     for loc in locations {
         for entry in list_classified(loc, &mut report) {
             match entry {
-                Entry::Rule { name, file } => {
-                    let source = loc.display(&file);
-                    match load_rule(loc, &name, &file) {
-                        Ok(loaded) => match claims.claim(&name, &source, loc.withheld) {
+                Entry::Rule(found) => {
+                    let source = loc.display(&found.file);
+                    let name = found.name();
+                    match load_rule(loc, &found) {
+                        Ok(loaded) => match claims.claim(name, &source, loc.withheld) {
                             Some(holder) => report.push(loc.origin, shadowed(&source, &holder)),
                             None => {
                                 let (found, notes) = loaded.discovered(source, loc.withheld);
@@ -573,7 +649,11 @@ pub fn discover(locations: &[RuleLocation]) -> RuleDiscovery {
                         },
                         Err(lost) => {
                             if lost.diagnostic.severity == Severity::Fatal {
-                                dropped.push((report.diagnostics.len(), name, loc.withheld));
+                                dropped.push((
+                                    report.diagnostics.len(),
+                                    name.to_string(),
+                                    loc.withheld,
+                                ));
                             }
                             report.push(loc.origin, lost.diagnostic);
                         }
@@ -657,30 +737,36 @@ pub fn assemble_rules(
     max_count: usize,
 ) -> AssembledRules {
     let mut report = Report::default();
-    let mut by_name: BTreeMap<String, Vec<(&RuleLocation, String)>> = BTreeMap::new();
+    // Every rule file of the active locations, by name, each name's files
+    // in precedence order (a stable sort of runs that are already nearly
+    // sorted: each listing is sorted by file name).
+    let mut files: Vec<(&RuleLocation, RuleFile)> = Vec::new();
     for loc in locations.iter().filter(|loc| !loc.withheld) {
         for entry in list_classified(loc, &mut report) {
             match entry {
-                Entry::Rule { name, file } => by_name.entry(name).or_default().push((loc, file)),
+                Entry::Rule(found) => files.push((loc, found)),
                 Entry::Skipped(lost) => report.push(loc.origin, lost.diagnostic),
                 Entry::Subdir(_) | Entry::Ignored => {}
             }
         }
     }
+    files.sort_by(|(_, a), (_, b)| a.name().cmp(b.name()));
+    let groups = files.chunk_by(|(_, a), (_, b)| a.name() == b.name());
+    let discovered = groups.clone().count();
     let mut builder = RulesMessageBuilder::new(max_bytes, max_count);
     let mut read = Vec::new();
     let mut shown = Vec::new();
     let mut unavailable = 0;
-    for (name, files) in &by_name {
+    for group in groups {
         if !builder.accepts_more() {
             break;
         }
         let mut lost = Vec::new();
         let mut winner = None;
-        for (loc, file) in files {
-            let source = loc.display(file);
+        for (loc, found) in group {
+            let source = loc.display(&found.file);
             read.push((source.clone(), loc.origin));
-            match load_rule(loc, name, file) {
+            match load_rule(loc, found) {
                 Ok(loaded) => {
                     winner = Some((loc, source, loaded));
                     break;
@@ -707,7 +793,7 @@ pub fn assemble_rules(
         shown.push(found);
     }
     AssembledRules {
-        message: builder.finish(by_name.len() - unavailable),
+        message: builder.finish(discovered - unavailable),
         shown,
         diagnostics: report.diagnostics,
         read,
@@ -749,7 +835,7 @@ pub fn candidates(locations: &[RuleLocation], name: &str) -> Vec<RuleCandidate> 
                 }
             };
             let outcome = match entry.map(|entry| classify(loc, entry)) {
-                Some(Entry::Rule { name, file }) => load_rule(loc, &name, &file),
+                Some(Entry::Rule(found)) => load_rule(loc, &found),
                 Some(Entry::Skipped(lost)) => Err(lost),
                 Some(Entry::Subdir(_) | Entry::Ignored) | None => return candidate,
             };
@@ -789,6 +875,7 @@ mod tests {
     use crate::prompt::instructions::InstructionAssembler;
     use crate::prompt::rules::{RULES_HEADER, RulesAssembler, render_rule_block};
     use crate::workspace::{MemNode, MemWorkspace};
+    use proptest::prelude::Strategy;
 
     const USER_CONFIG: &str = "/home/u/.config/mecatl";
     const USER_CLAUDE: &str = "/home/u/.claude";
@@ -1211,9 +1298,98 @@ mod tests {
         assert_eq!(
             found.diagnostics[0].reason,
             format!(
-                "file is {size} bytes; only the first 1048576 bytes were read and the body was \
+                "file is {size} bytes; only the first 1048576 bytes are used and the body was \
                  cut to at most 20480 bytes"
             )
+        );
+    }
+
+    /// A parsed rule file as comparable values: front, capped body, cut.
+    type Summary = (Option<String>, String, bool);
+
+    /// What the head decides, next to what the whole bounded content gives.
+    fn head_and_whole(content: &[u8], head: usize) -> Option<(Summary, Summary)> {
+        let summary = |p: Parsed| (p.parts.front, p.body, p.cut);
+        let decided = split_head(&content[..head.min(content.len())])?;
+        Some((summary(decided), summary(Parsed::of(content))))
+    }
+
+    #[test]
+    fn a_head_decides_only_what_the_rest_cannot_change() {
+        let cap = limits::MAX_RULE_BYTES;
+        let long = "x".repeat(cap + 100);
+        // A closed block and a body already past the cap: decided.
+        let closed = format!("---\npaths: a\n---\n{long}more");
+        let (head, whole) = head_and_whole(closed.as_bytes(), closed.len() - 4).unwrap();
+        assert_eq!(head, whole);
+        assert!(head.2 && head.0.as_deref() == Some("paths: a\n"));
+        // No block at all, CRLF and a BOM kept in the body: decided.
+        let plain = format!("\u{feff}Rule\r\n{long}");
+        let (head, whole) = head_and_whole(plain.as_bytes(), cap + 50).unwrap();
+        assert_eq!(head, whole);
+        // A block that has not closed in the head: the rest decides.
+        let open = format!("---\npaths: a\n{long}\n---\nbody");
+        assert!(head_and_whole(open.as_bytes(), cap + 50).is_none());
+        // A body within the cap so far: trailing text may or may not follow.
+        let short = format!("Rule{}{long}", " ".repeat(cap + 50));
+        assert!(head_and_whole(short.as_bytes(), cap + 20).is_none());
+        // A head cut inside a whitespace character (U+3000) does not count
+        // it as text.
+        let wide = format!("x{}\u{3000}", " ".repeat(cap + 10));
+        assert!(head_and_whole(wide.as_bytes(), wide.len() - 1).is_none());
+    }
+
+    fn segment() -> impl Strategy<Value = Vec<u8>> {
+        let pieces: Vec<&'static [u8]> = vec![
+            b"---\n",
+            b"---\r\n",
+            b"---",
+            b"\r\n",
+            b"\n",
+            b"\r",
+            b" ",
+            b"\t",
+            b"x",
+            "\u{3000}".as_bytes(),
+            "\u{e9}".as_bytes(),
+            "\u{feff}".as_bytes(),
+            b"\xff",
+            b"\xe3\x80",
+            b"paths: a\n",
+        ];
+        (proptest::sample::select(pieces), 1..3000usize).prop_map(|(piece, n)| piece.repeat(n))
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn a_decided_head_gives_what_the_whole_bound_gives(
+            parts in proptest::collection::vec(segment(), 1..40),
+            at in 0.0..1.0f64,
+        ) {
+            let content = parts.concat();
+            let head = (content.len() as f64 * at) as usize;
+            if let Some((head, whole)) = head_and_whole(&content, head) {
+                proptest::prop_assert_eq!(head, whole);
+            }
+        }
+    }
+
+    #[test]
+    fn huge_files_are_read_from_their_head() {
+        let dir = tempfile::tempdir().unwrap();
+        let rules = dir.path().join(".claude/rules");
+        std::fs::create_dir_all(&rules).unwrap();
+        let file = std::fs::File::create(rules.join("huge.md")).unwrap();
+        std::io::Write::write_all(&mut &file, b"Huge rule\n").unwrap();
+        file.set_len(4 * limits::MAX_RULE_FILE_BYTES).unwrap();
+        let reader = Arc::new(OsWorkspace::new(dir.path(), LinkPolicy::Confine));
+        let found = discover(&project_locations(reader, false));
+        let rule = &found.rules[0];
+        assert_eq!((rule.bytes, rule.truncated), (limits::MAX_RULE_BYTES, true));
+        let kept = limits::MAX_RULE_BYTES - '…'.len_utf8();
+        assert_eq!(
+            rule.rule.body,
+            format!("Huge rule\n{}…", "\0".repeat(kept - "Huge rule\n".len()))
         );
     }
 

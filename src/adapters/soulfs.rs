@@ -8,6 +8,7 @@ use std::sync::Arc;
 use crate::diagnostic::Diagnostic;
 use crate::limits;
 use crate::prompt::soul::{SoulError, SoulRejection, SoulSource, check_soul_body};
+use crate::prompt::text::decode_lossy;
 use crate::workspace::{LinkPolicy, OsWorkspace, Workspace, WsError};
 
 /// Where the project soul lives, relative to the workspace root.
@@ -135,7 +136,7 @@ fn read_soul((workspace, rel): &SoulLocation) -> Found {
             ));
         }
     };
-    let body = String::from_utf8_lossy(&bounded.bytes).into_owned();
+    let body = decode_lossy(&bounded.bytes).into_owned();
     let verdict = if bounded.size > max as u64 {
         Err(SoulRejection::TooLarge {
             size: bounded.size,

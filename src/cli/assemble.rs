@@ -283,25 +283,31 @@ struct MessagesDocument<T> {
 
 /// The text rendering: each message under a header line
 /// `── message N · ROLE · PROVENANCE ──`, its body ending in a newline, and
-/// one blank line between messages.
-fn text_rendering(messages: &[Turn0Message]) -> String {
-    let mut out = String::new();
-    for (i, message) in messages.iter().enumerate() {
-        if i > 0 {
-            out.push('\n');
-        }
-        out.push_str(&format!(
-            "── message {} · {} · {} ──\n",
-            i + 1,
-            message.role.as_str(),
-            message.provenance
-        ));
-        out.push_str(&message.text);
+/// one blank line between messages. Written in parts, so that messages of
+/// tens of KiB are not copied into one more buffer on their way out.
+fn write_text(messages: &[Turn0Message]) -> std::io::Result<()> {
+    let headers: Vec<String> = messages
+        .iter()
+        .enumerate()
+        .map(|(i, message)| {
+            format!(
+                "{}── message {} · {} · {} ──\n",
+                if i > 0 { "\n" } else { "" },
+                i + 1,
+                message.role.as_str(),
+                message.provenance
+            )
+        })
+        .collect();
+    let mut parts: Vec<&[u8]> = Vec::with_capacity(3 * messages.len());
+    for (header, message) in headers.iter().zip(messages) {
+        parts.push(header.as_bytes());
+        parts.push(message.text.as_bytes());
         if !message.text.ends_with('\n') {
-            out.push('\n');
+            parts.push(b"\n");
         }
     }
-    out
+    output::write_stdout_parts(&parts)
 }
 
 /// Runs `assemble`.
@@ -341,7 +347,7 @@ pub fn run(ctx: &Context, args: &AssembleArgs) -> Result<Status, CliError> {
         })?,
         Format::Text => {
             if !messages.is_empty() {
-                output::write_stdout(text_rendering(messages).as_bytes())?;
+                write_text(messages)?;
             }
         }
     }

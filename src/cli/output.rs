@@ -15,9 +15,19 @@ pub const SCHEMA: &str = "mecatl-prompt/v1";
 /// Writes `bytes` to stdout through one locked, buffered handle, flushed
 /// once. A closed pipe is not an error: the reader went away on purpose.
 pub fn write_stdout(bytes: &[u8]) -> io::Result<()> {
+    write_stdout_parts(&[bytes])
+}
+
+/// Writes `parts` to stdout one after the other, like [`write_stdout`]
+/// given them joined, without first copying them into one buffer: small
+/// parts are gathered in the buffer, large ones pass straight through.
+pub fn write_stdout_parts(parts: &[&[u8]]) -> io::Result<()> {
     let stdout = io::stdout();
     let mut lock = io::BufWriter::new(stdout.lock());
-    let result = lock.write_all(bytes).and_then(|()| lock.flush());
+    let result = parts
+        .iter()
+        .try_for_each(|part| lock.write_all(part))
+        .and_then(|()| lock.flush());
     match result {
         Err(err) if err.kind() == io::ErrorKind::BrokenPipe => Ok(()),
         other => other,

@@ -24,6 +24,7 @@
 //!   directory's file is listed, §3.3); expansion of that name is a read
 //!   fault (§5.5), because the file the user meant could not be read.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::io;
@@ -39,11 +40,13 @@ use crate::workspace::{Bounded, EntryKind, Workspace, WsError, join};
 /// precedence first (SPEC §5.5).
 pub const DEFAULT_COMMAND_DIRS: [&str; 2] = [".mecatl/commands", ".claude/commands"];
 
-/// How much of each command file a listing reads. A description comes from
-/// the frontmatter or the first non-blank line, which real files have in
-/// their first few hundred bytes; 64 KiB leaves room for any frontmatter
-/// while keeping a listing of 10,000 files cheap (SPEC §11).
-pub const DESCRIPTION_HEAD_BYTES: u64 = 64 * 1024;
+/// How much of each command file a listing reads (and checks for invalid
+/// UTF-8). A description comes from the frontmatter or the first non-blank
+/// line, which real files have in their first few hundred bytes (in the
+/// test corpus the deepest is on line 4, and one file of 80 passes 16 KiB);
+/// 16 KiB leaves room for any real frontmatter while a huge file costs a
+/// listing no more than a few ordinary ones (SPEC §11: within 5%).
+pub const DESCRIPTION_HEAD_BYTES: u64 = 16 * 1024;
 
 /// The output bound when no post-expansion text is involved: the largest
 /// template we read, so only argument amplification can reach it.
@@ -693,7 +696,11 @@ impl Probe {
 /// not a link.
 fn probe(ws: &dyn Workspace, rel: &str, kind: Option<EntryKind>, limit: Option<u64>) -> Probe {
     if let Some(limit) = limit {
-        return match ws.read(rel, limit) {
+        let read = match kind {
+            Some(kind) => ws.read_listed(rel, kind, limit),
+            None => ws.read(rel, limit),
+        };
+        return match read {
             Ok(content) => Probe::Regular(Some(content)),
             Err(err) => Probe::from_error(err),
         };
@@ -791,7 +798,7 @@ impl<'a, 'd> Precedence<'a, 'd> {
                     ));
                     Fate::Shadowed { by }
                 } else {
-                    self.claim(name, &source, content.as_ref());
+                    self.claim(name, &source);
                     Fate::Winner
                 };
                 (fate, content, None)
@@ -828,8 +835,9 @@ impl<'a, 'd> Precedence<'a, 'd> {
     }
 
     /// Records `source` as the winner of `name` and names it in the
-    /// diagnostics of the files dropped before it.
-    fn claim(&mut self, name: &str, source: &str, content: Option<&Bounded>) {
+    /// diagnostics of the files dropped before it. The caller then adds the
+    /// winner's [`content_warnings`], when it read the file.
+    fn claim(&mut self, name: &str, source: &str) {
         self.claims.insert(
             name.to_string(),
             Claim::Won {
@@ -840,9 +848,6 @@ impl<'a, 'd> Precedence<'a, 'd> {
             self.diagnostics[index]
                 .reason
                 .push_str(&format!("; {source} is used instead"));
-        }
-        if let Some(content) = content {
-            content_warnings(content, source, &mut self.diagnostics);
         }
     }
 
@@ -857,8 +862,14 @@ impl<'a, 'd> Precedence<'a, 'd> {
     }
 }
 
-/// Warnings about a winning file's content that change what the model sees.
-fn content_warnings(content: &Bounded, source: &str, diagnostics: &mut Vec<Diagnostic>) {
+/// Warnings about a winning file's content that change what the model sees;
+/// `invalid` as [`decode_checked`] found it.
+fn content_warnings(
+    content: &Bounded,
+    invalid: bool,
+    source: &str,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
     if content.size > limits::MAX_COMMAND_FILE_BYTES {
         diagnostics.push(Diagnostic::warning(
             source,
@@ -869,7 +880,7 @@ fn content_warnings(content: &Bounded, source: &str, diagnostics: &mut Vec<Diagn
             ),
         ));
     }
-    if has_invalid_utf8(content) {
+    if invalid {
         diagnostics.push(Diagnostic::warning(
             source,
             "not valid UTF-8; invalid bytes are replaced with U+FFFD",
@@ -908,24 +919,18 @@ fn misplaced_frontmatter(bytes: &[u8]) -> Option<&'static str> {
     })
 }
 
-/// True when the bytes hold invalid UTF-8, not counting a character cut in
-/// two by a bounded read.
-fn has_invalid_utf8(content: &Bounded) -> bool {
-    match std::str::from_utf8(&content.bytes) {
-        Ok(_) => false,
-        Err(err) => !(content.is_truncated() && err.error_len().is_none()),
-    }
-}
-
 /// Decodes file content, replacing invalid UTF-8 with U+FFFD and dropping a
-/// character that a bounded read cut in two.
-fn decode(content: &Bounded) -> String {
+/// character that a bounded read cut in two; true besides when the content
+/// holds invalid UTF-8 (not counting such a cut character). One pass over
+/// the content answers both.
+fn decode_checked(content: &Bounded) -> (Cow<'_, str>, bool) {
     match std::str::from_utf8(&content.bytes) {
-        Ok(text) => text.to_string(),
-        Err(err) if content.is_truncated() && err.error_len().is_none() => {
-            String::from_utf8_lossy(&content.bytes[..err.valid_up_to()]).into_owned()
-        }
-        Err(_) => String::from_utf8_lossy(&content.bytes).into_owned(),
+        Ok(text) => (Cow::Borrowed(text), false),
+        Err(err) if content.is_truncated() && err.error_len().is_none() => (
+            String::from_utf8_lossy(&content.bytes[..err.valid_up_to()]),
+            false,
+        ),
+        Err(_) => (String::from_utf8_lossy(&content.bytes), true),
     }
 }
 
@@ -971,10 +976,17 @@ pub fn resolve(dirs: &[SearchDir<'_>], name: &str) -> Resolution {
             });
         }
         if let (Fate::Winner, Some(content)) = (&considered.fate, &considered.content) {
+            let (raw, invalid) = decode_checked(content);
+            content_warnings(
+                content,
+                invalid,
+                &considered.source,
+                &mut precedence.diagnostics,
+            );
             resolution.winner = Some(ResolvedFile {
                 dir_index,
                 source: considered.source.clone(),
-                raw: decode(content),
+                raw: raw.into_owned(),
             });
         }
         resolution.candidates.push(CandidateFile {
@@ -1153,16 +1165,19 @@ pub fn list_in(dirs: &[SearchDir<'_>], describe: bool) -> Listing {
             else {
                 continue;
             };
+            let checked = considered.content.as_ref().map(|c| (c, decode_checked(c)));
+            if let (Fate::Winner, Some((content, (_, invalid)))) = (&considered.fate, &checked) {
+                let diagnostics = &mut precedence.diagnostics;
+                content_warnings(content, *invalid, &considered.source, diagnostics);
+            }
             let listed = match considered.fate {
                 Fate::Winner => true,
                 Fate::Withheld => !rows.contains_key(name),
                 _ => false,
             };
             if listed {
-                let description = considered
-                    .content
-                    .as_ref()
-                    .map(|content| description(&decode(content)))
+                let description = checked
+                    .map(|(_, (text, _))| description(&text))
                     .unwrap_or_default();
                 rows.insert(
                     name.to_string(),
@@ -1964,6 +1979,31 @@ mod tests {
                 ".claude/commands/x.md".into(),
                 "not valid UTF-8; invalid bytes are replaced with U+FFFD".into()
             )]
+        );
+    }
+
+    #[test]
+    fn listing_warns_about_invalid_utf8_after_naming_the_winner() {
+        let ws = MemWorkspace::new()
+            .node(".mecatl/commands/x.md", MemNode::Special("FIFO"))
+            .file(".claude/commands/x.md", b"Fix \xff now");
+        let listing = list_in(&dirs(&ws), true);
+        assert_eq!(listing.commands[0].description, "Fix \u{fffd} now");
+        assert_eq!(
+            reasons(&listing.diagnostics),
+            [
+                (
+                    Severity::Warning,
+                    ".mecatl/commands/x.md".into(),
+                    "not used: not a regular file (FIFO); .claude/commands/x.md is used instead"
+                        .into()
+                ),
+                (
+                    Severity::Warning,
+                    ".claude/commands/x.md".into(),
+                    "not valid UTF-8; invalid bytes are replaced with U+FFFD".into()
+                ),
+            ]
         );
     }
 

@@ -13,6 +13,7 @@ use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAcces
 use serde_saphyr::Spanned;
 
 use crate::limits;
+use crate::prompt::text::decode_lossy;
 
 /// A rule file cut into its frontmatter and body.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,7 +37,7 @@ const FENCE: &str = "---";
 /// block the whole file is the body, BOM and CRLF untouched. Invalid UTF-8
 /// is decoded lossily.
 pub fn split(raw: &[u8]) -> Split {
-    let text = String::from_utf8_lossy(raw);
+    let text = decode_lossy(raw);
     let stripped = text.strip_prefix(BOM).unwrap_or(&text);
     // Only a file that opens with a fence can have a block; skip copying
     // the others.

@@ -6,7 +6,7 @@
 //! component, `**` crosses components, `{a,b}` alternates and `[…]` are
 //! classes. A leading `./` is ignored on both sides.
 
-use globset::{Candidate, GlobBuilder, GlobMatcher};
+use globset::{Candidate, Glob, GlobBuilder, GlobMatcher};
 
 /// The compiled globs of one rule.
 #[derive(Debug, Clone, Default)]
@@ -31,18 +31,21 @@ impl PathMatcher {
         let mut errors = Vec::new();
         for pattern in patterns {
             let pattern = pattern.as_ref();
-            match GlobBuilder::new(strip_dot_slash(pattern))
-                .literal_separator(true)
-                .build()
-            {
+            match parse(pattern) {
                 Ok(glob) => globs.push((pattern.to_string(), glob.compile_matcher())),
-                Err(err) => errors.push(PatternError {
-                    pattern: pattern.to_string(),
-                    reason: err.kind().to_string(),
-                }),
+                Err(err) => errors.push(err),
             }
         }
         (PathMatcher { globs }, errors)
+    }
+
+    /// The patterns of `patterns` that do not compile, in order: what
+    /// [`PathMatcher::new`] reports, without the cost of building matchers.
+    pub fn errors<S: AsRef<str>>(patterns: &[S]) -> Vec<PatternError> {
+        patterns
+            .iter()
+            .filter_map(|pattern| parse(pattern.as_ref()).err())
+            .collect()
     }
 
     /// The first pattern (as written) that matches the workspace-relative
@@ -64,6 +67,18 @@ pub fn top_level_suggestion(pattern: &str) -> Option<String> {
     let pattern = strip_dot_slash(pattern);
     let any_name = pattern.starts_with('*') && !pattern.starts_with("**");
     (any_name && !pattern.contains('/')).then(|| format!("**/{pattern}"))
+}
+
+/// Parses one pattern; this is where a pattern can fail (building its
+/// matcher afterwards cannot).
+fn parse(pattern: &str) -> Result<Glob, PatternError> {
+    GlobBuilder::new(strip_dot_slash(pattern))
+        .literal_separator(true)
+        .build()
+        .map_err(|err| PatternError {
+            pattern: pattern.to_string(),
+            reason: err.kind().to_string(),
+        })
 }
 
 fn strip_dot_slash(mut text: &str) -> &str {
@@ -137,6 +152,7 @@ mod tests {
             vec!["**/*.{ts", "[z-a"]
         );
         assert!(errors.iter().all(|e| !e.reason.is_empty()));
+        assert_eq!(PathMatcher::errors(&["**/*.{ts", "ok.md", "[z-a"]), errors);
         assert_eq!(m.matching_pattern("a.{ts"), None);
         assert_eq!(m.matching_pattern("ok.md"), Some("ok.md"));
     }

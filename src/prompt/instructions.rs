@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use crate::diagnostic::Diagnostic;
 use crate::limits;
-use crate::prompt::text::truncate_utf8;
+use crate::prompt::text::{decode_lossy, truncate_utf8};
 use crate::workspace::{Bounded, Workspace, WsError};
 
 /// Who a message is from. Turn-0 messages are always from the user.
@@ -204,7 +204,7 @@ pub fn load_instructions(ws: &dyn Workspace) -> Result<Instructions, ReadFault> 
     let mut diagnostics = Vec::new();
     for name in INSTRUCTION_FILES {
         let path = ws.display(name);
-        let bounded = match ws.read(name, limits::MAX_INSTRUCTIONS_READ_BYTES) {
+        let bounded = match read_instructions(ws, name) {
             Ok(bounded) => bounded,
             Err(WsError::NotFound) => continue,
             Err(WsError::Io(source)) => return Err(ReadFault { path, source }),
@@ -213,14 +213,13 @@ pub fn load_instructions(ws: &dyn Workspace) -> Result<Instructions, ReadFault> 
                 continue;
             }
         };
-        let Some(rendered) = render_instructions(name, &bounded) else {
-            diagnostics.push(if bounded.is_truncated() {
+        let (size, read) = (bounded.size, bounded.bytes.len());
+        let cut_read = bounded.is_truncated();
+        let Some(rendered) = render_instructions(name, bounded) else {
+            diagnostics.push(if cut_read {
                 Diagnostic::warning(
                     path,
-                    format!(
-                        "the first {} bytes are all whitespace; treated as blank",
-                        bounded.bytes.len()
-                    ),
+                    format!("the first {read} bytes are all whitespace; treated as blank"),
                 )
             } else {
                 Diagnostic::info(path, "blank; ignored")
@@ -232,8 +231,7 @@ pub fn load_instructions(ws: &dyn Workspace) -> Result<Instructions, ReadFault> 
             diagnostics.push(Diagnostic::warning(
                 path.clone(),
                 format!(
-                    "{} bytes; cut at {} bytes, {omitted} bytes omitted (the model is told)",
-                    bounded.size,
+                    "{size} bytes; cut at {} bytes, {omitted} bytes omitted (the model is told)",
                     limits::MAX_INSTRUCTIONS_BYTES
                 ),
             ));
@@ -253,6 +251,44 @@ pub fn load_instructions(ws: &dyn Workspace) -> Result<Instructions, ReadFault> 
     })
 }
 
+/// How much of an instructions file is read first: the cap and room for
+/// some leading whitespace, so a huge file costs this much, not the whole
+/// read bound (SPEC §11).
+const INSTRUCTIONS_HEAD_BYTES: u64 = limits::MAX_INSTRUCTIONS_BYTES as u64 + 4096;
+
+/// Reads an instructions file: its head, and up to the full read bound only
+/// when the head's leading whitespace leaves less than the cap's worth of
+/// content in it. Past that, more bytes cannot change the message: the
+/// kept part is the first cap's worth of content, and N counts from the
+/// file size.
+fn read_instructions(ws: &dyn Workspace, name: &str) -> Result<Bounded, WsError> {
+    let head = ws.read(name, INSTRUCTIONS_HEAD_BYTES)?;
+    if !head.is_truncated() || holds_the_cap(&head.bytes) {
+        return Ok(head);
+    }
+    ws.read(name, limits::MAX_INSTRUCTIONS_READ_BYTES)
+}
+
+/// True when `head` holds at least the cap's worth of content once its
+/// leading whitespace is gone, counted as the message counts it. Leading
+/// ASCII whitespace is skipped byte by byte: decoding never shortens what
+/// follows, and at most 3 bytes of a cut-off character are dropped. Other
+/// leading bytes take the decoding route.
+fn holds_the_cap(head: &[u8]) -> bool {
+    let cap = limits::MAX_INSTRUCTIONS_BYTES;
+    let ascii_space = |b: &u8| matches!(b, b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b' ');
+    match head.iter().position(|b| !ascii_space(b)) {
+        Some(at) if head[at].is_ascii() => head.len() - at >= cap + 3,
+        Some(_) => {
+            decode_lossy(without_partial_last_char(head))
+                .trim_start()
+                .len()
+                >= cap
+        }
+        None => false,
+    }
+}
+
 /// The warning for an instructions file that counts as not found.
 fn absent_reason(err: &WsError) -> String {
     match err {
@@ -270,36 +306,49 @@ struct RenderedInstructions {
     omitted: Option<u64>,
 }
 
-/// Renders the message for file `name`, or `None` when it is blank.
-fn render_instructions(name: &str, bounded: &Bounded) -> Option<RenderedInstructions> {
+/// Renders the message for file `name`, or `None` when it is blank. The
+/// message is built in the buffer the file was read into: instructions can
+/// take 64 KiB, and a copy would cost as much again.
+fn render_instructions(name: &str, bounded: Bounded) -> Option<RenderedInstructions> {
     let read_whole = !bounded.is_truncated();
-    let bytes = if read_whole {
-        &bounded.bytes[..]
-    } else {
-        without_partial_last_char(&bounded.bytes)
+    let size = bounded.size;
+    let mut bytes = bounded.bytes;
+    if !read_whole {
+        let whole_chars = without_partial_last_char(&bytes).len();
+        bytes.truncate(whole_chars);
+    }
+    let mut text = match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(err) => String::from_utf8_lossy(err.as_bytes()).into_owned(),
     };
-    let decoded = String::from_utf8_lossy(bytes);
-    let content = if read_whole {
-        decoded.trim()
+    // The content is text[start..end]: trimmed, or only trim_start when the
+    // file was not read whole.
+    let start = text.len() - text.trim_start().len();
+    let end = if read_whole {
+        text.trim_end().len()
     } else {
-        decoded.trim_start()
+        text.len()
     };
-    if content.is_empty() {
+    if start >= end {
         return None;
     }
-    let header = format!("{PROJECT_INSTRUCTIONS_PREFIX}{name}):\n\n");
-    if read_whole && content.len() <= limits::MAX_INSTRUCTIONS_BYTES {
-        return Some(RenderedInstructions {
-            text: header + content,
-            omitted: None,
-        });
+    let (kept_end, omitted) = if read_whole && end - start <= limits::MAX_INSTRUCTIONS_BYTES {
+        (end, None)
+    } else {
+        let kept = truncate_utf8(&text[start..end], limits::MAX_INSTRUCTIONS_BYTES)
+            .trim_end()
+            .len();
+        (start + kept, Some(size.saturating_sub(kept as u64)))
+    };
+    text.truncate(kept_end);
+    text.replace_range(
+        ..start,
+        &format!("{PROJECT_INSTRUCTIONS_PREFIX}{name}):\n\n"),
+    );
+    if let Some(omitted) = omitted {
+        text.push_str(&format!("\n\n[truncated: {omitted} bytes omitted]"));
     }
-    let kept = truncate_utf8(content, limits::MAX_INSTRUCTIONS_BYTES).trim_end();
-    let omitted = bounded.size.saturating_sub(kept.len() as u64);
-    Some(RenderedInstructions {
-        text: format!("{header}{kept}\n\n[truncated: {omitted} bytes omitted]"),
-        omitted: Some(omitted),
-    })
+    Some(RenderedInstructions { text, omitted })
 }
 
 /// `bytes` without a UTF-8 sequence cut short at its end (a bounded read
@@ -533,6 +582,64 @@ mod tests {
                 "b".repeat(8),
                 total - 10
             )
+        );
+    }
+
+    #[test]
+    fn the_head_read_gives_what_the_whole_bound_gives() {
+        let bound = limits::MAX_INSTRUCTIONS_READ_BYTES;
+        let spaces = [0, 1, 4093, 4095, 4096, 4097, 9000].map(|n| " ".repeat(n));
+        // Whitespace that is not a plain space: vertical tab and U+3000.
+        let others = ["\u{b}".repeat(5000), "\u{3000}".repeat(1700)];
+        for pad in spaces.iter().chain(&others) {
+            for fill in ["a", "é", "€ ", "\u{b}a", "\u{3000}a"] {
+                let content = format!("{pad}{}", fill.repeat(CAP));
+                let ws = MemWorkspace::new().file("AGENTS.md", &content);
+                let whole = render_instructions("AGENTS.md", ws.read("AGENTS.md", bound).unwrap());
+                assert_eq!(
+                    text_of(&ws),
+                    whole.map(|r| r.text),
+                    "pad {:?}, fill {fill:?}",
+                    pad.len()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_huge_file_is_read_only_as_far_as_its_head() {
+        struct Bounds(MemWorkspace, Mutex<Vec<u64>>);
+        impl Workspace for Bounds {
+            fn root(&self) -> &Path {
+                self.0.root()
+            }
+            fn display(&self, rel: &str) -> String {
+                self.0.display(rel)
+            }
+            fn stat(&self, rel: &str) -> Result<EntryKind, WsError> {
+                self.0.stat(rel)
+            }
+            fn read(&self, rel: &str, max_bytes: u64) -> Result<Bounded, WsError> {
+                self.1.lock().unwrap().push(max_bytes);
+                self.0.read(rel, max_bytes)
+            }
+            fn list(&self, rel: &str) -> Result<Vec<DirEntry>, WsError> {
+                self.0.list(rel)
+            }
+        }
+        let huge = MemWorkspace::new().file("AGENTS.md", "x".repeat(4 * CAP));
+        let ws = Bounds(huge, Mutex::new(Vec::new()));
+        assert!(load_instructions(&ws).unwrap().truncated);
+        assert_eq!(*ws.1.lock().unwrap(), [INSTRUCTIONS_HEAD_BYTES]);
+        let padded = format!("{}{}", " ".repeat(8192), "x".repeat(4 * CAP));
+        let ws = Bounds(
+            MemWorkspace::new().file("AGENTS.md", padded),
+            Mutex::new(Vec::new()),
+        );
+        assert!(load_instructions(&ws).unwrap().truncated);
+        assert_eq!(
+            *ws.1.lock().unwrap(),
+            [INSTRUCTIONS_HEAD_BYTES, limits::MAX_INSTRUCTIONS_READ_BYTES]
         );
     }
 

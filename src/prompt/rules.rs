@@ -119,7 +119,10 @@ pub fn cap_body(body: &str) -> (String, bool) {
         return (body.to_string(), false);
     }
     let keep = floor_char_boundary(body, limits::MAX_RULE_BYTES - ELLIPSIS.len());
-    (format!("{}{ELLIPSIS}", &body[..keep]), true)
+    let mut cut = String::with_capacity(keep + ELLIPSIS.len());
+    cut.push_str(&body[..keep]);
+    cut.push_str(ELLIPSIS);
+    (cut, true)
 }
 
 /// The largest index ≤ `at` that is a char boundary of `text`.
@@ -153,11 +156,23 @@ pub fn render_rule_block(rule: &Rule) -> String {
         rule.paths.join(", ")
     };
     let newline = if rule.body.ends_with('\n') { "" } else { "\n" };
-    format!(
-        "<rule name=\"{}\">\nApplies when: {condition}\n{}{newline}</rule>",
-        sanitise_rule_name(&rule.name),
-        rule.body
-    )
+    let name = sanitise_rule_name(&rule.name);
+    // Sized up front: a body can be 20 KiB, and growing the block would
+    // copy it again.
+    let mut block = String::with_capacity(rule.body.len() + name.len() + condition.len() + 48);
+    for piece in [
+        "<rule name=\"",
+        &name,
+        "\">\nApplies when: ",
+        &condition,
+        "\n",
+        &rule.body,
+        newline,
+        "</rule>",
+    ] {
+        block.push_str(piece);
+    }
+    block
 }
 
 /// The first line of every rules message; also how the turn-0 predicate

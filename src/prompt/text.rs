@@ -3,7 +3,20 @@
 //! JSON encoder, the secret- and directive-shape detectors, the memory key
 //! grammar and an RFC 3339 timestamp.
 
+use std::borrow::Cow;
+
 use crate::limits;
+
+/// Decodes `bytes` as UTF-8, replacing invalid sequences with U+FFFD, like
+/// `String::from_utf8_lossy`, but validating with the standard library's
+/// fast check first: almost every file is valid UTF-8, and the lossy
+/// decoder walks it one byte at a time.
+pub fn decode_lossy(bytes: &[u8]) -> Cow<'_, str> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => Cow::Borrowed(text),
+        Err(_) => String::from_utf8_lossy(bytes),
+    }
+}
 
 /// The longest prefix of `s` that is at most `max_bytes` long and ends on a
 /// UTF-8 character boundary.
