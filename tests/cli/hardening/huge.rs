@@ -37,7 +37,7 @@ fn a_2_gib_rule_is_capped_with_a_warning() {
         TWO_GIB,
     );
     let warning = format!(
-        "warning .claude/rules/big.md: file is {TWO_GIB} bytes; only the first 1048576 bytes were read and the body was cut to at most 20480 bytes"
+        "warning .claude/rules/big.md: file is {TWO_GIB} bytes; only the first 1048576 bytes are used and the body was cut to at most 20480 bytes"
     );
     let out = trusted_json(&env, &["rules", "list"]);
     out.assert_code(0);
