@@ -33,7 +33,8 @@
 #
 # Reference rows without a target: when `ruler` is on PATH
 # (npm i -g @intellectronica/ruler), `ruler apply --dry-run` over the same
-# rules is timed next to `assemble`.
+# rules is timed next to `assemble`, at normal priority and under a timeout
+# (it runs for seconds).
 
 set -euo pipefail
 
@@ -189,12 +190,14 @@ median() {
 # time_commands OUT CMD...: times each command (a string of words, split on
 # spaces; no quoting) RUNS times per round over ROUNDS rounds, rotating the
 # order each round; writes one line per command, the median in ms, to OUT.
-# The commands run on one CPU unless SPREAD=1.
+# The commands run on one CPU unless SPREAD=1, at real-time priority unless
+# NORT=1.
 time_commands() {
 	local out=$1 round i n
 	shift
-	local prefix=("${RT[@]}")
-	[[ ${SPREAD:-0} == 1 ]] || prefix=("${PIN[@]}" "${RT[@]}")
+	local prefix=()
+	[[ ${SPREAD:-0} == 1 ]] || prefix+=("${PIN[@]}")
+	[[ ${NORT:-0} == 1 ]] || prefix+=("${RT[@]}")
 	local cmds=("$@")
 	n=${#cmds[@]}
 	local files=()
@@ -347,11 +350,13 @@ more_than() {
 }
 
 # reference SCENARIO CMD OTHER_CMD: CMD next to another tool doing similar
-# work, for the record; no target. Both CPUs: node runs threads.
+# work, for the record; no target. Both CPUs (node runs threads) and normal
+# priority: a program running for seconds must not hold a CPU at real-time
+# priority on a shared machine; `timeout` stops one that hangs.
 reference() {
 	local name=$1 cmd=$2 other=$3 spawn t b
 	selected "$name" || return 0
-	SPREAD=1 time_commands "$tmp/medians" true "$cmd" "$other"
+	SPREAD=1 NORT=1 time_commands "$tmp/medians" true "$cmd" "timeout 120 $other"
 	{ read -r spawn; read -r t; read -r b; } <"$tmp/medians"
 	row "$name" "$(fmt "$t")" "ruler" "$(fmt "$b")" \
 		"$(awk -v t="$t" -v b="$b" -v s="$spawn" 'BEGIN { printf "1/%.0f", (b - s) / (t - s) }')" \
