@@ -12,7 +12,8 @@ use serde::Serialize;
 
 use crate::diagnostic::Diagnostic;
 use crate::prompt::command::{
-    self, Command, CommandSource, DEFAULT_COMMAND_DIRS, Fate, SearchDir, valid_command_name,
+    self, Command, CommandSource, DEFAULT_COMMAND_DIRS, Expansion, Fate, SearchDir,
+    valid_command_name,
 };
 use crate::prompt::instructions::ReadFault;
 use crate::workspace::{LinkPolicy, OsWorkspace, Workspace, WsError};
@@ -115,16 +116,9 @@ pub struct CommandListing {
 /// Everything `expand` reports (SPEC §2.2), in the order of its JSON keys.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ExpandOutcome {
-    /// True when the input named a command that was found and rendered.
-    pub expanded: bool,
-    /// The command name, when expanded.
-    pub name: Option<String>,
-    /// The arguments, when expanded; empty otherwise.
-    pub args: Vec<String>,
-    /// The file expanded, when expanded.
-    pub source: Option<String>,
-    /// The rendered template, or the input unchanged.
-    pub output: String,
+    /// What the input expanded to (or the input unchanged), and from where.
+    #[serde(flatten)]
+    pub expansion: Expansion,
     /// Diagnostics about the files looked at. When the command exists only
     /// in a withheld directory they include a warning saying so.
     pub diagnostics: Vec<Diagnostic>,
@@ -274,11 +268,7 @@ impl CommandCatalog {
             hint
         });
         Ok(ExpandOutcome {
-            expanded: expansion.expanded,
-            name: expansion.name,
-            args: expansion.args,
-            source: expansion.source,
-            output: expansion.output,
+            expansion,
             diagnostics,
             withheld_hint,
         })
@@ -447,11 +437,13 @@ mod tests {
         assert_eq!(
             outcome,
             ExpandOutcome {
-                expanded: true,
-                name: Some("fix".into()),
-                args: vec!["src/a.rs".into()],
-                source: Some(".mecatl/commands/fix.md".into()),
-                output: "Fix src/a.rs".into(),
+                expansion: Expansion {
+                    expanded: true,
+                    name: Some("fix".into()),
+                    args: vec!["src/a.rs".into()],
+                    source: Some(".mecatl/commands/fix.md".into()),
+                    output: "Fix src/a.rs".into(),
+                },
                 diagnostics: vec![Diagnostic::warning(
                     ".claude/commands/fix.md",
                     "shadowed by .mecatl/commands/fix.md, which takes precedence"
@@ -503,8 +495,8 @@ mod tests {
         assert!(catalog.list_commands().unwrap().is_empty());
 
         let outcome = catalog.expand("/fix x").unwrap();
-        assert!(!outcome.expanded);
-        assert_eq!(outcome.output, "/fix x");
+        assert!(!outcome.expansion.expanded);
+        assert_eq!(outcome.expansion.output, "/fix x");
         let hint = outcome.withheld_hint.clone().unwrap();
         assert!(hint.starts_with("/fix is defined here but was not expanded"));
         assert!(hint.contains("--trust-project"));
@@ -619,8 +611,8 @@ mod tests {
             )
         );
         let outcome = catalog.expand("/fix a").unwrap();
-        assert_eq!(outcome.output, "First a");
-        assert_eq!(outcome.source.as_deref(), Some(fix.as_str()));
+        assert_eq!(outcome.expansion.output, "First a");
+        assert_eq!(outcome.expansion.source.as_deref(), Some(fix.as_str()));
         assert_eq!(outcome.diagnostics[0], missing_warning);
         assert_eq!(catalog.completion_names(), ["fix", "linked", "only"]);
     }
@@ -706,7 +698,7 @@ mod tests {
         );
         for name in ["fifo", "dir", "escape"] {
             let outcome = catalog.expand(&format!("/{name}")).unwrap();
-            assert_eq!(outcome.output, format!("claude {name}"));
+            assert_eq!(outcome.expansion.output, format!("claude {name}"));
             assert_eq!(
                 outcome.diagnostics.len(),
                 1,
@@ -716,8 +708,8 @@ mod tests {
         }
         let long = format!("/{}", "a".repeat(300));
         let outcome = catalog.expand(&long).unwrap();
-        assert!(!outcome.expanded);
-        assert_eq!(outcome.output, long);
+        assert!(!outcome.expansion.expanded);
+        assert_eq!(outcome.expansion.output, long);
     }
 
     #[test]
@@ -762,7 +754,7 @@ mod tests {
             let direct = catalog.expand(input).unwrap();
             let adapted = via_source.expand(&ws, input).unwrap();
             assert_eq!(
-                (direct.expanded, direct.output),
+                (direct.expansion.expanded, direct.expansion.output),
                 (adapted.expanded, adapted.output),
                 "{input}"
             );
@@ -818,8 +810,11 @@ mod tests {
                 .filter(|c| valid_command_name(&c.name))
             {
                 let outcome = catalog.expand(&format!("/{} arg", command.name)).unwrap();
-                assert!(outcome.expanded);
-                assert_eq!(outcome.source.as_deref(), Some(command.source.as_str()));
+                assert!(outcome.expansion.expanded);
+                assert_eq!(
+                    outcome.expansion.source.as_deref(),
+                    Some(command.source.as_str())
+                );
                 assert!(
                     command.description.chars().count()
                         <= crate::limits::MAX_COMMAND_DESCRIPTION_CHARS

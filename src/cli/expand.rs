@@ -13,7 +13,7 @@ use crate::cli::sources::{command_catalog, with_context_diagnostics};
 use crate::cli::{CliError, Status};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::limits::MAX_EXPAND_STDIN_BYTES;
-use crate::prompt::command::parse_invocation;
+use crate::prompt::command::{Expansion, parse_invocation};
 
 /// Arguments of `expand`.
 #[derive(Debug, Clone, Args)]
@@ -40,11 +40,8 @@ pub struct ExpandArgs {
 #[derive(Serialize)]
 struct ExpandDocument<'a> {
     schema: &'static str,
-    expanded: bool,
-    name: Option<&'a str>,
-    args: &'a [String],
-    source: Option<&'a str>,
-    output: &'a str,
+    #[serde(flatten)]
+    expansion: &'a Expansion,
     diagnostics: &'a [Diagnostic],
     trust: Trust,
 }
@@ -93,7 +90,7 @@ pub fn run(ctx: &Context, args: &ExpandArgs) -> Result<Status, CliError> {
     let outcome = command_catalog(ctx, &args.commands_dirs).expand(&input)?;
     let mut status = Status::Success;
     let mut found = outcome.diagnostics.clone();
-    if args.require && !outcome.expanded {
+    if args.require && !outcome.expansion.expanded {
         status = Status::CheckFailed;
         if outcome.withheld_hint.is_none() {
             found.push(Diagnostic::new(
@@ -108,15 +105,11 @@ pub fn run(ctx: &Context, args: &ExpandArgs) -> Result<Status, CliError> {
     match ctx.format {
         Format::Json => output::print_json(&ExpandDocument {
             schema: SCHEMA,
-            expanded: outcome.expanded,
-            name: outcome.name.as_deref(),
-            args: &outcome.args,
-            source: outcome.source.as_deref(),
-            output: &outcome.output,
+            expansion: &outcome.expansion,
             diagnostics: &diagnostics,
             trust: ctx.trust,
         })?,
-        _ => output::print_text(&outcome.output)?,
+        _ => output::print_text(&outcome.expansion.output)?,
     }
     Ok(status)
 }
