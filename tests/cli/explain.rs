@@ -2,6 +2,7 @@
 
 use snapbox::{assert_data_eq, file};
 
+use crate::golden::assert_json_shape;
 use crate::support::{TestEnv, stderr, stdout};
 
 /// A home that does not exist, so the user rule rows of a golden have the
@@ -43,24 +44,17 @@ fn a_shadowed_command_in_json() {
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(0));
-    let doc = json(&output);
-    let keys: Vec<&str> = doc
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
-    assert_eq!(
-        keys,
-        [
+    assert_json_shape(
+        &stdout(&output),
+        &[
             "schema",
             "name",
             "found",
             "command",
             "rule",
             "diagnostics",
-            "trust"
-        ]
+            "trust",
+        ],
     );
     assert_data_eq!(
         stdout(&output),

@@ -56,16 +56,20 @@ pub(crate) fn assert_golden(actual: &str, name: &str) {
     assert_eq!(actual, expected, "golden {name} differs byte-wise");
 }
 
-/// Asserts the JSON conventions of SPEC §8.2 on `text` and returns the value.
-pub(crate) fn assert_json_shape(text: &str, keys: &[&str]) -> serde_json::Value {
-    let value: serde_json::Value = serde_json::from_str(text).expect("one JSON document");
-    let actual_keys: Vec<&str> = value
+/// The keys of a JSON object, in document order.
+fn keys_of(value: &serde_json::Value) -> Vec<&str> {
+    value
         .as_object()
         .expect("a JSON object")
         .keys()
         .map(String::as_str)
-        .collect();
-    assert_eq!(actual_keys, keys, "top-level keys in spec order");
+        .collect()
+}
+
+/// Asserts the JSON conventions of SPEC §8.2 on `text` and returns the value.
+pub(crate) fn assert_json_shape(text: &str, keys: &[&str]) -> serde_json::Value {
+    let value: serde_json::Value = serde_json::from_str(text).expect("one JSON document");
+    assert_eq!(keys_of(&value), keys, "top-level keys in spec order");
     let mut pretty = serde_json::to_string_pretty(&value).expect("re-serialise");
     pretty.push('\n');
     assert_eq!(
@@ -74,22 +78,9 @@ pub(crate) fn assert_json_shape(text: &str, keys: &[&str]) -> serde_json::Value 
     );
     if keys.first() == Some(&"schema") {
         assert!(text.starts_with("{\n  \"schema\": \"mecatl-prompt/v1\",\n"));
-        let trust = &value["trust"];
-        let trust_keys: Vec<&str> = trust
-            .as_object()
-            .expect("trust object")
-            .keys()
-            .map(String::as_str)
-            .collect();
-        assert_eq!(trust_keys, ["trusted", "source"]);
+        assert_eq!(keys_of(&value["trust"]), ["trusted", "source"]);
         for diagnostic in value["diagnostics"].as_array().expect("diagnostics array") {
-            let diagnostic_keys: Vec<&str> = diagnostic
-                .as_object()
-                .expect("diagnostic object")
-                .keys()
-                .map(String::as_str)
-                .collect();
-            assert_eq!(diagnostic_keys, ["severity", "path", "reason"]);
+            assert_eq!(keys_of(diagnostic), ["severity", "path", "reason"]);
         }
     }
     value

@@ -2,6 +2,7 @@
 
 use snapbox::{assert_data_eq, file};
 
+use crate::golden::assert_json_shape;
 use crate::support::{TestEnv, stderr, stdout};
 
 /// The Env flags that make `build` output independent of the machine.
@@ -77,16 +78,9 @@ fn build_stats_json_totals_equal_the_real_sizes() {
     let env = TestEnv::demo();
     let output = demo_build(&env, &["--format", "json", "--mode", "plan", "--stats"]);
     assert!(output.status.success(), "{}", stderr(&output));
-    let doc = json(&output);
-    let keys: Vec<&str> = doc
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
-    assert_eq!(
-        keys,
-        [
+    let doc = assert_json_shape(
+        &stdout(&output),
+        &[
             "schema",
             "stable_prefix",
             "volatile_suffix",
@@ -94,8 +88,8 @@ fn build_stats_json_totals_equal_the_real_sizes() {
             "prefix_sha256",
             "stats",
             "diagnostics",
-            "trust"
-        ]
+            "trust",
+        ],
     );
     let stats = &doc["stats"];
     assert_eq!(stats["prefix"]["total"]["bytes"], doc["prefix_bytes"]);
