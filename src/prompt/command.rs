@@ -34,6 +34,7 @@ use serde::Serialize;
 use crate::diagnostic::Diagnostic;
 use crate::limits;
 use crate::prompt::instructions::ReadFault;
+use crate::prompt::text::floor_char_boundary;
 use crate::workspace::{Bounded, EntryKind, Workspace, WsError, join};
 
 /// The project directories searched for commands when none are given, highest
@@ -129,15 +130,6 @@ impl Capped {
             self.overflowed = true;
         }
     }
-}
-
-/// The largest char boundary of `s` at or below `at`.
-fn floor_char_boundary(s: &str, at: usize) -> usize {
-    let mut end = at.min(s.len());
-    while !s.is_char_boundary(end) {
-        end -= 1;
-    }
-    end
 }
 
 /// Substitutes the placeholders of a command body (SPEC §5.2) in one pass

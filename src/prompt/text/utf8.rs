@@ -17,14 +17,18 @@ pub fn decode_lossy(bytes: &[u8]) -> Cow<'_, str> {
 /// The longest prefix of `s` that is at most `max_bytes` long and ends on a
 /// UTF-8 character boundary.
 pub fn truncate_utf8(s: &str, max_bytes: usize) -> &str {
-    if s.len() <= max_bytes {
-        return s;
-    }
-    let mut end = max_bytes;
+    &s[..floor_char_boundary(s, max_bytes)]
+}
+
+/// The largest character boundary of `s` at or below `at` (`s.len()` when
+/// `at` is past the end): the standard library's `str::floor_char_boundary`,
+/// stable only from Rust 1.91, above this crate's MSRV.
+pub fn floor_char_boundary(s: &str, at: usize) -> usize {
+    let mut end = at.min(s.len());
     while !s.is_char_boundary(end) {
         end -= 1;
     }
-    &s[..end]
+    end
 }
 
 #[cfg(test)]
@@ -38,5 +42,16 @@ mod tests {
         assert_eq!(truncate_utf8("héllo", 3), "hé");
         assert_eq!(truncate_utf8("€", 2), "");
         assert_eq!(truncate_utf8("abc", 0), "");
+    }
+
+    #[test]
+    fn floor_char_boundary_steps_back_to_a_character_start() {
+        assert_eq!(floor_char_boundary("h€", 0), 0);
+        assert_eq!(floor_char_boundary("h€", 1), 1);
+        assert_eq!(floor_char_boundary("h€", 2), 1);
+        assert_eq!(floor_char_boundary("h€", 3), 1);
+        assert_eq!(floor_char_boundary("h€", 4), 4);
+        assert_eq!(floor_char_boundary("h€", 9), 4);
+        assert_eq!(floor_char_boundary("", 3), 0);
     }
 }
