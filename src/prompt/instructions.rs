@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use crate::diagnostic::Diagnostic;
 use crate::limits;
-use crate::prompt::text::{decode_lossy, truncate_utf8};
+use crate::prompt::text::{decode_read, truncate_utf8};
 use crate::workspace::{Bounded, Workspace, WsError};
 
 /// Who a message is from. Turn-0 messages are always from the user.
@@ -279,12 +279,7 @@ fn holds_the_cap(head: &[u8]) -> bool {
     let ascii_space = |b: &u8| matches!(b, b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b' ');
     match head.iter().position(|b| !ascii_space(b)) {
         Some(at) if head[at].is_ascii() => head.len() - at >= cap + 3,
-        Some(_) => {
-            decode_lossy(without_partial_last_char(head))
-                .trim_start()
-                .len()
-                >= cap
-        }
+        Some(_) => decode_read(head, true).text.trim_start().len() >= cap,
         None => false,
     }
 }
@@ -312,15 +307,7 @@ struct RenderedInstructions {
 fn render_instructions(name: &str, bounded: Bounded) -> Option<RenderedInstructions> {
     let read_whole = !bounded.is_truncated();
     let size = bounded.size;
-    let mut bytes = bounded.bytes;
-    if !read_whole {
-        let whole_chars = without_partial_last_char(&bytes).len();
-        bytes.truncate(whole_chars);
-    }
-    let mut text = match String::from_utf8(bytes) {
-        Ok(text) => text,
-        Err(err) => String::from_utf8_lossy(err.as_bytes()).into_owned(),
-    };
+    let mut text = decode_read(bounded.bytes, !read_whole).text.into_owned();
     // The content is text[start..end]: trimmed, or only trim_start when the
     // file was not read whole.
     let start = text.len() - text.trim_start().len();
@@ -349,29 +336,6 @@ fn render_instructions(name: &str, bounded: Bounded) -> Option<RenderedInstructi
         text.push_str(&format!("\n\n[truncated: {omitted} bytes omitted]"));
     }
     Some(RenderedInstructions { text, omitted })
-}
-
-/// `bytes` without a UTF-8 sequence cut short at its end (a bounded read
-/// can stop inside a character).
-fn without_partial_last_char(bytes: &[u8]) -> &[u8] {
-    let is_continuation = |b: u8| b & 0xC0 == 0x80;
-    let Some(start) = (1..=bytes.len().min(4))
-        .map(|back| bytes.len() - back)
-        .find(|&at| !is_continuation(bytes[at]))
-    else {
-        return bytes;
-    };
-    let needed = match bytes[start] {
-        b if b >= 0xF0 => 4,
-        b if b >= 0xE0 => 3,
-        b if b >= 0xC0 => 2,
-        _ => 1,
-    };
-    if bytes.len() - start < needed {
-        &bytes[..start]
-    } else {
-        bytes
-    }
 }
 
 /// The default project-instructions assembler: `AGENTS.md` or `CLAUDE.md`
@@ -641,18 +605,6 @@ mod tests {
             *ws.1.lock().unwrap(),
             [INSTRUCTIONS_HEAD_BYTES, limits::MAX_INSTRUCTIONS_READ_BYTES]
         );
-    }
-
-    #[test]
-    fn a_partial_character_at_the_read_bound_is_dropped() {
-        assert_eq!(without_partial_last_char(b"ab\xc3"), b"ab");
-        assert_eq!(without_partial_last_char(b"ab\xe2\x82"), b"ab");
-        assert_eq!(
-            without_partial_last_char("ab€".as_bytes()),
-            "ab€".as_bytes()
-        );
-        assert_eq!(without_partial_last_char(b"\x80\x80"), b"\x80\x80");
-        assert_eq!(without_partial_last_char(b""), b"");
     }
 
     #[test]

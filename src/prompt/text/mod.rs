@@ -18,4 +18,6 @@ mod utf8;
 pub use canonical::{canonicalise, fence_json_string, is_format_char, is_line_break};
 pub use shapes::{is_directive_shaped, is_secret_named, is_secret_shaped, valid_memory_key};
 pub use timestamp::Timestamp;
-pub use utf8::{decode_lossy, floor_char_boundary, truncate_utf8};
+pub use utf8::{
+    Decoded, decode_lossy, decode_read, floor_char_boundary, truncate_utf8, whole_chars,
+};
