@@ -5,7 +5,7 @@
 //! - `canonical`: canonical stored text and the fence JSON encoder;
 //! - `shapes`: the memory key grammar and the secret- and
 //!   directive-shape detectors;
-//! - `timestamp`: RFC 3339 timestamps.
+//! - `timestamp`: RFC 3339 timestamps and `YYYY-MM-DD` dates.
 //!
 //! Everything is re-exported here, so callers name `text::canonicalise`
 //! whatever file it lives in.
@@ -17,7 +17,7 @@ mod utf8;
 
 pub use canonical::{canonicalise, fence_json_string, is_format_char, is_line_break};
 pub use shapes::{is_directive_shaped, is_secret_named, is_secret_shaped, valid_memory_key};
-pub use timestamp::Timestamp;
+pub use timestamp::{Timestamp, parse_date};
 pub use utf8::{
     Decoded, decode_lossy, decode_read, floor_char_boundary, truncate_utf8, whole_chars,
 };
