@@ -33,7 +33,7 @@ use serde::Serialize;
 use crate::diagnostic::Diagnostic;
 use crate::limits;
 use crate::prompt::instructions::ReadFault;
-use crate::prompt::text::{decode_read, floor_char_boundary};
+use crate::prompt::text::{INVALID_UTF8_REPLACED, decode_read, floor_char_boundary};
 use crate::workspace::{Bounded, EntryKind, Workspace, WsError, join};
 
 /// The project directories searched for commands when none are given, highest
@@ -872,10 +872,7 @@ fn content_warnings(
         ));
     }
     if invalid {
-        diagnostics.push(Diagnostic::warning(
-            source,
-            "not valid UTF-8; invalid bytes are replaced with U+FFFD",
-        ));
+        diagnostics.push(Diagnostic::warning(source, INVALID_UTF8_REPLACED));
     }
     if let Some(reason) = misplaced_frontmatter(&content.bytes) {
         diagnostics.push(Diagnostic::warning(source, reason));

@@ -19,5 +19,6 @@ pub use canonical::{canonicalise, fence_json_string, is_format_char, is_line_bre
 pub use shapes::{is_directive_shaped, is_secret_named, is_secret_shaped, valid_memory_key};
 pub use timestamp::{Timestamp, parse_date};
 pub use utf8::{
-    Decoded, decode_lossy, decode_read, floor_char_boundary, truncate_utf8, whole_chars,
+    Decoded, INVALID_UTF8_REPLACED, decode_lossy, decode_read, floor_char_boundary, truncate_utf8,
+    whole_chars,
 };

@@ -9,6 +9,10 @@
 
 use std::borrow::Cow;
 
+/// The reason of the warning a file decoded lossily gets (SPEC §9), the
+/// same for every kind of file.
+pub const INVALID_UTF8_REPLACED: &str = "not valid UTF-8; invalid bytes are replaced with U+FFFD";
+
 /// Text decoded from bytes, and whether invalid UTF-8 in them was replaced
 /// with U+FFFD on the way.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -77,7 +77,7 @@ an MCP tools/list result {\"tools\": [...]}, or its JSON-RPC envelope";
 // Invalid UTF-8, one kind at a time
 
 #[test]
-fn invalid_utf8_in_agents_md_is_decoded_lossily() {
+fn invalid_utf8_in_agents_md_is_decoded_lossily_with_a_warning() {
     let env = TestEnv::new();
     env.write("AGENTS.md", b"Use \xff tabs.\n");
     let out = assemble(&env);
@@ -89,8 +89,16 @@ fn invalid_utf8_in_agents_md_is_decoded_lossily() {
             "Project instructions (AGENTS.md):\n\nUse \u{fffd} tabs.".to_string()
         )]
     );
-    assert_eq!(out.problems(), Vec::<String>::new());
-    assert_eq!(out.stderr, "");
+    assert_eq!(
+        out.problems(),
+        ["warning AGENTS.md: not valid UTF-8; invalid bytes are replaced with U+FFFD"]
+    );
+    assert_eq!(
+        out.stderr_lines(),
+        [
+            "mecatl-prompt: warning: AGENTS.md: not valid UTF-8; invalid bytes are replaced with U+FFFD"
+        ]
+    );
 }
 
 #[test]
