@@ -444,6 +444,28 @@ fn huge_files_are_read_with_a_bound() {
 }
 
 #[test]
+fn an_invalid_byte_does_not_keep_a_cut_off_character_as_text() {
+    // A file over the read bound: a short rule, an invalid byte in it,
+    // then ideographic spaces (whitespace) past the head and past the
+    // bound. The 24 KiB head cuts a space in two; with a `!` the 1 MiB
+    // bound cuts one too. Neither cut-off space is text.
+    for (raw, text) in [
+        (&b"Rule text \xff here"[..], "Rule text \u{fffd} here"),
+        (b"Rule text \xff here!", "Rule text \u{fffd} here!"),
+    ] {
+        let mut content = raw.to_vec();
+        while content.len() <= limits::MAX_RULE_FILE_BYTES as usize {
+            content.extend_from_slice("\u{3000}".as_bytes());
+        }
+        let project = MemWorkspace::new().file(".claude/rules/wide.md", content);
+        let found = discover(&project_only(project));
+        let rule = &found.rules[0];
+        assert_eq!((rule.bytes, rule.truncated), (text.len(), true));
+        assert_eq!(rule.rule.body, text);
+    }
+}
+
+#[test]
 fn huge_files_are_read_from_their_head() {
     let dir = tempfile::tempdir().unwrap();
     let rules = dir.path().join(".claude/rules");

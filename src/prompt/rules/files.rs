@@ -21,6 +21,7 @@ use crate::limits;
 use crate::prompt::frontmatter;
 use crate::prompt::glob::{PathMatcher, top_level_suggestion};
 use crate::prompt::rules::{Rule, RuleOrigin, cap_body, sanitise_rule_name};
+use crate::prompt::text::whole_chars;
 use crate::prompt::tiers::{
     Kind, Listed, Loaded, Loss, SearchDir, Tier, Words, count_md_files, read_listed,
 };
@@ -103,7 +104,7 @@ impl Kind for RuleFiles {
             Some(parsed) => parsed,
             None => {
                 read = read_listed(&RULE_WORDS, dir, file, limits::MAX_RULE_FILE_BYTES)?;
-                Parsed::of(&read.bytes)
+                Parsed::of(whole_chars(&read.bytes, read.is_truncated()))
             }
         };
         let paths = match parts.front.as_deref().map(frontmatter::parse_paths) {
@@ -194,10 +195,7 @@ impl Parsed {
 /// body is the same. The one message that depends on the whole body's
 /// length is not given for a file over the bound.
 fn split_head(head: &[u8]) -> Option<Parsed> {
-    let head = match std::str::from_utf8(head) {
-        Err(err) if err.error_len().is_none() => &head[..err.valid_up_to()],
-        _ => head,
-    };
+    let head = whole_chars(head, true);
     let parsed = Parsed::of(head);
     let unclosed_block =
         parsed.parts.front.is_none() && head.strip_prefix(BOM).unwrap_or(head).starts_with(FENCE);
