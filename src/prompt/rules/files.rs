@@ -21,7 +21,7 @@ use crate::limits;
 use crate::prompt::frontmatter;
 use crate::prompt::glob::{PathMatcher, top_level_suggestion};
 use crate::prompt::rules::{Rule, RuleOrigin, cap_body, sanitise_rule_name};
-use crate::prompt::text::whole_chars;
+use crate::prompt::text::{INVALID_UTF8_REPLACED, whole_chars};
 use crate::prompt::tiers::{
     Kind, Listed, Loaded, Loss, SearchDir, Tier, Words, count_md_files, read_listed,
 };
@@ -100,7 +100,12 @@ impl Kind for RuleFiles {
             true if read.size > limits::MAX_RULE_FILE_BYTES => split_head(&read.bytes),
             true => None,
         };
-        let Parsed { parts, body, cut } = match head {
+        let Parsed {
+            parts,
+            body,
+            cut,
+            lossy,
+        } = match head {
             Some(parsed) => parsed,
             None => {
                 read = read_listed(&RULE_WORDS, dir, file, limits::MAX_RULE_FILE_BYTES)?;
@@ -133,6 +138,9 @@ impl Kind for RuleFiles {
                     limits::MAX_RULE_BYTES
                 ),
             ));
+        }
+        if lossy {
+            notes.push(Diagnostic::warning(shown.clone(), INVALID_UTF8_REPLACED));
         }
         notes.extend(glob_notes(&shown, &file.name, &paths));
         Ok(Loaded {
@@ -175,13 +183,21 @@ struct Parsed {
     parts: frontmatter::Split,
     body: String,
     cut: bool,
+    /// True when invalid UTF-8 was replaced with U+FFFD.
+    lossy: bool,
 }
 
 impl Parsed {
     fn of(bytes: &[u8]) -> Self {
         let parts = frontmatter::split(bytes);
         let (body, cut) = cap_body(&parts.body);
-        Self { parts, body, cut }
+        let lossy = std::str::from_utf8(bytes).is_err();
+        Self {
+            parts,
+            body,
+            cut,
+            lossy,
+        }
     }
 }
 
