@@ -59,7 +59,7 @@ fn text_line(command: &ListedCommand) -> String {
 /// Runs `commands list`.
 pub fn run_list(ctx: &Context, args: &CommandsListArgs) -> Result<Status, CliError> {
     ctx.require_text_or_json("commands list")?;
-    let listing = command_catalog(ctx, &args.commands_dirs).list();
+    let listing = command_catalog(ctx, &args.commands_dirs)?.list();
     let withheld = listing.commands.iter().any(|c| c.withheld);
     let diagnostics = with_context_diagnostics(ctx, listing.diagnostics, withheld);
     output::print_diagnostics(ctx, &diagnostics);

@@ -83,7 +83,10 @@ fn command_names(
     let Some(prefix) = current.to_str() else {
         return Vec::new();
     };
-    command_catalog(ctx, commands_dirs)
+    let Ok(catalog) = command_catalog(ctx, commands_dirs) else {
+        return Vec::new();
+    };
+    catalog
         .completion_names()
         .into_iter()
         .map(|name| format!("/{name}"))

@@ -87,7 +87,7 @@ fn not_expanded_reason(input: &str, withheld_hint: Option<&str>) -> String {
 pub fn run(ctx: &Context, args: &ExpandArgs) -> Result<Status, CliError> {
     ctx.require_text_or_json("expand")?;
     let input = input_line(&args.input)?;
-    let outcome = command_catalog(ctx, &args.commands_dirs).expand(&input)?;
+    let outcome = command_catalog(ctx, &args.commands_dirs)?.expand(&input)?;
     let mut status = Status::Success;
     let mut found = outcome.diagnostics.clone();
     if args.require && !outcome.expansion.expanded {

@@ -247,14 +247,9 @@ fn why(label: &str, views: &[CandidateView]) -> String {
     }
 }
 
-fn explain_command(
-    ctx: &Context,
-    args: &ExplainArgs,
-    name: &str,
-) -> (CommandSection, Vec<Diagnostic>) {
-    let catalog = command_catalog(ctx, &args.dirs.commands_dirs);
+fn explain_command(catalog: &CommandCatalog, name: &str) -> (CommandSection, Vec<Diagnostic>) {
     let explanation = catalog.explain(name);
-    let candidates = command_views(&catalog, name, explanation.candidates);
+    let candidates = command_views(catalog, name, explanation.candidates);
     let winner = candidates
         .iter()
         .find(|v| v.fate == CandidateFate::Winner.as_str())
@@ -366,9 +361,10 @@ pub fn run(ctx: &Context, args: &ExplainArgs) -> Result<Status, CliError> {
         Some(name) => (true, name),
         None => (false, args.name.as_str()),
     };
+    let catalog = command_catalog(ctx, &args.dirs.commands_dirs)?;
     let mut found = Vec::new();
     let command = (!args.rule).then(|| {
-        let (section, notes) = explain_command(ctx, args, name);
+        let (section, notes) = explain_command(&catalog, name);
         found.extend(notes);
         section
     });

@@ -233,6 +233,41 @@ fn commands_dirs_resolve_against_c_replace_project_dirs_and_ignore_trust() {
 }
 
 #[test]
+fn a_blank_commands_dir_is_a_usage_error_like_an_empty_one() {
+    let env = grep_env();
+    env.write("AGENTS.md", "Project instructions.");
+    for blank in [" ", "\t", " \n "] {
+        for args in [
+            &[
+                "--trust-project",
+                "expand",
+                "--commands-dir",
+                blank,
+                "/AGENTS",
+                "x",
+            ][..],
+            &["commands", "list", "--commands-dir", blank],
+            &["explain", "--commands-dir", blank, "/AGENTS"],
+        ] {
+            let output = env.run(args);
+            assert_eq!(code(&output), Some(2), "{args:?}");
+            assert_eq!(stdout(&output), "", "{args:?}");
+            assert_eq!(
+                stderr(&output),
+                format!(
+                    "mecatl-prompt: error: --commands-dir {blank:?}: a commands directory \
+                     cannot be blank\n"
+                ),
+                "{args:?}"
+            );
+        }
+    }
+    let empty = env.run(&["expand", "--commands-dir", "", "/AGENTS"]);
+    assert_eq!(code(&empty), Some(2));
+    assert_eq!(stdout(&empty), "");
+}
+
+#[test]
 fn a_later_commands_dir_loses_to_an_earlier_one() {
     let env = TestEnv::new();
     env.write("a/x.md", "from a");

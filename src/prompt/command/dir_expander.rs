@@ -29,14 +29,21 @@ impl Default for DirCommandExpander {
 }
 
 impl DirCommandExpander {
-    /// An expander over `dirs`, highest precedence first; no directories
-    /// means [`DEFAULT_COMMAND_DIRS`].
+    /// An expander over `dirs`, highest precedence first. An empty or
+    /// whitespace-only entry names no directory and is ignored (read as a
+    /// directory it would be the workspace root, whose `AGENTS.md` would
+    /// then expand as `/AGENTS`); no directories left means
+    /// [`DEFAULT_COMMAND_DIRS`].
     pub fn new<I, S>(dirs: I) -> Self
     where
         I: IntoIterator<Item = S>,
         S: Into<String>,
     {
-        let mut dirs: Vec<String> = dirs.into_iter().map(Into::into).collect();
+        let mut dirs: Vec<String> = dirs
+            .into_iter()
+            .map(Into::into)
+            .filter(|dir| !dir.trim().is_empty())
+            .collect();
         if dirs.is_empty() {
             dirs = DEFAULT_COMMAND_DIRS.iter().map(|d| d.to_string()).collect();
         }
@@ -106,6 +113,25 @@ mod tests {
         let expander = DirCommandExpander::new(["cmds/b", "cmds/a"]);
         assert_eq!(expander.expand(&ws, "/fix").unwrap().output, "B");
         assert_eq!(DirCommandExpander::default().dirs(), DEFAULT_COMMAND_DIRS);
+    }
+
+    #[test]
+    fn blank_directories_are_ignored_and_all_blank_means_the_defaults() {
+        let ws = ws_with(&[
+            ("AGENTS.md", "Project instructions"),
+            ("cmds/fix.md", "Fix"),
+            (".claude/commands/review.md", "Review"),
+        ]);
+        let mixed = DirCommandExpander::new(["", "cmds", " \t"]);
+        assert_eq!(mixed.dirs(), ["cmds"]);
+        assert_eq!(mixed.expand(&ws, "/fix").unwrap().output, "Fix");
+        for blank in [vec![""], vec![" ", "\n"]] {
+            let expander = DirCommandExpander::new(blank);
+            assert_eq!(expander.dirs(), DEFAULT_COMMAND_DIRS);
+            let agents = expander.expand(&ws, "/AGENTS x").unwrap();
+            assert_eq!(agents, Expansion::unchanged("/AGENTS x"));
+            assert_eq!(expander.expand(&ws, "/review").unwrap().output, "Review");
+        }
     }
 
     #[test]
