@@ -6,9 +6,10 @@
 //!
 //! Choices the spec leaves open, made here and relied on elsewhere:
 //!
-//! - **Output bound.** With post-expansion text (§5.6) the output is cut at
+//! - **Output bound.** When the source supports post-expansion text (§5.6),
+//!   even empty text, the output is cut at
 //!   [`limits::MAX_EXPANSION_BYTES`](crate::limits::MAX_EXPANSION_BYTES),
-//!   as the engine does. Without it the engine does not cut, and neither do
+//!   as the engine does. Otherwise the engine does not cut, and neither do
 //!   we at that size: a real-world command in the test corpus is 29,675
 //!   bytes and must expand whole. The output is instead bounded at
 //!   [`limits::MAX_COMMAND_FILE_BYTES`](crate::limits::MAX_COMMAND_FILE_BYTES),

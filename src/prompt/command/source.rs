@@ -123,6 +123,7 @@ impl<S: CommandSource> CommandLister for SourceExpander<S> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::limits::MAX_EXPANSION_BYTES;
     use crate::prompt::command::DirCommandExpander;
     use crate::prompt::command::test_support::{body_strategy, mem_source};
     use crate::workspace::MemWorkspace;
@@ -147,6 +148,10 @@ mod tests {
                     body: "---\ndescription: s\n---\nUse $1.".into(),
                     post: "Base directory: /x/$1\n\n".into(),
                 })),
+                "long" => Ok(Some(BodyWithPost {
+                    body: "$1".repeat(MAX_EXPANSION_BYTES),
+                    post: String::new(),
+                })),
                 "broken" => Err(io::Error::other("backend down")),
                 _ => Ok(None),
             })
@@ -169,6 +174,25 @@ mod tests {
             err.to_string(),
             "reading /broken (command source): backend down"
         );
+    }
+
+    #[test]
+    fn the_post_expansion_cap_holds_when_the_post_text_is_empty() {
+        let ws = MemWorkspace::new();
+        let out = SourceExpander::new(WithPost)
+            .expand(&ws, "/long ab")
+            .unwrap();
+        let marker = format!("\n...[expansion truncated at {MAX_EXPANSION_BYTES} bytes]");
+        assert_eq!(
+            out.output,
+            format!("{}{marker}", "ab".repeat(MAX_EXPANSION_BYTES / 2))
+        );
+        // A source without post-expansion text keeps the template bound.
+        let body = "$1".repeat(MAX_EXPANSION_BYTES);
+        let plain = mem_source(&[("long", body.as_str())])
+            .expand(&ws, "/long ab")
+            .unwrap();
+        assert_eq!(plain.output, "ab".repeat(MAX_EXPANSION_BYTES));
     }
 
     proptest! {

@@ -126,16 +126,16 @@ pub struct Rendered {
 }
 
 /// Renders a raw command template the way every expander does (SPEC §5.3,
-/// §5.2, §5.6): strips the frontmatter, substitutes `args`, puts non-empty
-/// `post` text in front (never itself substituted), and bounds the result.
+/// §5.2, §5.6): strips the frontmatter, substitutes `args`, puts the `post`
+/// text in front (never itself substituted), and bounds the result.
 ///
-/// With post text the bound is [`limits::MAX_EXPANSION_BYTES`] (the engine's
-/// cap); without, it is [`limits::MAX_COMMAND_FILE_BYTES`] (see the module
-/// docs). A cut output ends with
-/// `\n...[expansion truncated at LIMIT bytes]`, after at most LIMIT bytes
-/// cut on a UTF-8 boundary.
+/// `post` is `Some` whenever the template comes from a source that supports
+/// post-expansion text, even when that text is empty; the bound is then
+/// [`limits::MAX_EXPANSION_BYTES`] (the engine's cap). With `None` it is
+/// [`limits::MAX_COMMAND_FILE_BYTES`] (see the module docs). A cut output
+/// ends with `\n...[expansion truncated at LIMIT bytes]`, after at most
+/// LIMIT bytes cut on a UTF-8 boundary.
 pub fn render(raw: &str, args: &[String], post: Option<&str>) -> Rendered {
-    let post = post.filter(|p| !p.is_empty());
     let limit = match post {
         Some(_) => limits::MAX_EXPANSION_BYTES,
         None => TEMPLATE_OUTPUT_BOUND,
@@ -229,7 +229,7 @@ mod tests {
     fn post_text_is_prepended_and_never_substituted() {
         let out = render("Body $1", &args(&["a"]), Some("Post $1 $ARGUMENTS\n"));
         assert_eq!(out.text, "Post $1 $ARGUMENTS\nBody a");
-        assert_eq!(render("B", &[], Some("")), render("B", &[], None));
+        assert_eq!(render("B $1", &args(&["a"]), Some("")).text, "B a");
     }
 
     #[test]
@@ -268,6 +268,22 @@ mod tests {
             .unwrap();
         assert_eq!(kept.len(), max - 1);
         assert_eq!(kept, format!("p{}", "é".repeat((max - 2) / 2)));
+    }
+
+    #[test]
+    fn empty_post_text_still_means_the_post_expansion_cap() {
+        let max = limits::MAX_EXPANSION_BYTES;
+        let body = "b".repeat(max + 1);
+        let out = render(&body, &[], Some(""));
+        assert_eq!(out.truncated_at, Some(max));
+        assert_eq!(
+            out.text,
+            format!(
+                "{}\n...[expansion truncated at {max} bytes]",
+                "b".repeat(max)
+            )
+        );
+        assert_eq!(render(&body, &[], None).text, body);
     }
 
     #[test]
