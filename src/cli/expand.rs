@@ -13,7 +13,7 @@ use crate::cli::sources::{command_catalog, with_context_diagnostics};
 use crate::cli::{CliError, Status};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::limits::MAX_EXPAND_STDIN_BYTES;
-use crate::prompt::command::{Expansion, parse_invocation};
+use crate::prompt::command::{Expansion, NotExpanded, cannot_invoke, parse_invocation};
 
 /// Arguments of `expand`.
 #[derive(Debug, Clone, Args)]
@@ -74,13 +74,37 @@ fn input_line(words: &[String]) -> Result<String, CliError> {
     Ok(words.join(" "))
 }
 
-/// Why an input did not expand, for `--require`.
-fn not_expanded_reason(input: &str, withheld_hint: Option<&str>) -> String {
-    match (parse_invocation(input), withheld_hint) {
-        (Some(_), Some(hint)) => hint.to_string(),
-        (Some(invocation), None) => format!("unknown command /{}", invocation.name),
-        (None, _) => "input is not a slash command".to_string(),
-    }
+/// The error `--require` adds for an input that did not expand, saying why;
+/// `None` when a warning already does (a command withheld because the
+/// workspace is untrusted: the warning also says how to trust it).
+fn require_error(input: &str, not_expanded: Option<&NotExpanded>) -> Option<Diagnostic> {
+    let (path, reason) = match not_expanded {
+        Some(NotExpanded::Withheld { .. }) => return None,
+        Some(NotExpanded::Unusable { name, candidates }) => {
+            let why: Vec<String> = candidates
+                .iter()
+                .map(|c| {
+                    format!(
+                        "{}: {}",
+                        c.source,
+                        c.fate.reason().unwrap_or(c.fate.as_str())
+                    )
+                })
+                .collect();
+            (
+                None,
+                format!("/{name} exists but cannot be used: {}", why.join("; ")),
+            )
+        }
+        Some(NotExpanded::InvalidName { name, source }) => {
+            (Some(source.clone()), cannot_invoke(name))
+        }
+        None => match parse_invocation(input) {
+            Some(invocation) => (None, format!("unknown command /{}", invocation.name)),
+            None => (None, "input is not a slash command".to_string()),
+        },
+    };
+    Some(Diagnostic::new(Severity::Fatal, path, reason))
 }
 
 /// Runs `expand`.
@@ -92,13 +116,7 @@ pub fn run(ctx: &Context, args: &ExpandArgs) -> Result<Status, CliError> {
     let mut found = outcome.diagnostics.clone();
     if args.require && !outcome.expansion.expanded {
         status = Status::CheckFailed;
-        if outcome.withheld_hint.is_none() {
-            found.push(Diagnostic::new(
-                Severity::Fatal,
-                None,
-                not_expanded_reason(&input, None),
-            ));
-        }
+        found.extend(require_error(&input, outcome.not_expanded.as_ref()));
     }
     let diagnostics = with_context_diagnostics(ctx, found, false);
     output::print_diagnostics(ctx, &diagnostics);
@@ -118,17 +136,66 @@ pub fn run(ctx: &Context, args: &ExpandArgs) -> Result<Status, CliError> {
 mod tests {
     use super::*;
 
+    use crate::prompt::command::{CandidateFile, Fate};
+
+    fn error(input: &str, not_expanded: Option<NotExpanded>) -> Option<(Option<String>, String)> {
+        require_error(input, not_expanded.as_ref()).map(|d| {
+            assert_eq!(d.severity, Severity::Fatal);
+            (d.path, d.reason)
+        })
+    }
+
     #[test]
     fn reasons_name_the_problem() {
         assert_eq!(
-            not_expanded_reason("/nope x", None),
-            "unknown command /nope"
+            error("/nope x", None),
+            Some((None, "unknown command /nope".into()))
         );
         assert_eq!(
-            not_expanded_reason("hello", None),
-            "input is not a slash command"
+            error("hello", None),
+            Some((None, "input is not a slash command".into()))
         );
-        assert_eq!(not_expanded_reason("/x", Some("withheld")), "withheld");
+        let withheld = NotExpanded::Withheld {
+            name: "x".into(),
+            source: "x.md".into(),
+        };
+        assert_eq!(error("/x", Some(withheld)), None);
+        let dropped = |path: &str, reason: &str| CandidateFile {
+            dir_index: 0,
+            path: path.into(),
+            source: path.into(),
+            fate: Fate::NotFound {
+                reason: reason.into(),
+            },
+        };
+        let unusable = NotExpanded::Unusable {
+            name: "x".into(),
+            candidates: vec![
+                dropped("a/x.md", "not a regular file (FIFO)"),
+                dropped("b/x.md", "symlink loop"),
+            ],
+        };
+        assert_eq!(
+            error("/x", Some(unusable)),
+            Some((
+                None,
+                "/x exists but cannot be used: a/x.md: not a regular file (FIFO); \
+                 b/x.md: symlink loop"
+                    .into()
+            ))
+        );
+        let invalid = NotExpanded::InvalidName {
+            name: "a:b".into(),
+            source: "c/a:b.md".into(),
+        };
+        assert_eq!(
+            error("/a:b", Some(invalid)),
+            Some((
+                Some("c/a:b.md".into()),
+                "/a:b cannot be invoked: command names use only ASCII letters, digits, -, _ and ."
+                    .into()
+            ))
+        );
     }
 
     #[test]

@@ -45,11 +45,12 @@ mod test_support;
 
 pub use command_frontmatter::{description, frontmatter_keys, strip_frontmatter};
 pub use dir_expander::{DEFAULT_COMMAND_DIRS, DirCommandExpander};
-pub use grammar::{Invocation, parse_invocation, valid_command_name};
+pub use grammar::{Invocation, cannot_invoke, parse_invocation, valid_command_name};
 pub use listing::{DESCRIPTION_HEAD_BYTES, ListedFile, Listing, list_in};
 pub use ports::{Command, CommandExpander, CommandLister, Expansion, MultiExpander, NoopExpander};
 pub use resolution::{
-    CandidateFile, DirExpansion, Fate, Resolution, ResolvedFile, SearchDir, expand_in, resolve,
+    CandidateFile, DirExpansion, Fate, NotExpanded, Resolution, ResolvedFile, SearchDir, expand_in,
+    resolve,
 };
 pub use source::{BodyWithPost, CommandSource, SourceExpander};
 pub use substitute::{Rendered, render, substitute};

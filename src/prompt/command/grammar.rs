@@ -13,6 +13,12 @@ pub fn valid_command_name(name: &str) -> bool {
     !name.is_empty() && name.chars().all(is_name_char)
 }
 
+/// Why `/name` cannot be invoked, for a file whose name lies outside the
+/// grammar (the listing's warning, `expand --require`'s error).
+pub fn cannot_invoke(name: &str) -> String {
+    format!("/{name} cannot be invoked: command names use only ASCII letters, digits, -, _ and .")
+}
+
 /// A parsed slash-command invocation: the name without its `/`, and the
 /// positional arguments.
 #[derive(Debug, Clone, PartialEq, Eq)]

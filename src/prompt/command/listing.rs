@@ -8,7 +8,9 @@ use std::collections::BTreeMap;
 
 use crate::diagnostic::Diagnostic;
 use crate::prompt::command::resolution::{Precedence, Reads, content_warnings, decode_checked};
-use crate::prompt::command::{Command, Fate, SearchDir, description, valid_command_name};
+use crate::prompt::command::{
+    Command, Fate, SearchDir, cannot_invoke, description, valid_command_name,
+};
 use crate::prompt::instructions::ReadFault;
 use crate::workspace::{EntryKind, WsError, join};
 
@@ -157,13 +159,7 @@ pub fn list_in(dirs: &[SearchDir<'_>], describe: bool) -> Listing {
     }
     let mut diagnostics = precedence.diagnostics;
     for row in rows.values().filter(|row| !valid_command_name(&row.name)) {
-        diagnostics.push(Diagnostic::warning(
-            &row.source,
-            format!(
-                "/{} cannot be invoked: command names use only ASCII letters, digits, -, _ and .",
-                row.name
-            ),
-        ));
+        diagnostics.push(Diagnostic::warning(&row.source, cannot_invoke(&row.name)));
     }
     Listing {
         commands: rows.into_values().collect(),
@@ -245,7 +241,7 @@ mod tests {
     use crate::diagnostic::Severity;
     use crate::prompt::command::test_support::{dirs, reasons, ws_with};
     use crate::prompt::command::{
-        CommandLister, DirCommandExpander, Expansion, expand_in, resolve,
+        CommandLister, DirCommandExpander, Expansion, NotExpanded, expand_in, resolve,
     };
     use crate::workspace::{MemNode, MemWorkspace};
 
@@ -483,7 +479,13 @@ mod tests {
         assert!(listing.diagnostics.is_empty());
         let outcome = expand_in(&withheld, "/w now").unwrap();
         assert_eq!(outcome.expansion, Expansion::unchanged("/w now"));
-        assert_eq!(outcome.withheld.as_deref(), Some(".mecatl/commands/w.md"));
+        assert_eq!(
+            outcome.not_expanded,
+            Some(NotExpanded::Withheld {
+                name: "w".into(),
+                source: ".mecatl/commands/w.md".into()
+            })
+        );
     }
 
     #[test]

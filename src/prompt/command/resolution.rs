@@ -93,6 +93,15 @@ impl Fate {
             Fate::NotFound { .. } => "not found",
         }
     }
+
+    /// Why the file could not be used, for the fates that drop a file.
+    pub fn reason(&self) -> Option<&str> {
+        match self {
+            Fate::Unreadable { cause } => Some(cause),
+            Fate::RefusedSymlink { reason } | Fate::NotFound { reason } => Some(reason),
+            Fate::Winner | Fate::Shadowed { .. } | Fate::Withheld => None,
+        }
+    }
 }
 
 /// One candidate file for a name, in precedence order.
@@ -392,6 +401,15 @@ fn is_file_stem(name: &str) -> bool {
 /// A name that is not a single file name (empty, or holding `/`) has no
 /// candidates.
 pub fn resolve(dirs: &[SearchDir<'_>], name: &str) -> Resolution {
+    let reads = Reads {
+        winner: Some(limits::MAX_COMMAND_FILE_BYTES),
+        withheld: None,
+    };
+    resolve_with(dirs, name, reads)
+}
+
+/// [`resolve`], reading candidates as `reads` says.
+fn resolve_with(dirs: &[SearchDir<'_>], name: &str, reads: Reads) -> Resolution {
     let mut resolution = Resolution {
         candidates: Vec::new(),
         winner: None,
@@ -402,10 +420,6 @@ pub fn resolve(dirs: &[SearchDir<'_>], name: &str) -> Resolution {
         return resolution;
     }
     let file_name = format!("{name}.md");
-    let reads = Reads {
-        winner: Some(limits::MAX_COMMAND_FILE_BYTES),
-        withheld: None,
-    };
     let mut precedence = Precedence::new(dirs, reads);
     for (dir_index, dir) in dirs.iter().enumerate() {
         let path = join(dir.dir, &file_name);
@@ -453,35 +467,71 @@ pub struct DirExpansion {
     pub expansion: Expansion,
     /// Diagnostics about the files looked at.
     pub diagnostics: Vec<Diagnostic>,
-    /// When the input named a command that exists only in a withheld
-    /// directory: that file, as displayed.
-    pub withheld: Option<String>,
+    /// When nothing expanded although a command file is there for what the
+    /// input names: why.
+    pub not_expanded: Option<NotExpanded>,
+}
+
+/// Why an input that names an existing command file did not expand (for
+/// `expand --require`, which says why, SPEC §2.2).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NotExpanded {
+    /// The name exists only in withheld directories.
+    Withheld {
+        /// The command name.
+        name: String,
+        /// The first withheld file holding it, as displayed.
+        source: String,
+    },
+    /// Files hold the name, but none could be used (refused links, files
+    /// that are not regular); their fates say why.
+    Unusable {
+        /// The command name.
+        name: String,
+        /// The dropped files, in precedence order.
+        candidates: Vec<CandidateFile>,
+    },
+    /// The input's first word names a file whose name lies outside the
+    /// grammar (`/a:b` for `a:b.md`), so the grammar read a different,
+    /// unknown name.
+    InvalidName {
+        /// The file's name, as the input spells it.
+        name: String,
+        /// The file, as displayed.
+        source: String,
+    },
 }
 
 /// Expands `input` against `dirs` (SPEC §5.5): the winner of [`resolve`] is
 /// rendered with [`render`]; an unknown command or a non-command comes back
-/// unchanged. A read fault on a file met before any file claimed the name is
-/// an error naming that file.
+/// unchanged, with [`NotExpanded`] when a file is there but cannot be used.
+/// A read fault on a file met before any file claimed the name is an error
+/// naming that file.
 pub fn expand_in(dirs: &[SearchDir<'_>], input: &str) -> Result<DirExpansion, ReadFault> {
-    let unchanged = |diagnostics, withheld| DirExpansion {
+    let unchanged = |diagnostics, not_expanded| DirExpansion {
         expansion: Expansion::unchanged(input),
         diagnostics,
-        withheld,
+        not_expanded,
     };
     let Some(invocation) = parse_invocation(input) else {
-        return Ok(unchanged(Vec::new(), None));
+        return Ok(unchanged(Vec::new(), invalid_name(dirs, input, "")));
     };
     let mut resolution = resolve(dirs, &invocation.name);
     if let Some(fault) = resolution.fault.take() {
         return Err(fault);
     }
     let Some(winner) = resolution.winner else {
-        let withheld = resolution
-            .candidates
-            .into_iter()
-            .find(|c| c.fate == Fate::Withheld)
-            .map(|c| c.source);
-        return Ok(unchanged(resolution.diagnostics, withheld));
+        let name = invocation.name;
+        let candidates = resolution.candidates;
+        let not_expanded = match candidates.iter().find(|c| c.fate == Fate::Withheld) {
+            Some(withheld) => Some(NotExpanded::Withheld {
+                source: withheld.source.clone(),
+                name,
+            }),
+            None if !candidates.is_empty() => Some(NotExpanded::Unusable { name, candidates }),
+            None => invalid_name(dirs, input, &name),
+        };
+        return Ok(unchanged(resolution.diagnostics, not_expanded));
     };
     let mut diagnostics = resolution.diagnostics;
     let rendered = render(&winner.raw, &invocation.args, None);
@@ -500,7 +550,32 @@ pub fn expand_in(dirs: &[SearchDir<'_>], input: &str) -> Result<DirExpansion, Re
             output: rendered.text,
         },
         diagnostics,
+        not_expanded: None,
+    })
+}
+
+/// [`NotExpanded::InvalidName`] when the first word of `input` after its
+/// `/` is not the name the grammar read (`parsed`, empty when it read none)
+/// and a file that could win or is withheld holds that word as its name.
+/// Looks at files only when the word differs, and reads none.
+fn invalid_name(dirs: &[SearchDir<'_>], input: &str, parsed: &str) -> Option<NotExpanded> {
+    let word = input
+        .trim_start_matches([' ', '\t'])
+        .strip_prefix('/')?
+        .split(char::is_whitespace)
+        .next()
+        .filter(|word| *word != parsed)?;
+    let reads = Reads {
+        winner: None,
         withheld: None,
+    };
+    let file = resolve_with(dirs, word, reads)
+        .candidates
+        .into_iter()
+        .find(|c| matches!(c.fate, Fate::Winner | Fate::Withheld))?;
+    Some(NotExpanded::InvalidName {
+        name: word.to_string(),
+        source: file.source,
     })
 }
 
@@ -693,6 +768,57 @@ mod tests {
                         .into()
                 )]
             );
+        }
+    }
+
+    #[test]
+    fn what_exists_but_cannot_be_used_is_said() {
+        let ws = ws_with(&[(".claude/commands/w.md", "W")])
+            .node(".mecatl/commands/p.md", MemNode::Special("FIFO"))
+            .node(".claude/commands/p.md", MemNode::Dir)
+            .node(".claude/commands/a:b.md", MemNode::Unreadable);
+        let mut searched = dirs(&ws);
+        searched[1].withheld = true;
+        let not_expanded = |input: &str| expand_in(&searched, input).unwrap().not_expanded;
+        assert_eq!(
+            not_expanded("/w"),
+            Some(NotExpanded::Withheld {
+                name: "w".into(),
+                source: ".claude/commands/w.md".into()
+            })
+        );
+        let Some(NotExpanded::Unusable { name, candidates }) = not_expanded("/p x") else {
+            panic!("unusable expected");
+        };
+        assert_eq!(name, "p");
+        let why: Vec<(&str, Option<&str>)> = candidates
+            .iter()
+            .map(|c| (c.source.as_str(), c.fate.reason()))
+            .collect();
+        assert_eq!(
+            why,
+            [
+                (".mecatl/commands/p.md", Some("not a regular file (FIFO)")),
+                (
+                    ".claude/commands/p.md",
+                    Some("not a regular file (directory)")
+                ),
+            ]
+        );
+        // The file is only looked at, never read: unreadable, it is still
+        // the file the input meant.
+        for input in ["/a:b", "  /a:b x"] {
+            assert_eq!(
+                not_expanded(input),
+                Some(NotExpanded::InvalidName {
+                    name: "a:b".into(),
+                    source: ".claude/commands/a:b.md".into()
+                }),
+                "{input:?}"
+            );
+        }
+        for input in ["/a", "/nope", "/a:c", "hello", "/", "/etc/hosts"] {
+            assert_eq!(not_expanded(input), None, "{input:?}");
         }
     }
 
