@@ -1,12 +1,15 @@
 //! `expand`: expand a slash-command invocation (SPEC §2.2).
 
+use std::ffi::{OsStr, OsString};
 use std::io::Read;
-use std::path::PathBuf;
 
 use clap::Args;
+use clap_complete::engine::CompletionCandidate;
 use serde::Serialize;
 
 use crate::adapters::trust::Trust;
+use crate::cli::args::CommandDirsArgs;
+use crate::cli::complete::{self, Line};
 use crate::cli::context::{Context, Format};
 use crate::cli::output::{self, SCHEMA};
 use crate::cli::sources::{command_catalog, with_context_diagnostics};
@@ -18,9 +21,9 @@ use crate::prompt::command::{Expansion, NotExpanded, cannot_invoke, parse_invoca
 /// Arguments of `expand`.
 #[derive(Debug, Clone, Args)]
 pub struct ExpandArgs {
-    /// Read commands from DIR instead of .mecatl/commands and .claude/commands (repeatable; never trust-gated)
-    #[arg(long = "commands-dir", value_name = "DIR")]
-    pub commands_dirs: Vec<PathBuf>,
+    /// The command directories to search.
+    #[command(flatten)]
+    pub dirs: CommandDirsArgs,
 
     /// Exit 1 when the input is not a known command
     #[arg(long)]
@@ -32,9 +35,43 @@ pub struct ExpandArgs {
         required = true,
         trailing_var_arg = true,
         allow_hyphen_values = true,
-        add = clap_complete::ArgValueCompleter::new(crate::cli::complete::expand_input)
+        add = clap_complete::ArgValueCompleter::new(complete_input)
     )]
     pub input: Vec<String>,
+}
+
+/// Completes a word of INPUT (SPEC §2.6). The first word is the command, so
+/// it completes to the slash-command names of the workspace named on the
+/// line (an empty word offers them all, a word not starting with `/` none);
+/// the words after it are the command's arguments, usually files, so they
+/// complete to paths relative to the workspace.
+fn complete_input(current: &OsStr) -> Vec<CompletionCandidate> {
+    complete_input_on(&complete::completion_words(), current)
+}
+
+fn complete_input_on(words: &[OsString], current: &OsStr) -> Vec<CompletionCandidate> {
+    let Some(line) = Line::parse(words).filter(|line| line.path == ["expand"]) else {
+        return Vec::new();
+    };
+    let start = ExpandArgs {
+        dirs: CommandDirsArgs::default(),
+        require: false,
+        input: Vec::new(),
+    };
+    let (Some(args), Some(ctx)) = (line.args(start), line.context()) else {
+        return Vec::new();
+    };
+    // The word under the cursor is on the line too; when it is the first
+    // INPUT word, the command name is being completed.
+    let completing_name = args
+        .input
+        .first()
+        .is_none_or(|first| OsStr::new(first) == current);
+    if completing_name {
+        complete::command_names(&ctx, &args.dirs.commands_dirs, current)
+    } else {
+        complete::paths_under(&ctx.workspace, current)
+    }
 }
 
 #[derive(Serialize)]
@@ -111,7 +148,7 @@ fn require_error(input: &str, not_expanded: Option<&NotExpanded>) -> Option<Diag
 pub fn run(ctx: &Context, args: &ExpandArgs) -> Result<Status, CliError> {
     ctx.require_text_or_json("expand")?;
     let input = input_line(&args.input)?;
-    let outcome = command_catalog(ctx, &args.commands_dirs)?.expand(&input)?;
+    let outcome = command_catalog(ctx, &args.dirs.commands_dirs)?.expand(&input)?;
     let mut status = Status::Success;
     let mut found = outcome.diagnostics.clone();
     if args.require && !outcome.expansion.expanded {
@@ -196,6 +233,15 @@ mod tests {
                     .into()
             ))
         );
+    }
+
+    #[test]
+    fn a_line_that_asks_for_help_completes_nothing() {
+        let words: Vec<OsString> = ["mecatl-prompt", "--help", "expand", "/"]
+            .into_iter()
+            .map(OsString::from)
+            .collect();
+        assert!(complete_input_on(&words, OsStr::new("/")).is_empty());
     }
 
     #[test]

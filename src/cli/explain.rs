@@ -13,7 +13,7 @@ use serde::Serialize;
 use crate::adapters::commandsfs::{Candidate, CommandCatalog, CommandTier};
 use crate::adapters::rulesfs::{CandidateFate, RuleCandidate, candidates};
 use crate::adapters::trust::Trust;
-use crate::cli::commands::CommandsListArgs;
+use crate::cli::args::CommandDirsArgs;
 use crate::cli::context::{Context, Format};
 use crate::cli::output::{self, SCHEMA};
 use crate::cli::sources::{command_catalog, rule_locations, with_context_diagnostics};
@@ -32,7 +32,7 @@ pub struct ExplainArgs {
 
     /// The command directories to search, as for `expand`.
     #[command(flatten)]
-    pub dirs: CommandsListArgs,
+    pub dirs: CommandDirsArgs,
 
     /// `/NAME` for a command, NAME for a command or else a rule
     #[arg(value_name = "NAME")]
