@@ -15,15 +15,17 @@
 //! INPUT in `expand.rs`) and read the line into them; this module imports
 //! no subcommand, so no subcommand imports another through it.
 
+use std::collections::BTreeSet;
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 
 use clap::{ArgMatches, Args, CommandFactory, FromArgMatches};
 use clap_complete::engine::{CompletionCandidate, PathCompleter, ValueCompleter};
 
+use crate::adapters::rulesfs::discover;
 use crate::cli::Cli;
 use crate::cli::context::{Context, GlobalArgs};
-use crate::cli::sources::command_catalog;
+use crate::cli::sources::{command_catalog, rule_locations};
 
 /// The words the shell passed after `--`: the command line being completed,
 /// program name first.
@@ -114,6 +116,22 @@ pub(crate) fn command_names(
         .filter(|slashed| slashed.starts_with(prefix))
         .map(CompletionCandidate::new)
         .collect()
+}
+
+/// The rule names offered for `current`: every rule of every tier that
+/// would be injected (withheld ones excluded, as for commands), kept when it
+/// starts with `current`.
+pub(crate) fn rule_names(ctx: &Context, current: &OsStr) -> Vec<CompletionCandidate> {
+    let Some(prefix) = current.to_str() else {
+        return Vec::new();
+    };
+    let names: BTreeSet<String> = discover(&rule_locations(ctx))
+        .rules
+        .into_iter()
+        .filter(|r| !r.withheld && r.rule.name.starts_with(prefix))
+        .map(|r| r.rule.name)
+        .collect();
+    names.into_iter().map(CompletionCandidate::new).collect()
 }
 
 /// Paths starting with `current`, relative paths taken from `dir`.

@@ -7,13 +7,17 @@
 //! location holds anything under that name; when neither does, both
 //! searches are shown and the exit status is 1.
 
+use std::ffi::{OsStr, OsString};
+
 use clap::Args;
+use clap_complete::engine::CompletionCandidate;
 use serde::Serialize;
 
 use crate::adapters::commandsfs::{Candidate, CommandCatalog, CommandTier};
 use crate::adapters::rulesfs::{CandidateFate, RuleCandidate, candidates};
 use crate::adapters::trust::Trust;
 use crate::cli::args::CommandDirsArgs;
+use crate::cli::complete::{self, Line};
 use crate::cli::context::{Context, Format};
 use crate::cli::output::{self, SCHEMA};
 use crate::cli::sources::{command_catalog, rule_locations, with_context_diagnostics};
@@ -35,8 +39,48 @@ pub struct ExplainArgs {
     pub dirs: CommandDirsArgs,
 
     /// `/NAME` for a command, NAME for a command or else a rule
-    #[arg(value_name = "NAME")]
+    #[arg(
+        value_name = "NAME",
+        add = clap_complete::ArgValueCompleter::new(complete_name)
+    )]
     pub name: String,
+}
+
+/// Completes NAME (SPEC §2.6): with `--rule`, the rule names; else a word
+/// starting with `/` completes to the slash-command names as for `expand`,
+/// another word to the rule names, and an empty word offers both.
+/// Commands are offered with their `/` only, so a bare word is a rule.
+fn complete_name(current: &OsStr) -> Vec<CompletionCandidate> {
+    complete_name_on(&complete::completion_words(), current)
+}
+
+fn complete_name_on(words: &[OsString], current: &OsStr) -> Vec<CompletionCandidate> {
+    let Some(line) = Line::parse(words).filter(|line| line.path == ["explain"]) else {
+        return Vec::new();
+    };
+    let start = ExplainArgs {
+        rule: false,
+        dirs: CommandDirsArgs::default(),
+        name: String::new(),
+    };
+    let (Some(args), Some(ctx)) = (line.args(start), line.context()) else {
+        return Vec::new();
+    };
+    let commands =
+        !args.rule && (current.is_empty() || current.as_encoded_bytes().starts_with(b"/"));
+    let rules = args.rule || !current.as_encoded_bytes().starts_with(b"/");
+    let mut names = Vec::new();
+    if commands {
+        names.extend(complete::command_names(
+            &ctx,
+            &args.dirs.commands_dirs,
+            current,
+        ));
+    }
+    if rules {
+        names.extend(complete::rule_names(&ctx, current));
+    }
+    names
 }
 
 /// Trust state of a location, as `explain` prints it.
