@@ -5,15 +5,16 @@
 //! clap_complete finds the argument under the cursor and calls its
 //! completer with the word being completed. A completer sees only that
 //! word, so the options that change the answer (`-C`, `--commands-dir`, the
-//! trust flags) are read back from the whole line ([`Line`]), parsed by the
-//! same clap definitions as a normal run, and the workspace is resolved by
-//! [`Context::resolve`] exactly as a real `expand` or `rules list` would.
-//! Every failure (a line clap cannot make sense of, a missing workspace)
-//! completes nothing rather than guessing.
+//! trust flags) are read back from the whole line (`read_line`), parsed
+//! by the same clap definitions as a normal run, and the workspace is
+//! resolved by [`Context::resolve`] exactly as a real `expand` or
+//! `rules list` would. Every failure (a line clap cannot make sense of, a
+//! missing workspace) completes nothing rather than guessing.
 //!
 //! A subcommand's own completers sit beside its arguments (`expand`'s
-//! INPUT in `expand.rs`) and read the line into them; this module imports
-//! no subcommand, so no subcommand imports another through it.
+//! INPUT, `explain`'s NAME) and read the line into them with
+//! `read_line`; this module imports no subcommand, so no subcommand
+//! imports another through it.
 
 use std::collections::BTreeSet;
 use std::ffi::{OsStr, OsString};
@@ -36,9 +37,9 @@ pub(crate) fn completion_words() -> Vec<OsString> {
 }
 
 /// What the line being completed says, as far as clap could read it.
-pub(crate) struct Line {
+struct Line {
     /// The subcommand names, outermost first (`["rules", "list"]`).
-    pub(crate) path: Vec<String>,
+    path: Vec<String>,
     /// The global options given anywhere on the line, defaults for the rest.
     global: GlobalArgs,
     /// The matches of the innermost subcommand.
@@ -51,7 +52,7 @@ impl Line {
     /// options it names before the first bad word (clap stops reading
     /// there); `None` when clap gives up anyway (`--help` on the line, for
     /// one).
-    pub(crate) fn parse(words: &[OsString]) -> Option<Line> {
+    fn parse(words: &[OsString]) -> Option<Line> {
         let mut matches = Cli::command()
             .ignore_errors(true)
             .try_get_matches_from(words)
@@ -76,15 +77,27 @@ impl Line {
     /// The innermost subcommand's arguments as the line gives them, over
     /// `start` (an unfinished line lacks required values, so they cannot
     /// be built from the matches alone).
-    pub(crate) fn args<A: FromArgMatches>(&self, mut start: A) -> Option<A> {
+    fn args<A: FromArgMatches>(&self, mut start: A) -> Option<A> {
         start.update_from_arg_matches(&self.innermost).ok()?;
         Some(start)
     }
 
     /// The context a run of this line would resolve.
-    pub(crate) fn context(&self) -> Option<Context> {
+    fn context(&self) -> Option<Context> {
         Context::resolve(&self.global).ok()
     }
+}
+
+/// What a subcommand's completer needs from the line `words`, when its
+/// subcommand path is `path`: its arguments as the line gives them, over
+/// `start`, and the context a run of the line would resolve.
+pub(crate) fn read_line<A: FromArgMatches>(
+    words: &[OsString],
+    path: &[&str],
+    start: A,
+) -> Option<(A, Context)> {
+    let line = Line::parse(words).filter(|line| line.path == path)?;
+    Some((line.args(start)?, line.context()?))
 }
 
 /// The global options as a line that gives none of them parses.

@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use crate::adapters::trust::Trust;
 use crate::cli::args::CommandDirsArgs;
-use crate::cli::complete::{self, Line};
+use crate::cli::complete;
 use crate::cli::context::{Context, Format};
 use crate::cli::output::{self, SCHEMA};
 use crate::cli::sources::{command_catalog, with_context_diagnostics};
@@ -50,15 +50,12 @@ fn complete_input(current: &OsStr) -> Vec<CompletionCandidate> {
 }
 
 fn complete_input_on(words: &[OsString], current: &OsStr) -> Vec<CompletionCandidate> {
-    let Some(line) = Line::parse(words).filter(|line| line.path == ["expand"]) else {
-        return Vec::new();
-    };
     let start = ExpandArgs {
         dirs: CommandDirsArgs::default(),
         require: false,
         input: Vec::new(),
     };
-    let (Some(args), Some(ctx)) = (line.args(start), line.context()) else {
+    let Some((args, ctx)) = complete::read_line(words, &["expand"], start) else {
         return Vec::new();
     };
     // The word under the cursor is on the line too; when it is the first

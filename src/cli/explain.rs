@@ -17,7 +17,7 @@ use crate::adapters::commandsfs::{Candidate, CommandCatalog, CommandTier};
 use crate::adapters::rulesfs::{CandidateFate, RuleCandidate, candidates};
 use crate::adapters::trust::Trust;
 use crate::cli::args::CommandDirsArgs;
-use crate::cli::complete::{self, Line};
+use crate::cli::complete;
 use crate::cli::context::{Context, Format};
 use crate::cli::output::{self, SCHEMA};
 use crate::cli::sources::{command_catalog, rule_locations, with_context_diagnostics};
@@ -55,15 +55,12 @@ fn complete_name(current: &OsStr) -> Vec<CompletionCandidate> {
 }
 
 fn complete_name_on(words: &[OsString], current: &OsStr) -> Vec<CompletionCandidate> {
-    let Some(line) = Line::parse(words).filter(|line| line.path == ["explain"]) else {
-        return Vec::new();
-    };
     let start = ExplainArgs {
         rule: false,
         dirs: CommandDirsArgs::default(),
         name: String::new(),
     };
-    let (Some(args), Some(ctx)) = (line.args(start), line.context()) else {
+    let Some((args, ctx)) = complete::read_line(words, &["explain"], start) else {
         return Vec::new();
     };
     let commands =
