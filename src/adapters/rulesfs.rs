@@ -40,6 +40,7 @@ use crate::prompt::rules::{
     RenderedRules, Rule, RuleOrigin, RulesError, RulesMessageBuilder, RulesSource, cap_body,
     sanitise_rule_name,
 };
+use crate::prompt::text::whole_chars;
 use crate::workspace::{DirEntry, EntryKind, LinkPolicy, OsWorkspace, Workspace, WsError, join};
 
 /// The project rule directories, highest precedence first (SPEC §3.2).
@@ -397,10 +398,7 @@ impl Parsed {
 /// body is the same. The one message that depends on the whole body's
 /// length is not given for a file over the bound.
 fn split_head(head: &[u8]) -> Option<Parsed> {
-    let head = match std::str::from_utf8(head) {
-        Err(err) if err.error_len().is_none() => &head[..err.valid_up_to()],
-        _ => head,
-    };
+    let head = whole_chars(head, true);
     let parsed = Parsed::of(head);
     let unclosed_block =
         parsed.parts.front.is_none() && head.strip_prefix(BOM).unwrap_or(head).starts_with(FENCE);
@@ -430,7 +428,7 @@ fn load_rule(loc: &RuleLocation, found: &RuleFile) -> Result<Loaded, Dropped> {
         Some(parsed) => parsed,
         None => {
             read = read_up_to(limits::MAX_RULE_FILE_BYTES)?;
-            Parsed::of(&read.bytes)
+            Parsed::of(whole_chars(&read.bytes, read.is_truncated()))
         }
     };
     let paths = match parts.front.as_deref().map(frontmatter::parse_paths) {
@@ -1302,6 +1300,28 @@ mod tests {
                  cut to at most 20480 bytes"
             )
         );
+    }
+
+    #[test]
+    fn an_invalid_byte_does_not_keep_a_cut_off_character_as_text() {
+        // A file over the read bound: a short rule, an invalid byte in it,
+        // then ideographic spaces (whitespace) past the head and past the
+        // bound. The 24 KiB head cuts a space in two; with a `!` the 1 MiB
+        // bound cuts one too. Neither cut-off space is text.
+        for (raw, text) in [
+            (&b"Rule text \xff here"[..], "Rule text \u{fffd} here"),
+            (b"Rule text \xff here!", "Rule text \u{fffd} here!"),
+        ] {
+            let mut content = raw.to_vec();
+            while content.len() <= limits::MAX_RULE_FILE_BYTES as usize {
+                content.extend_from_slice("\u{3000}".as_bytes());
+            }
+            let project = MemWorkspace::new().file(".claude/rules/wide.md", content);
+            let found = discover(&project_only(project));
+            let rule = &found.rules[0];
+            assert_eq!((rule.bytes, rule.truncated), (text.len(), true));
+            assert_eq!(rule.rule.body, text);
+        }
     }
 
     /// A parsed rule file as comparable values: front, capped body, cut.

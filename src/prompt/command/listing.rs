@@ -7,11 +7,12 @@
 use std::collections::BTreeMap;
 
 use crate::diagnostic::Diagnostic;
-use crate::prompt::command::resolution::{Precedence, Reads, content_warnings, decode_checked};
+use crate::prompt::command::resolution::{Precedence, Reads, content_warnings};
 use crate::prompt::command::{
     Command, Fate, SearchDir, cannot_invoke, description, valid_command_name,
 };
 use crate::prompt::instructions::ReadFault;
+use crate::prompt::text::decode_read;
 use crate::workspace::{EntryKind, WsError, join};
 
 /// How much of each command file a listing reads (and checks for invalid
@@ -130,10 +131,13 @@ pub fn list_in(dirs: &[SearchDir<'_>], describe: bool) -> Listing {
             else {
                 continue;
             };
-            let checked = considered.content.as_ref().map(|c| (c, decode_checked(c)));
-            if let (Fate::Winner, Some((content, (_, invalid)))) = (&considered.fate, &checked) {
+            let checked = considered.content.as_ref().map(|c| {
+                let decoded = decode_read(&c.bytes, c.is_truncated());
+                (c, decoded)
+            });
+            if let (Fate::Winner, Some((content, decoded))) = (&considered.fate, &checked) {
                 let diagnostics = &mut precedence.diagnostics;
-                content_warnings(content, *invalid, &considered.source, diagnostics);
+                content_warnings(content, decoded.lossy, &considered.source, diagnostics);
             }
             let listed = match considered.fate {
                 Fate::Winner => true,
@@ -142,7 +146,7 @@ pub fn list_in(dirs: &[SearchDir<'_>], describe: bool) -> Listing {
             };
             if listed {
                 let description = checked
-                    .map(|(_, (text, _))| description(&text))
+                    .map(|(_, decoded)| description(&decoded.text))
                     .unwrap_or_default();
                 rows.insert(
                     name.to_string(),

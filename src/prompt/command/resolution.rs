@@ -6,7 +6,6 @@
 //!
 //! The choices the spec leaves open are listed once, in [`super`].
 
-use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt;
 use std::io;
@@ -18,6 +17,7 @@ use crate::limits;
 use crate::prompt::command::command_frontmatter::misplaced_frontmatter;
 use crate::prompt::command::{Expansion, parse_invocation, render};
 use crate::prompt::instructions::ReadFault;
+use crate::prompt::text::{INVALID_UTF8_REPLACED, decode_read};
 use crate::workspace::{Bounded, EntryKind, Workspace, WsError, join};
 
 /// One directory searched for `<name>.md` command files, and the reader it
@@ -347,7 +347,7 @@ impl<'a, 'd> Precedence<'a, 'd> {
 }
 
 /// Warnings about a winning file's content that change what the model sees;
-/// `invalid` as [`decode_checked`] found it.
+/// `invalid` as [`decode_read`] found it.
 pub(super) fn content_warnings(
     content: &Bounded,
     invalid: bool,
@@ -365,30 +365,12 @@ pub(super) fn content_warnings(
         ));
     }
     if invalid {
-        diagnostics.push(Diagnostic::warning(
-            source,
-            "not valid UTF-8; invalid bytes are replaced with U+FFFD",
-        ));
+        diagnostics.push(Diagnostic::warning(source, INVALID_UTF8_REPLACED));
     }
     if let Some(reason) = misplaced_frontmatter(&content.bytes) {
         diagnostics.push(Diagnostic::warning(source, reason));
     }
 }
-/// Decodes file content, replacing invalid UTF-8 with U+FFFD and dropping a
-/// character that a bounded read cut in two; true besides when the content
-/// holds invalid UTF-8 (not counting such a cut character). One pass over
-/// the content answers both.
-pub(super) fn decode_checked(content: &Bounded) -> (Cow<'_, str>, bool) {
-    match std::str::from_utf8(&content.bytes) {
-        Ok(text) => (Cow::Borrowed(text), false),
-        Err(err) if content.is_truncated() && err.error_len().is_none() => (
-            String::from_utf8_lossy(&content.bytes[..err.valid_up_to()]),
-            false,
-        ),
-        Err(_) => (String::from_utf8_lossy(&content.bytes), true),
-    }
-}
-
 /// True for a name that can be looked up as one file name in a directory.
 fn is_file_stem(name: &str) -> bool {
     !name.is_empty() && !name.contains(['/', '\0'])
@@ -436,17 +418,17 @@ fn resolve_with(dirs: &[SearchDir<'_>], name: &str, reads: Reads) -> Resolution 
             });
         }
         if let (Fate::Winner, Some(content)) = (&considered.fate, &considered.content) {
-            let (raw, invalid) = decode_checked(content);
+            let decoded = decode_read(&content.bytes, content.is_truncated());
             content_warnings(
                 content,
-                invalid,
+                decoded.lossy,
                 &considered.source,
                 &mut precedence.diagnostics,
             );
             resolution.winner = Some(ResolvedFile {
                 dir_index,
                 source: considered.source.clone(),
-                raw: raw.into_owned(),
+                raw: decoded.text.into_owned(),
             });
         }
         resolution.candidates.push(CandidateFile {

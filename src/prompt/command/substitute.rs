@@ -6,6 +6,7 @@
 
 use crate::limits;
 use crate::prompt::command::strip_frontmatter;
+use crate::prompt::text::floor_char_boundary;
 
 /// The output bound when no post-expansion text is involved: the largest
 /// template we read, so only argument amplification can reach it.
@@ -41,15 +42,6 @@ impl Capped {
             self.overflowed = true;
         }
     }
-}
-
-/// The largest char boundary of `s` at or below `at`.
-fn floor_char_boundary(s: &str, at: usize) -> usize {
-    let mut end = at.min(s.len());
-    while !s.is_char_boundary(end) {
-        end -= 1;
-    }
-    end
 }
 
 /// Substitutes the placeholders of a command body (SPEC §5.2) in one pass
