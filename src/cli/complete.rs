@@ -23,10 +23,10 @@ use std::path::{Path, PathBuf};
 use clap::{ArgMatches, Args, CommandFactory, FromArgMatches};
 use clap_complete::engine::{CompletionCandidate, PathCompleter, ValueCompleter};
 
-use crate::adapters::rulesfs::discover;
 use crate::cli::Cli;
 use crate::cli::context::{Context, GlobalArgs};
-use crate::cli::sources::{command_catalog, rule_locations};
+use crate::cli::sources::{command_catalog, rule_dirs};
+use crate::prompt::rules::discovery::discover;
 
 /// The words the shell passed after `--`: the command line being completed,
 /// program name first.
@@ -138,11 +138,11 @@ pub(crate) fn rule_names(ctx: &Context, current: &OsStr) -> Vec<CompletionCandid
     let Some(prefix) = current.to_str() else {
         return Vec::new();
     };
-    let names: BTreeSet<String> = discover(&rule_locations(ctx))
-        .rules
-        .into_iter()
-        .filter(|r| !r.withheld && r.rule.name.starts_with(prefix))
-        .map(|r| r.rule.name)
+    let discovery = discover(&rule_dirs(ctx));
+    let names: BTreeSet<&str> = discovery
+        .active()
+        .map(|r| r.rule.name.as_str())
+        .filter(|name| name.starts_with(prefix))
         .collect();
     names.into_iter().map(CompletionCandidate::new).collect()
 }

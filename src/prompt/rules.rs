@@ -10,6 +10,13 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
+pub mod discovery;
+pub mod files;
+pub mod lazy;
+
+#[cfg(test)]
+mod dir_tests;
+
 use crate::limits;
 use crate::prompt::instructions::{InstructionAssembler, InstructionManifest, Message, ReadFault};
 use crate::prompt::text::floor_char_boundary;

@@ -102,7 +102,7 @@ fn invalid_utf8_in_agents_md_is_decoded_lossily_with_a_warning() {
 }
 
 #[test]
-fn invalid_utf8_in_a_rule_is_decoded_lossily_in_paths_and_body() {
+fn invalid_utf8_in_a_rule_is_decoded_lossily_in_paths_and_body_with_a_warning() {
     let env = TestEnv::new();
     env.write(
         ".claude/rules/r.md",
@@ -113,7 +113,10 @@ fn invalid_utf8_in_a_rule_is_decoded_lossily_in_paths_and_body() {
     let rule = &out.json()["rules"][0];
     assert_eq!(rule["paths"], json!(["src/\u{fffd}.rs"]));
     assert_eq!(rule["bytes"], 9);
-    assert_eq!(out.problems(), Vec::<String>::new());
+    assert_eq!(
+        out.problems(),
+        ["warning .claude/rules/r.md: not valid UTF-8; invalid bytes are replaced with U+FFFD"]
+    );
     let out = assemble(&env);
     assert_eq!(
         rule_blocks(&out),
