@@ -74,3 +74,10 @@ pub const MAX_TREE_DEPTH: usize = 32;
 /// Most directory entries looked at below one rules, commands or skills
 /// directory (SPEC §15.6, ours).
 pub const MAX_TREE_ENTRIES: usize = 100_000;
+/// How much of each command file a listing reads (and checks for invalid
+/// UTF-8). A description comes from the frontmatter or the first non-blank
+/// line, which real files have in their first few hundred bytes (in the
+/// test corpus the deepest is on line 4, and one file of 80 passes 16 KiB);
+/// 16 KiB leaves room for any real frontmatter while a huge file costs a
+/// listing no more than a few ordinary ones (SPEC §11: within 5%).
+pub const COMMAND_DESCRIPTION_HEAD_BYTES: u64 = 16 * 1024;

@@ -127,6 +127,39 @@ pub trait Workspace: Send + Sync {
     }
 }
 
+/// A borrowed workspace is a workspace: a caller that holds one per call
+/// (the seed's ports take `&dyn Workspace`) can hand it to code that keeps
+/// readers, such as [`crate::prompt::tiers::SearchDir`].
+impl<T: Workspace + ?Sized> Workspace for &T {
+    fn root(&self) -> &Path {
+        (**self).root()
+    }
+
+    fn display(&self, rel: &str) -> String {
+        (**self).display(rel)
+    }
+
+    fn stat(&self, rel: &str) -> Result<EntryKind, WsError> {
+        (**self).stat(rel)
+    }
+
+    fn read(&self, rel: &str, max_bytes: u64) -> Result<Bounded, WsError> {
+        (**self).read(rel, max_bytes)
+    }
+
+    fn read_listed(&self, rel: &str, kind: EntryKind, max_bytes: u64) -> Result<Bounded, WsError> {
+        (**self).read_listed(rel, kind, max_bytes)
+    }
+
+    fn list(&self, rel: &str) -> Result<Vec<DirEntry>, WsError> {
+        (**self).list(rel)
+    }
+
+    fn list_unsorted(&self, rel: &str) -> Result<Vec<DirEntry>, WsError> {
+        (**self).list_unsorted(rel)
+    }
+}
+
 /// Joins workspace-relative path pieces with `/`, skipping empty ones.
 pub fn join(dir: &str, name: &str) -> String {
     match (dir.is_empty(), name.is_empty()) {

@@ -12,7 +12,7 @@ use crate::prompt::tiers::SearchDir;
 use crate::workspace::{LinkPolicy, OsWorkspace, Workspace};
 
 /// A user rules directory at `path`, read with links followed.
-pub fn user_dir(path: impl Into<PathBuf>) -> SearchDir {
+pub fn user_dir(path: impl Into<PathBuf>) -> SearchDir<'static> {
     user_rule_dir(Arc::new(OsWorkspace::new(path, LinkPolicy::Follow)))
 }
 
@@ -23,7 +23,7 @@ pub fn rule_dirs(
     project: Arc<dyn Workspace>,
     withheld: bool,
     user_paths: impl IntoIterator<Item = PathBuf>,
-) -> Vec<SearchDir> {
+) -> Vec<SearchDir<'static>> {
     let mut dirs = project_rule_dirs(project, withheld);
     dirs.extend(user_paths.into_iter().map(user_dir));
     dirs

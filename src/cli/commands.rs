@@ -81,14 +81,14 @@ pub fn run_list(ctx: &Context, args: &CommandsListArgs) -> Result<Status, CliErr
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::adapters::commandsfs::CommandTier;
+    use crate::prompt::tiers::Tier;
 
     fn listed(name: &str, description: &str, withheld: bool) -> ListedCommand {
         ListedCommand {
             name: name.into(),
             description: description.into(),
             source: String::new(),
-            tier: CommandTier::Project,
+            tier: Tier::Project,
             withheld,
         }
     }

@@ -7,7 +7,7 @@ use clap::Args;
 use clap_complete::engine::CompletionCandidate;
 use serde::Serialize;
 
-use crate::adapters::trust::Trust;
+use crate::adapters::trust::{Trust, trust_hint};
 use crate::cli::args::CommandDirsArgs;
 use crate::cli::complete;
 use crate::cli::context::{Context, Format};
@@ -121,7 +121,9 @@ fn require_error(input: &str, not_expanded: Option<&NotExpanded>) -> Option<Diag
                     format!(
                         "{}: {}",
                         c.source,
-                        c.fate.reason().unwrap_or(c.fate.as_str())
+                        c.fate
+                            .detail()
+                            .unwrap_or_else(|| c.fate.as_str().to_string())
                     )
                 })
                 .collect();
@@ -148,6 +150,16 @@ pub fn run(ctx: &Context, args: &ExpandArgs) -> Result<Status, CliError> {
     let outcome = command_catalog(ctx, &args.dirs.commands_dirs)?.expand(&input)?;
     let mut status = Status::Success;
     let mut found = outcome.diagnostics.clone();
+    if let Some(NotExpanded::Withheld { name, source }) = &outcome.not_expanded {
+        found.push(Diagnostic::warning(
+            source,
+            format!(
+                "/{name} is defined here but was not expanded: the workspace is not trusted, \
+                 so its commands are withheld; {}",
+                trust_hint(ctx.locations.settings_file().as_deref())
+            ),
+        ));
+    }
     if args.require && !outcome.expansion.expanded {
         status = Status::CheckFailed;
         found.extend(require_error(&input, outcome.not_expanded.as_ref()));
@@ -170,7 +182,7 @@ pub fn run(ctx: &Context, args: &ExpandArgs) -> Result<Status, CliError> {
 mod tests {
     use super::*;
 
-    use crate::prompt::command::{CandidateFile, Fate};
+    use crate::prompt::tiers::{Candidate, Fate};
 
     fn error(input: &str, not_expanded: Option<NotExpanded>) -> Option<(Option<String>, String)> {
         require_error(input, not_expanded.as_ref()).map(|d| {
@@ -194,13 +206,16 @@ mod tests {
             source: "x.md".into(),
         };
         assert_eq!(error("/x", Some(withheld)), None);
-        let dropped = |path: &str, reason: &str| CandidateFile {
+        let dropped = |path: &str, reason: &str| Candidate {
+            name: "x".into(),
             dir_index: 0,
-            path: path.into(),
+            rel: path.into(),
             source: path.into(),
             fate: Fate::NotFound {
                 reason: reason.into(),
             },
+            item: None,
+            diagnostics: Vec::new(),
         };
         let unusable = NotExpanded::Unusable {
             name: "x".into(),

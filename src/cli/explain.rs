@@ -13,8 +13,8 @@ use clap::Args;
 use clap_complete::engine::CompletionCandidate;
 use serde::Serialize;
 
-use crate::adapters::commandsfs::{Candidate, CommandCatalog, CommandTier};
-use crate::adapters::trust::Trust;
+use crate::adapters::commandsfs::CommandCatalog;
+use crate::adapters::trust::{Trust, trust_hint};
 use crate::cli::args::CommandDirsArgs;
 use crate::cli::complete;
 use crate::cli::context::{Context, Format};
@@ -22,12 +22,10 @@ use crate::cli::output::{self, SCHEMA};
 use crate::cli::sources::{command_catalog, rule_dirs, with_context_diagnostics};
 use crate::cli::{CliError, Status};
 use crate::diagnostic::Diagnostic;
-use crate::prompt::command::Fate as CommandFate;
 use crate::prompt::rules::discovery::explain_rule;
-use crate::prompt::rules::files::{LoadedRule, origin_of};
+
 use crate::prompt::rules::{RuleOrigin, render_rule_block};
 use crate::prompt::tiers::{Fate, NameResolution, SearchDir, Tier};
-use crate::workspace::join;
 
 /// Arguments of `explain`.
 #[derive(Debug, Clone, Args)]
@@ -92,24 +90,39 @@ fn trust_state(project: bool, withheld: bool) -> &'static str {
 }
 
 /// One candidate file, whatever its kind.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// One place that could hold the name, whatever the kind: the file there
+/// and what became of it, straight from the precedence engine.
+#[derive(Debug, Clone, PartialEq, Eq)]
 struct CandidateView {
     /// The file, as its reader displays it.
     source: String,
-    /// `project`, `user` or `operator`.
-    tier: &'static str,
+    /// The directory's tier.
+    tier: Tier,
     /// `trusted`, `untrusted` or `not gated`.
     trust: &'static str,
-    /// `winner`, `shadowed`, `withheld`, `unreadable`, `malformed`,
-    /// `refused symlink` or `not found`.
-    fate: &'static str,
-    /// What shadows it, or why it could not be used.
-    detail: Option<String>,
+    /// What became of the file; [`Fate::NotFound`] with no reason when
+    /// nothing is there.
+    fate: Fate,
 }
 
 impl CandidateView {
     fn found(&self) -> bool {
-        self.fate != "not found"
+        !matches!(self.fate, Fate::NotFound { .. })
+    }
+}
+
+/// The JSON shape: `{source, tier, trust, fate, detail}`, the fate by its
+/// name and its data as one detail string.
+impl Serialize for CandidateView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut view = serializer.serialize_struct("CandidateView", 5)?;
+        view.serialize_field("source", &self.source)?;
+        view.serialize_field("tier", self.tier.as_str())?;
+        view.serialize_field("trust", self.trust)?;
+        view.serialize_field("fate", self.fate.as_str())?;
+        view.serialize_field("detail", &self.fate.detail())?;
+        view.end()
     }
 }
 
@@ -150,61 +163,27 @@ struct ExplainDocument<'a> {
     trust: Trust,
 }
 
-/// The command candidates of every directory, in precedence order: the
-/// catalog's candidates, and `not found` for a directory without the file.
-fn command_views(
-    catalog: &CommandCatalog,
-    name: &str,
-    found: Vec<Candidate>,
-) -> Vec<CandidateView> {
-    let file = format!("{name}.md");
-    catalog
-        .dirs()
-        .iter()
-        .map(|dir| {
-            let source = dir.reader.display(&join(&dir.dir, &file));
-            let project = dir.tier == CommandTier::Project;
-            let view = |fate: &'static str, detail: Option<String>| CandidateView {
-                source: source.clone(),
-                tier: dir.tier.as_str(),
-                trust: trust_state(project, dir.withheld),
-                fate,
-                detail,
-            };
-            match found.iter().find(|c| c.source == source) {
-                None => view("not found", None),
-                Some(candidate) => {
-                    let detail = match &candidate.fate {
-                        CommandFate::Winner | CommandFate::Withheld => None,
-                        CommandFate::Shadowed { by } => Some(format!("by {by}")),
-                        CommandFate::Unreadable { cause } => Some(cause.clone()),
-                        CommandFate::RefusedSymlink { reason }
-                        | CommandFate::NotFound { reason } => Some(reason.clone()),
-                    };
-                    view(candidate.fate.as_str(), detail)
-                }
-            }
-        })
-        .collect()
-}
-
-/// The rule candidates as views, one per rules directory in precedence
-/// order; a directory without the file is `not found`.
-fn rule_views(dirs: &[SearchDir], found: &NameResolution<LoadedRule>) -> Vec<CandidateView> {
+/// Every searched directory's place for the name, in precedence order,
+/// with what became of the file there (`not found` where there is none).
+fn candidate_views<T>(dirs: &[SearchDir<'_>], found: &NameResolution<T>) -> Vec<CandidateView> {
     dirs.iter()
         .zip(&found.places)
         .enumerate()
         .map(|(i, (dir, place))| {
-            let (source, fate, detail) = match found.candidate_in(i) {
-                Some(c) => (c.source.clone(), c.fate.as_str(), c.fate.detail()),
-                None => (place.clone(), "not found", None),
+            let (source, fate) = match found.candidate_in(i) {
+                Some(c) => (c.source.clone(), c.fate.clone()),
+                None => (
+                    place.clone(),
+                    Fate::NotFound {
+                        reason: String::new(),
+                    },
+                ),
             };
             CandidateView {
                 source,
-                tier: origin_of(dir.tier).as_str(),
+                tier: dir.tier,
                 trust: trust_state(dir.tier == Tier::Project, dir.withheld),
                 fate,
-                detail,
             }
         })
         .collect()
@@ -220,9 +199,9 @@ fn join_words(words: &[String]) -> String {
 }
 
 /// One sentence saying why the winner won, or why nothing did.
-fn why(label: &str, views: &[CandidateView]) -> String {
-    let described = |v: &CandidateView| format!("{} ({})", v.source, v.fate);
-    let winner = views.iter().position(|v| v.fate == "winner");
+fn why(ctx: &Context, label: &str, views: &[CandidateView]) -> String {
+    let described = |v: &CandidateView| format!("{} ({})", v.source, v.fate.as_str());
+    let winner = views.iter().position(|v| v.fate == Fate::Winner);
     if let Some(w) = winner {
         let earlier: Vec<String> = views[..w]
             .iter()
@@ -231,7 +210,7 @@ fn why(label: &str, views: &[CandidateView]) -> String {
             .collect();
         let shadowed: Vec<String> = views[w + 1..]
             .iter()
-            .filter(|v| v.fate == "shadowed")
+            .filter(|v| matches!(v.fate, Fate::Shadowed { .. }))
             .map(|v| v.source.clone())
             .collect();
         let mut sentence = if earlier.is_empty() {
@@ -252,12 +231,12 @@ fn why(label: &str, views: &[CandidateView]) -> String {
         sentence.push('.');
         return sentence;
     }
-    if let Some(withheld) = views.iter().find(|v| v.fate == "withheld") {
+    if let Some(withheld) = views.iter().find(|v| v.fate == Fate::Withheld) {
         return format!(
             "Nothing is injected: {} would provide {label} but is withheld because the workspace \
-             is not trusted (trust it with --trust-project, MECATL_TRUST_PROJECT=1 or \
-             trustedWorkspaces in settings.yaml).",
-            withheld.source
+             is not trusted ({}).",
+            withheld.source,
+            trust_hint(ctx.locations.settings_file().as_deref())
         );
     }
     let failed: Vec<String> = views.iter().filter(|v| v.found()).map(described).collect();
@@ -271,28 +250,29 @@ fn why(label: &str, views: &[CandidateView]) -> String {
     }
 }
 
-fn explain_command(catalog: &CommandCatalog, name: &str) -> (CommandSection, Vec<Diagnostic>) {
+fn explain_command(
+    ctx: &Context,
+    catalog: &CommandCatalog,
+    name: &str,
+) -> (CommandSection, Vec<Diagnostic>) {
     let explanation = catalog.explain(name);
-    let candidates = command_views(catalog, name, explanation.candidates);
-    let winner = candidates
-        .iter()
-        .find(|v| v.fate == "winner")
-        .map(|v| v.source.clone());
+    let found = explanation.found;
+    let candidates = candidate_views(catalog.dirs(), &found);
     let section = CommandSection {
         name: name.to_string(),
-        why: why(&format!("/{name}"), &candidates),
+        why: why(ctx, &format!("/{name}"), &candidates),
+        winner: found.winner().map(|c| c.source.clone()),
         candidates,
-        winner,
         description: explanation.description,
         frontmatter_keys: explanation.frontmatter_keys,
     };
-    (section, explanation.diagnostics)
+    (section, found.resolution.diagnostics)
 }
 
 fn explain_rule_section(ctx: &Context, name: &str) -> (RuleSection, Vec<Diagnostic>) {
     let dirs = rule_dirs(ctx);
     let found = explain_rule(&dirs, name);
-    let views = rule_views(&dirs, &found);
+    let views = candidate_views(&dirs, &found);
     let shown = found.winner().or_else(|| {
         found
             .resolution
@@ -304,7 +284,7 @@ fn explain_rule_section(ctx: &Context, name: &str) -> (RuleSection, Vec<Diagnost
     let rule = loaded.map(|l| &l.rule);
     let section = RuleSection {
         name: name.to_string(),
-        why: why(&format!("rule {name}"), &views),
+        why: why(ctx, &format!("rule {name}"), &views),
         winner: found.winner().map(|c| c.source.clone()),
         candidates: views,
         origin: rule.map(|r| r.origin),
@@ -319,13 +299,13 @@ fn explain_rule_section(ctx: &Context, name: &str) -> (RuleSection, Vec<Diagnost
 fn candidate_table(views: &[CandidateView]) -> String {
     let mut rows = vec![["SOURCE", "TIER", "TRUST", "FATE"].map(String::from)];
     rows.extend(views.iter().map(|v| {
-        let fate = match &v.detail {
-            Some(detail) => format!("{} ({detail})", v.fate),
-            None => v.fate.to_string(),
+        let fate = match v.fate.detail() {
+            Some(detail) => format!("{} ({detail})", v.fate.as_str()),
+            None => v.fate.as_str().to_string(),
         };
         [
             v.source.clone(),
-            v.tier.to_string(),
+            v.tier.as_str().to_string(),
             v.trust.to_string(),
             fate,
         ]
@@ -389,7 +369,7 @@ pub fn run(ctx: &Context, args: &ExplainArgs) -> Result<Status, CliError> {
     let catalog = command_catalog(ctx, &args.dirs.commands_dirs)?;
     let mut found = Vec::new();
     let command = (!args.rule).then(|| {
-        let (section, notes) = explain_command(&catalog, name);
+        let (section, notes) = explain_command(ctx, &catalog, name);
         found.extend(notes);
         section
     });
@@ -413,7 +393,7 @@ pub fn run(ctx: &Context, args: &ExplainArgs) -> Result<Status, CliError> {
     .into_iter()
     .flatten()
     .flatten()
-    .any(|v| v.fate == "withheld");
+    .any(|v| v.fate == Fate::Withheld);
     let diagnostics = with_context_diagnostics(ctx, found, withheld);
     output::print_diagnostics(ctx, &diagnostics);
     let any_found = command_found || rule_found;

@@ -39,7 +39,7 @@ pub fn command_catalog(
 
 /// Every rule directory in precedence order: the two project directories
 /// (withheld when untrusted), then the user directories.
-pub fn rule_dirs(ctx: &Context) -> Vec<SearchDir> {
+pub fn rule_dirs(ctx: &Context) -> Vec<SearchDir<'static>> {
     rulesfs::rule_dirs(
         ctx.reader.clone(),
         !ctx.trust.trusted,

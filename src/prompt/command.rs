@@ -20,20 +20,24 @@
 //!   warning (§5.5), not the fatal diagnostic §3.1 gives rules.
 //! - **Over-long names** (the OS reports the file name as invalid or too
 //!   long) are unknown commands, never read faults.
-//! - **Listing** reads only the first [`DESCRIPTION_HEAD_BYTES`] of a file,
-//!   which is all a description can come from.
+//! - **Listing** reads only the first
+//!   [`limits::COMMAND_DESCRIPTION_HEAD_BYTES`](crate::limits::COMMAND_DESCRIPTION_HEAD_BYTES)
+//!   of a file, which is all a description can come from.
 //! - **An unreadable file** does not claim its name in a listing (the next
 //!   directory's file is listed, §3.3); expansion of that name is a read
 //!   fault (§5.5), because the file the user meant could not be read.
 //!
 //! One concern per file: `grammar.rs` (§5.1), `substitute.rs` (§5.2 and
 //! the output bound), `command_frontmatter.rs` (§5.3, §5.4), `ports.rs` and
-//! `source.rs` (§5.6), `resolution.rs` and `listing.rs` (§5.5, §3.3),
+//! `source.rs` (§5.6), `files.rs` (the command kind of the precedence
+//! engine, [`crate::prompt::tiers`]), `resolution.rs` and `listing.rs`
+//! (§5.5, §3.3),
 //! `dir_expander.rs` (§5.5). Everything public is re-exported here, so
 //! callers name it `crate::prompt::command::X`.
 
 mod command_frontmatter;
 mod dir_expander;
+mod files;
 mod grammar;
 mod listing;
 mod ports;
@@ -44,13 +48,11 @@ mod substitute;
 mod test_support;
 
 pub use command_frontmatter::{description, frontmatter_keys, strip_frontmatter};
-pub use dir_expander::{DEFAULT_COMMAND_DIRS, DirCommandExpander};
+pub use dir_expander::DirCommandExpander;
+pub use files::{COMMAND_WORDS, CommandFiles, DEFAULT_COMMAND_DIRS, command_dirs};
 pub use grammar::{Invocation, cannot_invoke, parse_invocation, valid_command_name};
-pub use listing::{DESCRIPTION_HEAD_BYTES, ListedFile, Listing, list_in};
+pub use listing::{ListedFile, Listing, list_in};
 pub use ports::{Command, CommandExpander, CommandLister, Expansion, MultiExpander, NoopExpander};
-pub use resolution::{
-    CandidateFile, DirExpansion, Fate, NotExpanded, Resolution, ResolvedFile, SearchDir, expand_in,
-    resolve,
-};
+pub use resolution::{DirExpansion, NotExpanded, expand_in, resolve};
 pub use source::{BodyWithPost, CommandSource, SourceExpander};
 pub use substitute::{Rendered, render, substitute};

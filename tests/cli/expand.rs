@@ -160,14 +160,19 @@ fn an_untrusted_workspace_does_not_expand_its_commands_and_says_how_to_trust() {
     let env = grep_env();
     let warning = "mecatl-prompt: warning: .mecatl/commands/grep.md: /grep is defined here but \
          was not expanded: the workspace is not trusted, so its commands are withheld; trust it \
-         with --trust-project, MECATL_TRUST_PROJECT=1 or trustedWorkspaces in settings.yaml\n";
+         with --trust-project, MECATL_TRUST_PROJECT=1 or trustedWorkspaces in \
+         [ROOT]/config/mecatl/settings.yaml\n";
     let output = env.run(&["expand", "/grep", "x"]);
     assert_eq!(code(&output), Some(0));
     assert_eq!(stdout(&output), "/grep x\n");
-    assert_eq!(stderr(&output), warning);
+    assert_eq!(env.redact(&stderr(&output)), warning);
     let output = env.run(&["expand", "--require", "/grep", "x"]);
     assert_eq!(code(&output), Some(1));
-    assert_eq!(stderr(&output), warning, "the warning is the reason");
+    assert_eq!(
+        env.redact(&stderr(&output)),
+        warning,
+        "the warning is the reason"
+    );
     let output = env.run(&["expand", "/other"]);
     assert_eq!(
         stderr(&output),
@@ -324,8 +329,8 @@ fn a_directory_or_fifo_named_like_a_command_is_not_found() {
         assert_eq!(
             stderr(&output),
             format!(
-                "mecatl-prompt: warning: .mecatl/commands/{name}.md: not used: not a regular \
-                 file ({kind})\nmecatl-prompt: error: /{name} exists but cannot be used: \
+                "mecatl-prompt: warning: .mecatl/commands/{name}.md: not a regular \
+                 file ({kind}); skipped without being opened\nmecatl-prompt: error: /{name} exists but cannot be used: \
                  .mecatl/commands/{name}.md: not a regular file ({kind})\n"
             )
         );

@@ -4,15 +4,15 @@
 //!
 //! The choices the spec leaves open are listed once, in [`super`].
 
+use std::sync::Arc;
+
+use crate::prompt::command::files::{DEFAULT_COMMAND_DIRS, command_dirs};
 use crate::prompt::command::{
-    Command, CommandExpander, CommandLister, Expansion, SearchDir, expand_in, list_in,
+    Command, CommandExpander, CommandLister, Expansion, expand_in, list_in,
 };
 use crate::prompt::instructions::ReadFault;
+use crate::prompt::tiers::{SearchDir, Tier};
 use crate::workspace::Workspace;
-
-/// The project directories searched for commands when none are given, highest
-/// precedence first (SPEC §5.5).
-pub const DEFAULT_COMMAND_DIRS: [&str; 2] = [".mecatl/commands", ".claude/commands"];
 
 /// The directory-backed expander and lister (SPEC §5.5): `<name>.md` files
 /// under workspace-relative directories, read through the workspace on
@@ -55,15 +55,10 @@ impl DirCommandExpander {
         &self.dirs
     }
 
-    fn search_dirs<'a>(&'a self, ws: &'a dyn Workspace) -> Vec<SearchDir<'a>> {
-        self.dirs
-            .iter()
-            .map(|dir| SearchDir {
-                ws,
-                dir,
-                withheld: false,
-            })
-            .collect()
+    /// The directories of the workspace borrowed for one call. The seed's
+    /// expander reads any workspace it is handed, trusted by the caller.
+    fn search_dirs<'a>(&self, ws: &'a dyn Workspace) -> Vec<SearchDir<'a>> {
+        command_dirs(Arc::new(ws), &self.dirs, Tier::Project, false)
     }
 }
 

@@ -1,27 +1,13 @@
-//! Listing command directories (SPEC §5.5, §2.3): every `<dir>/*.md` file
-//! under the same precedence as [`super::resolve`], its description, and
-//! the diagnostics about what could not be listed or invoked.
-//!
-//! The choices the spec leaves open are listed once, in [`super`].
+//! Listing command directories (SPEC §2.3, §5.5) on the precedence
+//! engine: one entry per name, with the same winners as expansion.
 
 use std::collections::BTreeMap;
 
 use crate::diagnostic::Diagnostic;
-use crate::prompt::command::resolution::{Precedence, Reads, content_warnings};
-use crate::prompt::command::{
-    Command, Fate, SearchDir, cannot_invoke, description, valid_command_name,
-};
+use crate::prompt::command::files::CommandFiles;
+use crate::prompt::command::{Command, cannot_invoke, description, valid_command_name};
 use crate::prompt::instructions::ReadFault;
-use crate::prompt::text::decode_read;
-use crate::workspace::{EntryKind, WsError, join};
-
-/// How much of each command file a listing reads (and checks for invalid
-/// UTF-8). A description comes from the frontmatter or the first non-blank
-/// line, which real files have in their first few hundred bytes (in the
-/// test corpus the deepest is on line 4, and one file of 80 passes 16 KiB);
-/// 16 KiB leaves room for any real frontmatter while a huge file costs a
-/// listing no more than a few ordinary ones (SPEC §11: within 5%).
-pub const DESCRIPTION_HEAD_BYTES: u64 = 16 * 1024;
+use crate::prompt::tiers::{Fate, Losers, ReadPolicy, SearchDir, resolve_all};
 
 /// One listed command file: the winner of its name, or, when nothing claims
 /// the name, the first withheld file holding it.
@@ -82,161 +68,41 @@ impl Listing {
 /// warning. A directory that exists but cannot be listed, or is not a
 /// directory, gives a fatal diagnostic and the others are still read.
 pub fn list_in(dirs: &[SearchDir<'_>], describe: bool) -> Listing {
-    let head = describe.then_some(DESCRIPTION_HEAD_BYTES);
-    let mut precedence = Precedence::new(
-        dirs,
-        Reads {
-            winner: head,
-            withheld: head,
-        },
-    );
+    let policy = ReadPolicy {
+        contender: describe,
+        losers: Losers::Look,
+        withheld: describe,
+    };
+    let resolution = resolve_all(dirs, &CommandFiles::HEAD, policy);
     let mut rows: BTreeMap<String, ListedFile> = BTreeMap::new();
-    let mut faults = Vec::new();
-    for (dir_index, dir) in dirs.iter().enumerate() {
-        let entries = match dir.ws.list(dir.dir) {
-            Ok(entries) => entries,
-            Err(err) => {
-                if let Some(fault) = directory_problem(dir, err, &mut precedence.diagnostics) {
-                    faults.push(fault);
-                }
-                continue;
-            }
+    for candidate in resolution.candidates {
+        let withheld = match candidate.fate {
+            Fate::Winner => false,
+            Fate::Withheld if !rows.contains_key(&candidate.name) => true,
+            _ => continue,
         };
-        for entry in entries {
-            let path = join(dir.dir, &entry.name);
-            let Some(name) = entry.name.strip_suffix(".md") else {
-                if !entry.lossy && is_subdirectory(dir, &path, entry.kind) {
-                    precedence
-                        .diagnostics
-                        .push(nested_directory_info(dir, &entry.name, &path));
-                }
-                continue;
-            };
-            let source = || dir.ws.display(&path);
-            if entry.lossy {
-                precedence.diagnostics.push(Diagnostic::warning(
-                    source(),
-                    "file name is not valid UTF-8, so the command cannot be named; skipped",
-                ));
-                continue;
-            }
-            if name.is_empty() {
-                precedence.diagnostics.push(Diagnostic::warning(
-                    source(),
-                    "a file named only .md has no command name; skipped",
-                ));
-                continue;
-            }
-            let Some(considered) = precedence.consider(dir_index, name, &path, Some(entry.kind))
-            else {
-                continue;
-            };
-            let checked = considered.content.as_ref().map(|c| {
-                let decoded = decode_read(&c.bytes, c.is_truncated());
-                (c, decoded)
-            });
-            if let (Fate::Winner, Some((content, decoded))) = (&considered.fate, &checked) {
-                let diagnostics = &mut precedence.diagnostics;
-                content_warnings(content, decoded.lossy, &considered.source, diagnostics);
-            }
-            let listed = match considered.fate {
-                Fate::Winner => true,
-                Fate::Withheld => !rows.contains_key(name),
-                _ => false,
-            };
-            if listed {
-                let description = checked
-                    .map(|(_, decoded)| description(&decoded.text))
-                    .unwrap_or_default();
-                rows.insert(
-                    name.to_string(),
-                    ListedFile {
-                        name: name.to_string(),
-                        description,
-                        dir_index,
-                        source: considered.source,
-                        withheld: considered.fate == Fate::Withheld,
-                    },
-                );
-            }
-        }
+        let row = ListedFile {
+            description: candidate
+                .item
+                .as_deref()
+                .map(description)
+                .unwrap_or_default(),
+            name: candidate.name.clone(),
+            dir_index: candidate.dir_index,
+            source: candidate.source,
+            withheld,
+        };
+        rows.insert(candidate.name, row);
     }
-    let mut diagnostics = precedence.diagnostics;
+    let mut diagnostics = resolution.diagnostics;
     for row in rows.values().filter(|row| !valid_command_name(&row.name)) {
         diagnostics.push(Diagnostic::warning(&row.source, cannot_invoke(&row.name)));
     }
     Listing {
         commands: rows.into_values().collect(),
         diagnostics,
-        faults,
+        faults: resolution.faults,
     }
-}
-
-/// Reports a command directory that could not be listed; a missing one is
-/// no commands, not a problem. Returns the read fault, if it was one.
-fn directory_problem(
-    dir: &SearchDir<'_>,
-    err: WsError,
-    diagnostics: &mut Vec<Diagnostic>,
-) -> Option<ReadFault> {
-    let path = dir.ws.display(dir.dir);
-    let reason = match err {
-        WsError::NotFound => return None,
-        WsError::Io(source) => {
-            diagnostics.push(Diagnostic::fatal(
-                &path,
-                format!("command directory cannot be listed: {source}"),
-            ));
-            return Some(ReadFault { path, source });
-        }
-        WsError::NotADirectory | WsError::NotRegular(_) => {
-            "a command directory is expected here, but this is not a directory".to_string()
-        }
-        WsError::Refused(why) => format!("command directory not read: {why}"),
-        // SPEC §3.1: a link that cannot be resolved counts as not found.
-        WsError::Unresolvable(why) => {
-            diagnostics.push(Diagnostic::warning(
-                path,
-                format!("command directory is a {why}; treated as missing"),
-            ));
-            return None;
-        }
-    };
-    diagnostics.push(Diagnostic::fatal(path, reason));
-    None
-}
-
-fn is_subdirectory(dir: &SearchDir<'_>, path: &str, kind: EntryKind) -> bool {
-    match kind {
-        EntryKind::Dir => true,
-        EntryKind::Symlink => matches!(dir.ws.stat(path), Ok(EntryKind::Dir)),
-        _ => false,
-    }
-}
-
-/// The info diagnostic for a nested subdirectory: the engine does not read
-/// it, Claude Code would offer its files as `/dir:name`.
-fn nested_directory_info(dir: &SearchDir<'_>, name: &str, path: &str) -> Diagnostic {
-    let stems: Vec<String> = match dir.ws.list(path) {
-        Ok(entries) => entries
-            .into_iter()
-            .filter(|e| !e.lossy)
-            .filter_map(|e| e.name.strip_suffix(".md").map(str::to_string))
-            .filter(|stem| !stem.is_empty())
-            .collect(),
-        Err(_) => Vec::new(),
-    };
-    let reason = match stems.first() {
-        Some(first) => format!(
-            "nested directory not read: its {} .md file(s) are not commands here \
-             (Claude Code would offer them as /{name}:NAME, e.g. /{name}:{first})",
-            stems.len()
-        ),
-        None => "nested directory not read: commands are only taken from .md files \
-                 directly in the commands directory"
-            .to_string(),
-    };
-    Diagnostic::info(dir.ws.display(path), reason)
 }
 
 #[cfg(test)]
@@ -277,7 +143,7 @@ mod tests {
                 (
                     Severity::Warning,
                     ".mecatl/commands/x.md".into(),
-                    "not used: not a regular file (FIFO); .claude/commands/x.md is used instead"
+                    "not a regular file (FIFO); skipped without being opened; .claude/commands/x.md is used instead"
                         .into()
                 ),
                 (
@@ -325,7 +191,7 @@ mod tests {
                 (
                     Severity::Warning,
                     ".claude/commands/fix.md".into(),
-                    "shadowed by .mecatl/commands/fix.md, which takes precedence".into()
+                    "shadowed by .mecatl/commands/fix.md".into()
                 ),
             ]
         );
@@ -422,7 +288,7 @@ mod tests {
             (
                 Severity::Warning,
                 ".mecatl/commands/y.md".into(),
-                "not used: not a regular file (socket); .claude/commands/y.md is used instead"
+                "not a regular file (socket); skipped without being opened; .claude/commands/y.md is used instead"
                     .into()
             )
         );
@@ -436,7 +302,7 @@ mod tests {
             (".claude/commands/x.md", "Used x"),
         ]);
         let mut searched = dirs(&ws);
-        searched[0].withheld = true;
+        searched[0] = searched[0].clone().withheld_if(true);
         let listing = list_in(&searched, true);
         assert_eq!(
             names(&listing),
@@ -447,6 +313,7 @@ mod tests {
         );
         assert!(listing.diagnostics.is_empty(), "{:?}", listing.diagnostics);
         let fates: Vec<Fate> = resolve(&searched, "x")
+            .resolution
             .candidates
             .into_iter()
             .map(|c| c.fate)
@@ -480,7 +347,15 @@ mod tests {
             names(&listing),
             [("w", "First", ".mecatl/commands/w.md", true)]
         );
-        assert!(listing.diagnostics.is_empty());
+        assert_eq!(
+            reasons(&listing.diagnostics),
+            [(
+                Severity::Warning,
+                ".claude/commands/w.md".into(),
+                "shadowed by .mecatl/commands/w.md".into()
+            )],
+            "withheld directories resolve among themselves"
+        );
         let outcome = expand_in(&withheld, "/w now").unwrap();
         assert_eq!(outcome.expansion, Expansion::unchanged("/w now"));
         assert_eq!(
@@ -516,7 +391,7 @@ mod tests {
             [(
                 Severity::Fatal,
                 ".mecatl/commands".into(),
-                "a command directory is expected here, but this is not a directory".into()
+                "is not a directory; no commands are read from it".into()
             )]
         );
         assert!(listing.faults.is_empty());

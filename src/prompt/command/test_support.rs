@@ -4,7 +4,10 @@ use proptest::prelude::*;
 
 use crate::conformance::commands::MemCommandSource;
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::prompt::command::{DEFAULT_COMMAND_DIRS, SearchDir, SourceExpander};
+use std::sync::Arc;
+
+use crate::prompt::command::{DEFAULT_COMMAND_DIRS, SourceExpander, command_dirs};
+use crate::prompt::tiers::{SearchDir, Tier};
 use crate::workspace::{MemWorkspace, Workspace};
 
 pub(super) fn args(list: &[&str]) -> Vec<String> {
@@ -18,14 +21,7 @@ pub(super) fn ws_with(files: &[(&str, &str)]) -> MemWorkspace {
 }
 
 pub(super) fn dirs(ws: &dyn Workspace) -> Vec<SearchDir<'_>> {
-    DEFAULT_COMMAND_DIRS
-        .iter()
-        .map(|dir| SearchDir {
-            ws,
-            dir,
-            withheld: false,
-        })
-        .collect()
+    command_dirs(Arc::new(ws), &DEFAULT_COMMAND_DIRS, Tier::Project, false)
 }
 
 pub(super) fn reasons(diagnostics: &[Diagnostic]) -> Vec<(Severity, String, String)> {

@@ -26,7 +26,7 @@ fn four(
     config: MemWorkspace,
     claude: MemWorkspace,
     withheld: bool,
-) -> Vec<SearchDir> {
+) -> Vec<SearchDir<'static>> {
     let mut locations = project_rule_dirs(Arc::new(project), withheld);
     for (tree, root) in [(config, USER_CONFIG), (claude, USER_CLAUDE)] {
         locations.push(SearchDir::flat(
@@ -38,7 +38,7 @@ fn four(
     locations
 }
 
-fn project_only(project: MemWorkspace) -> Vec<SearchDir> {
+fn project_only(project: MemWorkspace) -> Vec<SearchDir<'static>> {
     project_rule_dirs(Arc::new(project), false)
 }
 
@@ -570,7 +570,7 @@ fn os_fifo_and_escaping_link_never_block_or_leak() {
 
 /// (source, fate) of every place `explain --rule` shows, in precedence
 /// order: a place without a file is `not found`.
-fn explained(dirs: &[SearchDir], name: &str) -> Vec<(String, Fate)> {
+fn explained(dirs: &[SearchDir<'_>], name: &str) -> Vec<(String, Fate)> {
     let found = explain_rule(dirs, name);
     found
         .places
@@ -657,7 +657,7 @@ fn explain_for_withheld_missing_and_special_files() {
     );
 }
 
-fn eager_message(locations: &[SearchDir], max_bytes: usize, max_count: usize) -> String {
+fn eager_message(locations: &[SearchDir<'_>], max_bytes: usize, max_count: usize) -> String {
     let assembler = RulesAssembler {
         src: Some(Arc::new(DirRulesSource::from_discovery(&discover(
             locations,
@@ -670,7 +670,7 @@ fn eager_message(locations: &[SearchDir], max_bytes: usize, max_count: usize) ->
     messages[0].text.clone()
 }
 
-fn lazy_fixture() -> Vec<SearchDir> {
+fn lazy_fixture() -> Vec<SearchDir<'static>> {
     let mut project = MemWorkspace::new()
         .file(".mecatl/rules/r05.md", "mecatl wins r05")
         .file(".mecatl/rules/r07.md", "---\npaths: *bad\n---\nmalformed")

@@ -69,7 +69,7 @@ impl RuleDiscovery {
 /// Reads every rule file of every directory (SPEC §2.4, §7): withheld
 /// directories included and marked, precedence by name, a diagnostic for
 /// every file skipped, dropped, shadowed or adjusted.
-pub fn discover(dirs: &[SearchDir]) -> RuleDiscovery {
+pub fn discover(dirs: &[SearchDir<'_>]) -> RuleDiscovery {
     let resolution = resolve_all(dirs, &RuleFiles, ReadPolicy::ALL);
     let project_fatal = resolution.has_fatal_in(Tier::Project);
     let mut rules: Vec<DiscoveredRule> = resolution
@@ -91,7 +91,7 @@ pub fn discover(dirs: &[SearchDir]) -> RuleDiscovery {
 
 /// Every directory's file for the rule `name`, in precedence order, with
 /// its fate (SPEC §2.8): every file is read, so a broken one says why.
-pub fn explain_rule(dirs: &[SearchDir], name: &str) -> NameResolution<LoadedRule> {
+pub fn explain_rule(dirs: &[SearchDir<'_>], name: &str) -> NameResolution<LoadedRule> {
     resolve_name(
         dirs,
         name,
@@ -120,7 +120,7 @@ impl DirRulesSource {
 
     /// Discovers `dirs` and keeps the active rules; the diagnostics are
     /// returned beside the source.
-    pub fn load(dirs: &[SearchDir]) -> (Self, Vec<Diagnostic>) {
+    pub fn load(dirs: &[SearchDir<'_>]) -> (Self, Vec<Diagnostic>) {
         let discovery = discover(dirs);
         (Self::from_discovery(&discovery), discovery.diagnostics)
     }

@@ -47,7 +47,7 @@ pub const RULE_HEAD_BYTES: u64 = 24 * 1024;
 
 /// The project rule directories read through the workspace reader,
 /// withheld when the workspace is untrusted.
-pub fn project_rule_dirs(reader: Arc<dyn Workspace>, withheld: bool) -> Vec<SearchDir> {
+pub fn project_rule_dirs(reader: Arc<dyn Workspace>, withheld: bool) -> Vec<SearchDir<'static>> {
     PROJECT_RULE_DIRS
         .iter()
         .map(|dir| SearchDir::flat(reader.clone(), *dir, Tier::Project).withheld_if(withheld))
@@ -56,7 +56,7 @@ pub fn project_rule_dirs(reader: Arc<dyn Workspace>, withheld: bool) -> Vec<Sear
 
 /// A user rules directory: the root of `reader` (which the composition
 /// root builds to follow links, since the user owns both ends).
-pub fn user_rule_dir(reader: Arc<dyn Workspace>) -> SearchDir {
+pub fn user_rule_dir(reader: Arc<dyn Workspace>) -> SearchDir<'static> {
     SearchDir::flat(reader, "", Tier::User)
 }
 
@@ -92,7 +92,7 @@ impl Kind for RuleFiles {
         &RULE_WORDS
     }
 
-    fn load(&self, dir: &SearchDir, file: &Listed) -> Result<Loaded<LoadedRule>, Loss> {
+    fn load(&self, dir: &SearchDir<'_>, file: &Listed) -> Result<Loaded<LoadedRule>, Loss> {
         let shown = dir.display(&file.rel);
         let mut read = read_listed(&RULE_WORDS, dir, file, RULE_HEAD_BYTES)?;
         let head = match read.is_truncated() {
@@ -159,7 +159,7 @@ impl Kind for RuleFiles {
 
     fn nested_dir(
         &self,
-        dir: &SearchDir,
+        dir: &SearchDir<'_>,
         rel: &str,
         _name: &str,
         kind: EntryKind,

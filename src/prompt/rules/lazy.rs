@@ -54,8 +54,12 @@ pub struct AssembledRules {
 /// [`crate::prompt::rules::RulesAssembler`] render, except that when the
 /// caps are hit, unopened files that would have been dropped still count
 /// in the footer's N.
-pub fn assemble_rules(dirs: &[SearchDir], max_bytes: usize, max_count: usize) -> AssembledRules {
-    let (active, withheld): (Vec<SearchDir>, Vec<SearchDir>) =
+pub fn assemble_rules(
+    dirs: &[SearchDir<'_>],
+    max_bytes: usize,
+    max_count: usize,
+) -> AssembledRules {
+    let (active, withheld): (Vec<SearchDir<'_>>, Vec<SearchDir<'_>>) =
         dirs.iter().cloned().partition(|dir| !dir.withheld);
     let policy = ReadPolicy {
         contender: true,

@@ -54,12 +54,14 @@ pub const SKILL_FILE: &str = "SKILL.md";
 
 /// One directory searched for named files. Directories are given in
 /// precedence order, highest first: the first usable file of a name wins.
+/// `'r` is how long its reader lives: `'static` for readers the composition
+/// root builds, shorter for a workspace borrowed for one call.
 #[derive(Clone)]
-pub struct SearchDir {
+pub struct SearchDir<'r> {
     /// The reader the directory is read through: the confined workspace
     /// reader for project directories, a link-following reader for user and
     /// operator ones.
-    pub reader: Arc<dyn Workspace>,
+    pub reader: Arc<dyn Workspace + 'r>,
     /// The directory, relative to the reader's root (`""` for the root).
     pub dir: String,
     /// The tier it belongs to.
@@ -72,9 +74,9 @@ pub struct SearchDir {
     pub layout: Layout,
 }
 
-impl SearchDir {
+impl<'r> SearchDir<'r> {
     /// A directory `dir` of `reader` with a [`Layout::Flat`] layout.
-    pub fn flat(reader: Arc<dyn Workspace>, dir: impl Into<String>, tier: Tier) -> Self {
+    pub fn flat(reader: Arc<dyn Workspace + 'r>, dir: impl Into<String>, tier: Tier) -> Self {
         Self {
             reader,
             dir: dir.into(),
@@ -124,7 +126,7 @@ impl SearchDir {
     }
 }
 
-impl SearchDir {
+impl SearchDir<'_> {
     /// Where the file for `name` would lie if every name could be a file:
     /// [`SearchDir::file_for`]'s path without its checks, for showing.
     pub fn naive_file_for(&self, name: &str) -> String {
@@ -136,7 +138,7 @@ impl SearchDir {
     }
 }
 
-impl fmt::Debug for SearchDir {
+impl fmt::Debug for SearchDir<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("SearchDir")
             .field("dir", &self.reader.display(&self.dir))

@@ -26,13 +26,13 @@ pub trait Kind {
     /// [`read_listed`], which words every read failure the same way).
     /// `Ok` when the file is usable: it claims its name, and the notes
     /// (adjustments such as a cut body) are reported when it wins.
-    fn load(&self, dir: &SearchDir, file: &Listed) -> Result<Loaded<Self::Item>, Loss>;
+    fn load(&self, dir: &SearchDir<'_>, file: &Listed) -> Result<Loaded<Self::Item>, Loss>;
 
     /// Reports a subdirectory of a flat directory, or a link that may be
     /// one; silent by default.
     fn nested_dir(
         &self,
-        dir: &SearchDir,
+        dir: &SearchDir<'_>,
         rel: &str,
         name: &str,
         kind: EntryKind,
@@ -87,7 +87,7 @@ impl Loss {
 /// failure becomes the [`Loss`] all kinds report the same way.
 pub fn read_listed(
     words: &Words,
-    dir: &SearchDir,
+    dir: &SearchDir<'_>,
     file: &Listed,
     max_bytes: u64,
 ) -> Result<Bounded, Loss> {
@@ -99,7 +99,7 @@ pub fn read_listed(
 }
 
 /// How a failure to read or look at `file` is reported (SPEC §3.1, §9).
-fn loss(words: &Words, dir: &SearchDir, file: &Listed, err: WsError) -> Loss {
+fn loss(words: &Words, dir: &SearchDir<'_>, file: &Listed, err: WsError) -> Loss {
     let source = dir.display(&file.rel);
     let listed = file.kind.is_some();
     let dropped = |fate, severity, reason: String, fault| Loss::Dropped {
@@ -163,7 +163,7 @@ fn loss(words: &Words, dir: &SearchDir, file: &Listed, err: WsError) -> Loss {
 
 /// Finds out whether `file` is a usable file without reading it, trusting
 /// a listing's kind unless it is a link.
-fn look(words: &Words, dir: &SearchDir, file: &Listed) -> Result<(), Loss> {
+fn look(words: &Words, dir: &SearchDir<'_>, file: &Listed) -> Result<(), Loss> {
     let kind = match file.kind {
         Some(kind) if kind != EntryKind::Symlink => Ok(kind),
         _ => dir.reader.stat(&file.rel),
@@ -294,7 +294,7 @@ impl<T> Resolution<T> {
         self.diagnostics.len() - 1
     }
 
-    fn push_listing(&mut self, dir: &SearchDir, problem: walk::DirProblem) {
+    fn push_listing(&mut self, dir: &SearchDir<'_>, problem: walk::DirProblem) {
         self.push(dir.tier, problem.diagnostic);
         self.faults.extend(problem.fault);
     }
@@ -304,7 +304,7 @@ impl<T> Resolution<T> {
     /// there.
     fn consider<K: Kind<Item = T>>(
         &mut self,
-        dirs: &[SearchDir],
+        dirs: &[SearchDir<'_>],
         dir_index: usize,
         file: Listed,
         claims: &mut Claims,
@@ -320,7 +320,10 @@ impl<T> Resolution<T> {
             (_, Some(_)) => policy.losers == Losers::Read,
             (false, None) => policy.contender,
         };
-        let outcome = if read {
+        // A FIFO, socket or device the listing saw is never handed to the
+        // kind: looking at it is enough to drop it, unopened.
+        let special = matches!(file.kind, Some(EntryKind::Other(_)));
+        let outcome = if read && !special {
             kind.load(dir, &file).map(Some)
         } else {
             look(words, dir, &file).map(|()| None)
@@ -414,14 +417,14 @@ impl<T> Resolution<T> {
 /// list`, `commands list`, completion). Candidates and diagnostics come in
 /// the order the directories and their entries are listed.
 pub fn resolve_all<K: Kind>(
-    dirs: &[SearchDir],
+    dirs: &[SearchDir<'_>],
     kind: &K,
     policy: ReadPolicy,
 ) -> Resolution<K::Item> {
     let mut resolution = Resolution::default();
     let mut claims: HashMap<String, Claims> = HashMap::new();
     let nested =
-        |d: &SearchDir, rel: &str, name: &str, k: EntryKind| kind.nested_dir(d, rel, name, k);
+        |d: &SearchDir<'_>, rel: &str, name: &str, k: EntryKind| kind.nested_dir(d, rel, name, k);
     for (dir_index, dir) in dirs.iter().enumerate() {
         let entries = match walk::list_dir(dir, kind.words(), &nested) {
             Ok(entries) => entries,
@@ -477,7 +480,7 @@ impl<T> NameResolution<T> {
 /// Looks up `name` in every directory, in precedence order, without
 /// listing them (SPEC §5.5: expansion reads `<dir>/<name>.md` directly).
 pub fn resolve_name<K: Kind>(
-    dirs: &[SearchDir],
+    dirs: &[SearchDir<'_>],
     name: &str,
     kind: &K,
     policy: ReadPolicy,
@@ -505,7 +508,7 @@ pub fn resolve_name<K: Kind>(
 /// time in name order, so a consumer that stops early never opens the
 /// files of the names after it (SPEC §11).
 pub struct InOrder<'d, K: Kind> {
-    dirs: &'d [SearchDir],
+    dirs: &'d [SearchDir<'d>],
     kind: &'d K,
     policy: ReadPolicy,
     /// The names not resolved yet, last name first (popped from the end),
@@ -523,7 +526,7 @@ impl<'d, K: Kind> InOrder<'d, K> {
         let mut files: Vec<(usize, Listed)> = Vec::new();
         // Subdirectories go unreported: a consumer in name order reports
         // the files it lists and opens, not the tree around them.
-        let quiet = |_: &SearchDir, _: &str, _: &str, _: EntryKind| None;
+        let quiet = |_: &SearchDir<'_>, _: &str, _: &str, _: EntryKind| None;
         for (dir_index, dir) in dirs.iter().enumerate() {
             match walk::list_dir(dir, kind.words(), &quiet) {
                 Ok(entries) => {

@@ -35,7 +35,7 @@ impl Kind for Toy {
         &self.words
     }
 
-    fn load(&self, dir: &SearchDir, file: &Listed) -> Result<Loaded<String>, Loss> {
+    fn load(&self, dir: &SearchDir<'_>, file: &Listed) -> Result<Loaded<String>, Loss> {
         let bytes = read_listed(&self.words, dir, file, 1024)?;
         self.loads.borrow_mut().push(dir.display(&file.rel));
         let text = String::from_utf8_lossy(&bytes.bytes).into_owned();
@@ -49,7 +49,7 @@ impl Kind for Toy {
     }
 }
 
-fn dirs(tree: MemWorkspace, names: &[&str], withheld: &[bool]) -> Vec<SearchDir> {
+fn dirs(tree: MemWorkspace, names: &[&str], withheld: &[bool]) -> Vec<SearchDir<'static>> {
     let reader: Arc<dyn crate::workspace::Workspace> = Arc::new(tree);
     names
         .iter()
@@ -337,7 +337,11 @@ fn the_look_policy_opens_no_file() {
     assert!(toy.loads.borrow().is_empty());
     assert_eq!(
         fates(&found),
-        vec![pair("a/x.md", "winner"), pair("b/x.md", "shadowed")]
+        vec![
+            pair("a/fifo.md", "not found"),
+            pair("a/x.md", "winner"),
+            pair("b/x.md", "shadowed")
+        ]
     );
     assert_eq!(
         reasons(&found.diagnostics)[0],

@@ -41,12 +41,12 @@ pub(crate) struct DirProblem {
 /// may be one (`kind` says which): `None` to stay silent. `rel` is its path
 /// relative to the reader, `name` its file name.
 pub(crate) type NestedReport<'a> =
-    &'a dyn Fn(&SearchDir, &str, &str, EntryKind) -> Option<Diagnostic>;
+    &'a dyn Fn(&SearchDir<'_>, &str, &str, EntryKind) -> Option<Diagnostic>;
 
 /// Lists `dir` under its layout. A missing directory yields nothing;
 /// `Err` when it exists but cannot be listed.
 pub(crate) fn list_dir(
-    dir: &SearchDir,
+    dir: &SearchDir<'_>,
     words: &Words,
     nested: NestedReport<'_>,
 ) -> Result<Vec<Entry>, Option<DirProblem>> {
@@ -56,6 +56,9 @@ pub(crate) fn list_dir(
         Layout::Flat => {
             for entry in entries {
                 let rel = dir.rel(&entry.name);
+                // A directory is a subdirectory whatever its name (both
+                // agents recurse into `x.md/`); a link may be one unless
+                // its `.md` name makes it a candidate file.
                 let maybe_dir = entry.kind == EntryKind::Dir
                     || (entry.kind == EntryKind::Symlink && !entry.name.ends_with(".md"));
                 if maybe_dir && !entry.lossy {
@@ -85,7 +88,7 @@ pub(crate) fn list_dir(
 /// The listing of `rel`, or the problem that stopped it (`Err(None)` when
 /// it does not exist).
 fn list_or_problem(
-    dir: &SearchDir,
+    dir: &SearchDir<'_>,
     rel: &str,
     words: &Words,
 ) -> Result<Vec<DirEntry>, Option<DirProblem>> {
@@ -125,7 +128,7 @@ fn list_or_problem(
 /// anything; `None` for entries that are not `.md` files. `name_of` turns
 /// the stem into the name.
 fn md_file(
-    dir: &SearchDir,
+    dir: &SearchDir<'_>,
     words: &Words,
     entry: DirEntry,
     rel: &str,
@@ -148,12 +151,6 @@ fn md_file(
             format!("a file named only .md has no {} name; skipped", words.noun),
         )));
     }
-    if let EntryKind::Other(what) = entry.kind {
-        return Some(Entry::Note(Diagnostic::warning(
-            dir.display(rel),
-            format!("not a regular file ({what}); skipped without being opened"),
-        )));
-    }
     Some(Entry::File(Listed {
         name: name_of(stem),
         rel: rel.to_string(),
@@ -169,7 +166,7 @@ fn md_file(
 /// entries the walk stops with a warning.
 #[allow(clippy::too_many_arguments)]
 fn walk_nested(
-    dir: &SearchDir,
+    dir: &SearchDir<'_>,
     words: &Words,
     rel: &str,
     prefix: &str,
@@ -212,7 +209,7 @@ fn walk_nested(
     }
 }
 
-fn tree_cut(dir: &SearchDir, rel: &str, words: &Words) -> Diagnostic {
+fn tree_cut(dir: &SearchDir<'_>, rel: &str, words: &Words) -> Diagnostic {
     Diagnostic::warning(
         dir.display(rel),
         format!(
@@ -226,7 +223,7 @@ fn tree_cut(dir: &SearchDir, rel: &str, words: &Words) -> Diagnostic {
 /// A [`Layout::SkillDirs`] entry: a directory (or a link to one) whose
 /// `SKILL.md` names it; a directory without one is reported; files at the
 /// top are not entries.
-fn skill_dir(dir: &SearchDir, words: &Words, entry: DirEntry) -> Option<Entry> {
+fn skill_dir(dir: &SearchDir<'_>, words: &Words, entry: DirEntry) -> Option<Entry> {
     let path = dir.rel(&entry.name);
     let is_dir = match entry.kind {
         EntryKind::Dir => true,
