@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Record oracle fixtures: what the real agents load, captured once, replayed by `cargo test`.
 
-usage: python3 tests/oracle/record.py [--print] CASE...
+usage: python3 tests/oracle/record.py [--print | --raw] CASE...
   CASE   a case folder relative to tests/oracle/cases (e.g. claude-instructions/both-files),
          a group folder (all its cases), or "all"
   --print  print the expected.json instead of writing it
+  --raw    print the whole captured request, masked, instead of extracting from it
 
 For each case (see tests/oracle/README.md for the format) this copies `tree/` into a fresh
 temp directory, creates the `.git` markers `case.json` asks for, runs the agent through
@@ -25,12 +26,29 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CASES = os.path.join(HERE, "cases")
-ORACLE = os.path.normpath(os.path.join(HERE, "..", "..", "..", "shared", "oracle"))
+
+
+def oracle_dir():
+    """$MECATL_ORACLE_DIR, else `shared/oracle` in the nearest ancestor of the repository
+    (`../shared/oracle` for a checkout beside `shared/`, further up for a worktree)."""
+    if os.environ.get("MECATL_ORACLE_DIR"):
+        return os.environ["MECATL_ORACLE_DIR"]
+    d = os.path.normpath(os.path.join(HERE, "..", ".."))
+    while os.path.dirname(d) != d:
+        d = os.path.dirname(d)
+        if os.path.isdir(os.path.join(d, "shared", "oracle")):
+            return os.path.join(d, "shared", "oracle")
+    fail("no shared/oracle above " + HERE + "; set MECATL_ORACLE_DIR")
+
+
 HOME_RE = re.compile(r"/tmp/(?:claude|codex)-oracle\.[A-Za-z0-9]+/home")
 
 
 def fail(msg):
     sys.exit("record.py: " + msg)
+
+
+ORACLE = oracle_dir()
 
 
 def case_dirs(arg):
@@ -261,7 +279,7 @@ EXTRACT = {
 }
 
 
-def record(case_dir, show):
+def record(case_dir, show, raw=False):
     with open(os.path.join(case_dir, "case.json")) as f:
         case = json.load(f)
     group = os.path.relpath(case_dir, CASES).split(os.sep)[0]
@@ -270,11 +288,11 @@ def record(case_dir, show):
     tmp, ws, cwd = prepare(case_dir, case)
     try:
         body = capture(case_dir, case, ws, cwd)
-        expected = mask(EXTRACT[group](body), tmp)
+        expected = mask(body if raw else EXTRACT[group](body), tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     text = json.dumps(expected, indent=2, ensure_ascii=False) + "\n"
-    if show:
+    if show or raw:
         sys.stdout.write(text)
     else:
         with open(os.path.join(case_dir, "expected.json"), "w") as f:
@@ -284,13 +302,13 @@ def record(case_dir, show):
 
 def main():
     args = sys.argv[1:]
-    show = "--print" in args
-    args = [a for a in args if a != "--print"]
+    show, raw = "--print" in args, "--raw" in args
+    args = [a for a in args if a not in ("--print", "--raw")]
     if not args:
         fail(__doc__)
     for arg in args:
         for case_dir in case_dirs(arg):
-            record(case_dir, show)
+            record(case_dir, show, raw)
 
 
 if __name__ == "__main__":
