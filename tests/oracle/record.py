@@ -246,7 +246,10 @@ SEPARATOR = "\n\n--- project-doc ---\n\n"
 
 
 def extract_codex(body):
-    out = {"global": None, "project": None, "skills": None, "skill_block": None}
+    """The global and project texts between the AGENTS.md wrappers, the custom skill entries
+    (bundled `.system` ones left out) with their root aliases expanded, and the `<skill>` blocks
+    an exec run added, in the order sent (`null` when the run added none)."""
+    out = {"global": None, "project": None, "skills": None, "skill_blocks": None}
     for t in codex_texts(body):
         m = AGENTS_RE.match(t)
         if m:
@@ -268,7 +271,7 @@ def extract_codex(body):
                 skills.append({"name": name, "description": desc, "path": base + "/" + rest})
             out["skills"] = skills
         elif t.startswith("<skill>\n"):
-            out["skill_block"] = t
+            out["skill_blocks"] = (out["skill_blocks"] or []) + [t]
     return out
 
 
