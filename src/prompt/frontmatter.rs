@@ -143,22 +143,11 @@ pub struct FrontmatterError {
 /// empty value or an absent key means unconditional (an empty list). Other
 /// keys are ignored.
 pub fn parse_paths(front: &str) -> Result<Vec<String>, FrontmatterError> {
-    let parsed: Option<Spanned<Document>> =
-        serde_saphyr::from_str_with_options(front, yaml_options())
-            .map_err(|err| located_error(front, &err))?;
-    let Some(document) = parsed else {
+    let Some(paths) = parse_entries(front)?
+        .into_iter()
+        .find_map(|(key, value)| (key == "paths").then_some(value))
+    else {
         return Ok(Vec::new());
-    };
-    let paths = match document.value {
-        Document::Empty => return Ok(Vec::new()),
-        Document::NotMapping => {
-            return Err(error_at(
-                &document.referenced,
-                FrontmatterProblem::NotMapping,
-            ));
-        }
-        Document::Mapping(None) => return Ok(Vec::new()),
-        Document::Mapping(Some(paths)) => paths,
     };
     match &paths.value {
         Node::Map => Err(error_at(
@@ -181,6 +170,58 @@ pub fn parse_paths(front: &str) -> Result<Vec<String>, FrontmatterError> {
             Ok(globs)
         }
         scalar => Ok(split_globs(&scalar_text(front, scalar, &paths))),
+    }
+}
+
+/// A top-level value of a frontmatter block, as a string field sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FieldValue {
+    /// A scalar: the decoded string, or the literal source text of a
+    /// boolean or number (`42`, `true`).
+    Text(String),
+    /// No value, `~` or `null`.
+    Null,
+    /// A sequence or mapping.
+    Collection,
+}
+
+/// Reads the top-level `keys` of a frontmatter block, one result per key in
+/// the order given (`None` for a key that is absent). Other keys are parsed
+/// for validity and otherwise ignored; a key given twice is an error, like
+/// any YAML mistake.
+pub fn parse_fields(
+    front: &str,
+    keys: &[&str],
+) -> Result<Vec<Option<FieldValue>>, FrontmatterError> {
+    let entries = parse_entries(front)?;
+    Ok(keys
+        .iter()
+        .map(|key| {
+            entries
+                .iter()
+                .find(|(name, _)| name == key)
+                .map(|(_, value)| match &value.value {
+                    Node::Text(text) => FieldValue::Text(text.clone()),
+                    Node::Null(_) => FieldValue::Null,
+                    Node::Seq(_) | Node::Map => FieldValue::Collection,
+                    literal @ Node::Literal(_) => {
+                        FieldValue::Text(scalar_text(front, literal, value))
+                    }
+                })
+        })
+        .collect())
+}
+
+/// The string-keyed top-level entries of a frontmatter block (none for an
+/// empty block); a block that is not a mapping is an error.
+fn parse_entries(front: &str) -> Result<Vec<(String, Spanned<Node>)>, FrontmatterError> {
+    let parsed: Option<Spanned<Document>> =
+        serde_saphyr::from_str_with_options(front, yaml_options())
+            .map_err(|err| located_error(front, &err))?;
+    match parsed.map(|document| (document.value, document.referenced)) {
+        None | Some((Document::Empty, _)) => Ok(Vec::new()),
+        Some((Document::NotMapping, at)) => Err(error_at(&at, FrontmatterProblem::NotMapping)),
+        Some((Document::Mapping(entries), _)) => Ok(entries),
     }
 }
 
@@ -251,7 +292,7 @@ fn balanced_braces(token: &str) -> Vec<usize> {
 fn scalar_text<T>(front: &str, node: &Node, spanned: &Spanned<T>) -> String {
     match node {
         Node::Text(text) => text.clone(),
-        Node::Literal(fallback) => source_text(front, &spanned.defined)
+        Node::Literal(fallback) | Node::Null(fallback) => source_text(front, &spanned.defined)
             .unwrap_or(fallback)
             .to_string(),
         Node::Seq(_) | Node::Map => String::new(),
@@ -398,8 +439,8 @@ fn classify(err: &serde_saphyr::Error) -> FrontmatterProblem {
 enum Document {
     /// A null document (`~`).
     Empty,
-    /// A mapping, with its `paths` value when present.
-    Mapping(Option<Spanned<Node>>),
+    /// A mapping: its entries with string keys, in order.
+    Mapping(Vec<(String, Spanned<Node>)>),
     /// A scalar or sequence where a mapping belongs.
     NotMapping,
 }
@@ -408,9 +449,12 @@ enum Document {
 enum Node {
     /// A string scalar, decoded.
     Text(String),
-    /// A boolean, number or null scalar; the literal source text is taken
-    /// from the span, this formatted value is the fallback.
+    /// A boolean or number scalar; the literal source text is taken from
+    /// the span, this formatted value is the fallback.
     Literal(String),
+    /// A null scalar (no value, `~`, `null`); as text, like a literal, its
+    /// source text (empty for no value).
+    Null(String),
     /// A sequence of values.
     Seq(Vec<Spanned<Node>>),
     /// A mapping (its content is skipped).
@@ -433,16 +477,16 @@ impl<'de> Visitor<'de> for DocumentVisitor {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Document, A::Error> {
-        let mut paths = None;
-        while let Some(key) = map.next_key::<Key>()? {
+        let mut entries = Vec::new();
+        while let Some(key) = map.next_key::<Node>()? {
             match key {
-                Key::Paths => paths = Some(map.next_value::<Spanned<Node>>()?),
-                Key::Other => {
+                Node::Text(key) => entries.push((key, map.next_value::<Spanned<Node>>()?)),
+                _ => {
                     map.next_value::<IgnoredAny>()?;
                 }
             }
         }
-        Ok(Document::Mapping(paths))
+        Ok(Document::Mapping(entries))
     }
 
     fn visit_unit<E: de::Error>(self) -> Result<Document, E> {
@@ -480,23 +524,6 @@ impl<'de> Visitor<'de> for DocumentVisitor {
 
     fn visit_bytes<E: de::Error>(self, _: &[u8]) -> Result<Document, E> {
         Ok(Document::NotMapping)
-    }
-}
-
-/// A frontmatter key: only `paths` matters; any other key, whatever its
-/// type, is skipped.
-enum Key {
-    Paths,
-    Other,
-}
-
-impl<'de> Deserialize<'de> for Key {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let node = Node::deserialize(deserializer)?;
-        Ok(match node {
-            Node::Text(text) if text == "paths" => Key::Paths,
-            _ => Key::Other,
-        })
     }
 }
 
@@ -553,11 +580,11 @@ impl<'de> Visitor<'de> for NodeVisitor {
 
     /// Null: the span tells an empty value (no text) from a written `null`.
     fn visit_unit<E: de::Error>(self) -> Result<Node, E> {
-        Ok(Node::Literal(String::new()))
+        Ok(Node::Null(String::new()))
     }
 
     fn visit_none<E: de::Error>(self) -> Result<Node, E> {
-        Ok(Node::Literal(String::new()))
+        Ok(Node::Null(String::new()))
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Node, A::Error> {
@@ -585,6 +612,95 @@ mod tests {
 
     fn problem(front: &str) -> FrontmatterError {
         parse_paths(front).unwrap_err()
+    }
+
+    #[test]
+    fn fields_are_read_as_text_null_or_collection() {
+        let front = "name: n
+description: 42
+empty:
+tilde: ~
+list: [a]
+map: {a: 1}
+flag: true
+";
+        let got = parse_fields(
+            front,
+            &[
+                "name",
+                "description",
+                "empty",
+                "tilde",
+                "list",
+                "map",
+                "flag",
+                "absent",
+            ],
+        )
+        .unwrap();
+        assert_eq!(
+            got,
+            vec![
+                Some(FieldValue::Text("n".into())),
+                Some(FieldValue::Text("42".into())),
+                Some(FieldValue::Null),
+                Some(FieldValue::Null),
+                Some(FieldValue::Collection),
+                Some(FieldValue::Collection),
+                Some(FieldValue::Text("true".into())),
+                None,
+            ]
+        );
+        assert_eq!(parse_fields("", &["name"]).unwrap(), vec![None]);
+        assert_eq!(
+            parse_fields(
+                "a: 1
+a: 2
+",
+                &["a"]
+            )
+            .unwrap_err()
+            .problem,
+            FrontmatterProblem::DuplicateKey
+        );
+        assert_eq!(
+            parse_fields(
+                "- a
+",
+                &["a"]
+            )
+            .unwrap_err()
+            .problem,
+            FrontmatterProblem::NotMapping
+        );
+    }
+
+    #[test]
+    fn values_of_other_keys_do_not_matter_to_paths() {
+        assert_eq!(
+            paths(
+                "x: !custom value
+y: {deep: [1, {z: 2}]}
+n: null
+paths: a
+"
+            ),
+            vec!["a"]
+        );
+        assert_eq!(
+            paths(
+                "paths: null
+"
+            ),
+            vec!["null"]
+        );
+        assert_eq!(
+            paths(
+                "paths:
+"
+            ),
+            Vec::<String>::new()
+        );
     }
 
     #[test]
