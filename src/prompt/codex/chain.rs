@@ -28,6 +28,7 @@
 
 use crate::diagnostic::Diagnostic;
 use crate::prompt::codex::{CodexConfig, is_plain_relative};
+use crate::prompt::text::{INVALID_UTF8_REPLACED, decode_lossy, whole_chars};
 use crate::prompt::walk::{Scope, WalkDir};
 use crate::workspace::{Bounded, WsError};
 
@@ -211,10 +212,8 @@ pub fn project_docs(chain: &[WalkDir<'_>], config: &CodexConfig) -> ProjectDocs 
                 } else {
                     remaining = remaining.saturating_sub(kept);
                     if invalid {
-                        docs.diagnostics.push(Diagnostic::warning(
-                            &path,
-                            "not valid UTF-8; Codex sends the invalid bytes as U+FFFD, and so does the preview",
-                        ));
+                        docs.diagnostics
+                            .push(Diagnostic::warning(&path, INVALID_UTF8_REPLACED));
                     }
                     if let Some(cut) = cut {
                         docs.diagnostics.push(Diagnostic::warning(
@@ -264,16 +263,12 @@ fn pick<'n>(
     })
 }
 
-/// Decodes `bytes` lossily; the flag is set when they hold invalid UTF-8
-/// other than a character split by the budget's cut at the very end.
+/// Decodes `bytes` lossily as Codex does, a character split by the
+/// budget's cut included; the flag is set when they hold invalid UTF-8
+/// other than that split character.
 fn decode(bytes: &[u8], cut: bool) -> (String, bool) {
-    match std::str::from_utf8(bytes) {
-        Ok(text) => (text.to_string(), false),
-        Err(err) => (
-            String::from_utf8_lossy(bytes).into_owned(),
-            !(cut && err.error_len().is_none()),
-        ),
-    }
+    let invalid = std::str::from_utf8(whole_chars(bytes, cut)).is_err();
+    (decode_lossy(bytes).into_owned(), invalid)
 }
 
 fn left_out_diagnostic(path: &str, reason: &LeftOutReason, budget: u64) -> Diagnostic {

@@ -16,7 +16,7 @@
 use crate::diagnostic::Diagnostic;
 use crate::limits;
 use crate::prompt::codex::chain::{AGENTS_NAME, LeftOut, LeftOutReason, OVERRIDE_NAME};
-use crate::prompt::text::decode_lossy;
+use crate::prompt::text::{INVALID_UTF8_REPLACED, decode_read};
 use crate::prompt::walk::Scope;
 use crate::workspace::{Workspace, WsError};
 
@@ -66,8 +66,9 @@ pub fn global_doc(codex_home: &dyn Workspace) -> GlobalReport {
             }
             Ok(read) => read,
         };
-        let decoded = decode_lossy(&read.bytes);
-        let content = decoded.trim();
+        let truncated = read.is_truncated();
+        let decoded = decode_read(read.bytes, truncated);
+        let content = decoded.text.trim();
         if content.is_empty() {
             report.diagnostics.push(Diagnostic::info(
                 &path,
@@ -80,13 +81,12 @@ pub fn global_doc(codex_home: &dyn Workspace) -> GlobalReport {
             });
             continue;
         }
-        if std::str::from_utf8(&read.bytes).is_err() {
-            report.diagnostics.push(Diagnostic::warning(
-                &path,
-                "not valid UTF-8; Codex sends the invalid bytes as U+FFFD, and so does the preview",
-            ));
+        if decoded.lossy {
+            report
+                .diagnostics
+                .push(Diagnostic::warning(&path, INVALID_UTF8_REPLACED));
         }
-        if read.is_truncated() {
+        if truncated {
             report.diagnostics.push(Diagnostic::warning(
                 &path,
                 format!(

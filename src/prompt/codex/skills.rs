@@ -28,6 +28,10 @@
 //!   (confinement, SPEC §3.1); a warning names them.
 //! - A SKILL.md over [`limits::MAX_CODEX_SKILL_FILE_BYTES`] is judged by its
 //!   first bytes, with a warning.
+//! - The search is ours, not [`crate::prompt::tiers::walk_tree`]: Codex goes
+//!   breadth first, follows links to directories and stops at 6 levels and
+//!   [`limits::CODEX_SKILL_SCAN_MAX_DIRS`] directories; the entries looked
+//!   at are also bounded by [`limits::MAX_TREE_ENTRIES`] (SPEC §15.6).
 
 use std::collections::{HashSet, VecDeque};
 use std::path::PathBuf;
@@ -35,11 +39,10 @@ use std::path::PathBuf;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::limits;
 use crate::prompt::codex::skill_meta::read_meta;
+use crate::prompt::text::whole_chars;
+use crate::prompt::tiers::SKILL_FILE;
 use crate::prompt::walk::{Scope, WalkDir, absolute};
 use crate::workspace::{EntryKind, Workspace, join};
-
-/// The file that makes a directory a skill.
-pub const SKILL_FILE: &str = "SKILL.md";
 
 /// Which part of the listing a skill belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -183,7 +186,18 @@ pub fn list_skills<'a>(roots: &[SkillRoot<'a>]) -> SkillListing<'a> {
 fn scan<'a>(root: &SkillRoot<'a>, listing: &mut SkillListing<'a>) {
     let mut queue = VecDeque::from([(root.dir.clone(), 0usize)]);
     let mut searched = 1usize;
+    let mut seen = 0usize;
     while let Some((dir, depth)) = queue.pop_front() {
+        if seen > limits::MAX_TREE_ENTRIES {
+            listing.diagnostics.push(Diagnostic::warning(
+                root.reader.display(&root.dir),
+                format!(
+                    "more than {} entries below this skills directory: the rest is not searched",
+                    limits::MAX_TREE_ENTRIES
+                ),
+            ));
+            return;
+        }
         let entries = match root.reader.list(&dir) {
             Ok(entries) => entries,
             Err(err) if err.is_absent() && dir == root.dir => return,
@@ -195,6 +209,7 @@ fn scan<'a>(root: &SkillRoot<'a>, listing: &mut SkillListing<'a>) {
                 continue;
             }
         };
+        seen += entries.len();
         for entry in entries {
             if entry.name.starts_with('.') || entry.lossy {
                 continue;
@@ -307,16 +322,11 @@ fn read_text(reader: &dyn Workspace, rel: &str) -> Result<(String, bool), String
         .read_listed(rel, EntryKind::File, limits::MAX_CODEX_SKILL_FILE_BYTES)
         .map_err(|err| format!("{err}; not listed"))?;
     let cut = read.is_truncated();
-    match String::from_utf8(read.bytes) {
-        Ok(text) => Ok((text, cut)),
-        Err(err) if cut && err.utf8_error().error_len().is_none() => {
-            let valid = err.utf8_error().valid_up_to();
-            let mut bytes = err.into_bytes();
-            bytes.truncate(valid);
-            Ok((String::from_utf8(bytes).unwrap_or_default(), cut))
-        }
-        Err(_) => Err("not valid UTF-8: Codex does not list this skill".to_string()),
-    }
+    let mut bytes = read.bytes;
+    bytes.truncate(whole_chars(&bytes, cut).len());
+    String::from_utf8(bytes)
+        .map(|text| (text, cut))
+        .map_err(|_| "not valid UTF-8: Codex does not list this skill".to_string())
 }
 
 /// The names mentioned in `text` as `$NAME`, in order, each once.
@@ -527,6 +537,33 @@ mod tests {
             .map(|s| s.name)
             .collect();
         assert_eq!(names, vec!["Upper_Case.x", "child", "depth6", "parent"]);
+    }
+
+    #[test]
+    fn the_search_stops_at_codexs_directory_cap_and_our_entry_cap() {
+        let mut project = MemWorkspace::new();
+        for i in 0..limits::CODEX_SKILL_SCAN_MAX_DIRS + 1 {
+            let rel = format!(".agents/skills/s{i:05}/SKILL.md");
+            project.insert(
+                &rel,
+                MemNode::File(skill(&format!("s{i:05}"), "D").into_bytes()),
+            );
+        }
+        let (codex_home, home) = (user("/c"), user("/h"));
+        let capped = listing(&project, "", &codex_home, &home);
+        assert_eq!(capped.skills.len(), limits::CODEX_SKILL_SCAN_MAX_DIRS - 1);
+        assert_eq!(capped.diagnostics.len(), 1);
+
+        let mut crowded = MemWorkspace::new().file(".agents/skills/zz/SKILL.md", skill("zz", "D"));
+        for i in 0..limits::MAX_TREE_ENTRIES {
+            crowded.insert(
+                &format!(".agents/skills/f{i:06}"),
+                MemNode::File(Vec::new()),
+            );
+        }
+        let stopped = listing(&crowded, "", &codex_home, &home);
+        assert!(stopped.skills.is_empty());
+        assert!(stopped.diagnostics[0].reason.contains("entries"));
     }
 
     #[test]
