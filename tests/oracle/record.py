@@ -28,27 +28,26 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 CASES = os.path.join(HERE, "cases")
 
 
-def oracle_dir():
-    """$MECATL_ORACLE_DIR, else `shared/oracle` in the nearest ancestor of the repository
-    (`../shared/oracle` for a checkout beside `shared/`, further up for a worktree)."""
+def find_oracle():
+    """$MECATL_ORACLE_DIR, else the nearest `shared/oracle` above this file (../shared from a
+    clone, ../../shared from a worktree under wt/)."""
     if os.environ.get("MECATL_ORACLE_DIR"):
         return os.environ["MECATL_ORACLE_DIR"]
-    d = os.path.normpath(os.path.join(HERE, "..", ".."))
+    d = HERE
     while os.path.dirname(d) != d:
         d = os.path.dirname(d)
-        if os.path.isdir(os.path.join(d, "shared", "oracle")):
-            return os.path.join(d, "shared", "oracle")
-    fail("no shared/oracle above " + HERE + "; set MECATL_ORACLE_DIR")
+        candidate = os.path.join(d, "shared", "oracle")
+        if os.path.isfile(os.path.join(candidate, "claude-capture.sh")):
+            return candidate
+    return os.path.normpath(os.path.join(HERE, "..", "..", "..", "shared", "oracle"))
 
 
+ORACLE = find_oracle()
 HOME_RE = re.compile(r"/tmp/(?:claude|codex)-oracle\.[A-Za-z0-9]+/home")
 
 
 def fail(msg):
     sys.exit("record.py: " + msg)
-
-
-ORACLE = oracle_dir()
 
 
 def case_dirs(arg):
