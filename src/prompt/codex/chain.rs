@@ -320,7 +320,7 @@ mod tests {
 
     fn docs_with(
         parent: Option<&dyn Workspace>,
-        project: &MemWorkspace,
+        project: &dyn Workspace,
         at: &str,
         config: &CodexConfig,
     ) -> ProjectDocs {
@@ -649,6 +649,28 @@ mod tests {
         let docs = docs(&ws, "", &off);
         assert_eq!(docs.text(), None);
         assert_eq!(docs.left_out[0].reason, LeftOutReason::Disabled);
+    }
+
+    #[test]
+    fn a_link_out_of_a_real_workspace_is_never_read() {
+        use crate::workspace::OsWorkspace;
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(outside.path().join("secret.md"), "S3CRET\n").unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let ws = dir.path().join("ws");
+        std::fs::create_dir_all(ws.join(".git")).unwrap();
+        std::fs::create_dir_all(ws.join("sub")).unwrap();
+        std::os::unix::fs::symlink(outside.path().join("secret.md"), ws.join("AGENTS.md")).unwrap();
+        std::fs::write(ws.join("sub/AGENTS.md"), "SUB\n").unwrap();
+        let parent = OsWorkspace::new("/", LinkPolicy::Follow);
+        let project = OsWorkspace::new(&ws, LinkPolicy::Confine);
+        let docs = docs_with(Some(&parent), &project, "sub", &config());
+        assert_eq!(docs.text().as_deref(), Some("SUB\n"));
+        assert!(matches!(
+            docs.left_out[0].reason,
+            LeftOutReason::Unusable(_)
+        ));
+        assert!(!format!("{docs:?}").contains("S3CRET"));
     }
 
     #[test]

@@ -597,6 +597,24 @@ mod tests {
     }
 
     #[test]
+    fn a_real_skills_link_out_of_the_workspace_is_not_followed() {
+        use crate::workspace::OsWorkspace;
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::create_dir(outside.path().join("s")).unwrap();
+        std::fs::write(outside.path().join("s/SKILL.md"), skill("s", "S3CRET")).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join(".agents/skills")).unwrap();
+        std::os::unix::fs::symlink(outside.path(), dir.path().join(".agents/skills/out")).unwrap();
+        let project = OsWorkspace::new(dir.path(), LinkPolicy::Confine);
+        let chain = walk(None, &project, "").unwrap();
+        let (codex_home, home) = (user("/nonexistent/c"), user("/nonexistent/h"));
+        let listing = list_skills(&skill_roots(&chain, &codex_home, Some(&home)));
+        assert!(listing.skills.is_empty());
+        assert_eq!(listing.diagnostics.len(), 1);
+        assert!(!format!("{listing:?}").contains("S3CRET"));
+    }
+
+    #[test]
     fn skills_codex_would_not_list_are_reported() {
         let project = MemWorkspace::new()
             .file(
