@@ -5,9 +5,10 @@
 //! - The block: the first line, trimmed, is `---` (so no BOM and no blank
 //!   line before it; CRLF is fine), and the next line that trims to `---`
 //!   closes it. An empty or unclosed block means no metadata.
-//! - The block is YAML (parsed by [`crate::prompt::frontmatter`], the one
-//!   YAML implementation). A scalar is taken as its text (`42` → `42`); no
-//!   value, `~` or `null` count as absent; a list or mapping is invalid.
+//! - The block is YAML (parsed by [`crate::prompt::yaml`], the one YAML
+//!   implementation, under its budgets). A scalar is taken as its text
+//!   (`42` → `42`); no value, `~` or `null` count as absent; a list or
+//!   mapping is invalid.
 //! - When the block is not valid YAML, each key is recovered on its own:
 //!   its top-level line and the indented lines after it are parsed alone;
 //!   when that fails too, a one-line value is taken literally up to a ` #`
@@ -20,14 +21,20 @@
 //!   [`limits::CODEX_SKILL_DESCRIPTION_MAX_CHARS`] characters is cut,
 //!   `...` included.
 //!
-//! Choices the spec leaves open: the literal recovery is the rule that fits
-//! every observed case (`Use when: needed # c` → `Use when: needed`,
-//! `[unclosed`, `` @a `b` `` kept; `*star`, `%x`, `"unterminated` dropped);
-//! values starting with other YAML indicators were not observed and follow
-//! the same rule.
+//! Choices the spec leaves open:
+//! - The literal recovery is the rule that fits every observed case
+//!   (`Use when: needed # c` → `Use when: needed`, `[unclosed`,
+//!   `` @a `b` `` kept; `*star`, `%x`, `"unterminated` dropped); values
+//!   starting with other YAML indicators were not observed and follow the
+//!   same rule.
+//! - A number is shown as the YAML library reads it (`1.50` → `1.5`);
+//!   Codex keeps the written text. Only a float written with extra digits
+//!   differs.
+
+use serde_json::{Map, Value};
 
 use crate::limits;
-use crate::prompt::frontmatter::{FieldValue, parse_fields};
+use crate::prompt::yaml::parse_yaml;
 
 /// The YAML block of a SKILL.md as Codex finds it, without its fences.
 pub fn front_block(text: &str) -> Option<String> {
@@ -58,23 +65,23 @@ pub enum Field {
 
 /// `name` and `description` of a block.
 pub fn name_and_description(block: &str) -> (Field, Field) {
-    const KEYS: [&str; 2] = ["name", "description"];
-    match parse_fields(block, &KEYS) {
-        Ok(values) => {
-            let mut fields = values.into_iter().map(field);
-            let name = fields.next().unwrap_or(Field::Absent);
-            let description = fields.next().unwrap_or(Field::Absent);
-            (name, description)
+    match parse_yaml::<Map<String, Value>>(block) {
+        Ok(map) => {
+            let map = map.unwrap_or_default();
+            (field(map.get("name")), field(map.get("description")))
         }
-        Err(_) => (recover(block, KEYS[0]), recover(block, KEYS[1])),
+        Err(_) => (recover(block, "name"), recover(block, "description")),
     }
 }
 
-fn field(value: Option<FieldValue>) -> Field {
+/// A top-level YAML value as a text field.
+fn field(value: Option<&Value>) -> Field {
     match value {
-        Some(FieldValue::Text(text)) => Field::Value(text),
-        Some(FieldValue::Null) | None => Field::Absent,
-        Some(FieldValue::Collection) => Field::Invalid,
+        Some(Value::String(text)) => Field::Value(text.clone()),
+        Some(Value::Number(number)) => Field::Value(number.to_string()),
+        Some(Value::Bool(flag)) => Field::Value(flag.to_string()),
+        Some(Value::Null) | None => Field::Absent,
+        Some(Value::Array(_) | Value::Object(_)) => Field::Invalid,
     }
 }
 
@@ -104,8 +111,8 @@ fn recover(block: &str, key: &str) -> Field {
         .take_while(|line| line.is_empty() || line.starts_with([' ', '\t']))
         .count();
     let entry = lines[start..=start + more].join("\n");
-    match parse_fields(&entry, &[key]) {
-        Ok(mut values) => field(values.pop().flatten()),
+    match parse_yaml::<Map<String, Value>>(&entry) {
+        Ok(map) => field(map.as_ref().and_then(|map| map.get(key))),
         Err(_) if rest[..more].iter().any(|line| !line.trim().is_empty()) => Field::Invalid,
         Err(_) => literal(&lines[start][key.len() + 1..]),
     }

@@ -42,7 +42,7 @@ use crate::prompt::codex::skill_meta::read_meta;
 use crate::prompt::text::whole_chars;
 use crate::prompt::tiers::SKILL_FILE;
 use crate::prompt::walk::{Scope, WalkDir, absolute};
-use crate::workspace::{EntryKind, Workspace, join};
+use crate::workspace::{EntryKind, Workspace, WsError, join};
 
 /// Which part of the listing a skill belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -200,7 +200,7 @@ fn scan<'a>(root: &SkillRoot<'a>, listing: &mut SkillListing<'a>) {
         }
         let entries = match root.reader.list(&dir) {
             Ok(entries) => entries,
-            Err(err) if err.is_absent() && dir == root.dir => return,
+            Err(WsError::NotFound | WsError::NotADirectory) if dir == root.dir => return,
             Err(err) => {
                 listing.diagnostics.push(Diagnostic::warning(
                     root.reader.display(&dir),
