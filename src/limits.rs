@@ -62,6 +62,34 @@ pub const YAML_MAX_NODES: usize = 10_000;
 /// Largest instructions file read (AGENTS.md/CLAUDE.md): the cap plus room
 /// for the leading whitespace a trim removes before the cap applies.
 pub const MAX_INSTRUCTIONS_READ_BYTES: u64 = 4 * MAX_INSTRUCTIONS_BYTES as u64;
+/// Codex's default budget for the project AGENTS.md chain,
+/// `project_doc_max_bytes` (SPEC §14.4, §15.6).
+pub const CODEX_PROJECT_DOC_MAX_BYTES: u64 = 32_768;
+/// Largest `project_doc_max_bytes` the preview honours; a larger configured
+/// value is lowered to this with a warning (ours: it bounds every read of
+/// the chain).
+pub const MAX_CODEX_DOC_BUDGET_BYTES: u64 = 64 << 20;
+/// Largest `$CODEX_HOME/config.toml` read; a larger one is ignored with a
+/// warning and the defaults apply (ours).
+pub const MAX_CODEX_CONFIG_BYTES: u64 = 1 << 20;
+/// Most bytes read from the global `$CODEX_HOME/AGENTS.md`; Codex reads it
+/// whole, the preview cuts it here with a warning (ours).
+pub const MAX_CODEX_GLOBAL_DOC_BYTES: u64 = 4 << 20;
+/// Directory levels Codex searches below a skills root: `d1/…/d6/SKILL.md`
+/// is listed, seven levels down is not (observed, SPEC §14.6).
+pub const CODEX_SKILL_SCAN_DEPTH: usize = 6;
+/// Most directories searched below one skills root (Codex's own cap, read
+/// from its source; the preview warns when it is reached).
+pub const CODEX_SKILL_SCAN_MAX_DIRS: usize = 2_000;
+/// Longest skill name Codex lists, in characters; a longer one drops the
+/// skill (observed).
+pub const CODEX_SKILL_NAME_MAX_CHARS: usize = 64;
+/// Longest skill description in Codex's listing, in characters; a longer
+/// one is cut to this length, the closing `...` included (observed).
+pub const CODEX_SKILL_DESCRIPTION_MAX_CHARS: usize = 1_024;
+/// Most bytes read from one SKILL.md, for its listing entry and its `$NAME`
+/// block (ours).
+pub const MAX_CODEX_SKILL_FILE_BYTES: u64 = 1 << 20;
 /// Most bytes `expand -` reads from stdin.
 pub const MAX_EXPAND_STDIN_BYTES: u64 = 16 << 20;
 /// Largest `--role-file`, `--tone-file` or `--safety-file`.

@@ -5,6 +5,7 @@
 
 pub mod build;
 pub mod check_stable;
+pub mod codex;
 pub mod command;
 pub mod defaults;
 pub mod env;
@@ -19,4 +20,5 @@ pub mod tiers;
 pub mod tools;
 pub mod turn0;
 pub mod user_model;
+pub mod walk;
 pub mod yaml;

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Record oracle fixtures: what the real agents load, captured once, replayed by `cargo test`.
 
-usage: python3 tests/oracle/record.py [--print] CASE...
+usage: python3 tests/oracle/record.py [--print | --raw] CASE...
   CASE   a case folder relative to tests/oracle/cases (e.g. claude-instructions/both-files),
          a group folder (all its cases), or "all"
   --print  print the expected.json instead of writing it
+  --raw    print the whole captured request, masked, instead of extracting from it
 
 For each case (see tests/oracle/README.md for the format) this copies `tree/` into a fresh
 temp directory, creates the `.git` markers `case.json` asks for, runs the agent through
@@ -25,7 +26,23 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CASES = os.path.join(HERE, "cases")
-ORACLE = os.path.normpath(os.path.join(HERE, "..", "..", "..", "shared", "oracle"))
+
+
+def find_oracle():
+    """$MECATL_ORACLE_DIR, else the nearest `shared/oracle` above this file (../shared from a
+    clone, ../../shared from a worktree under wt/)."""
+    if os.environ.get("MECATL_ORACLE_DIR"):
+        return os.environ["MECATL_ORACLE_DIR"]
+    d = HERE
+    while os.path.dirname(d) != d:
+        d = os.path.dirname(d)
+        candidate = os.path.join(d, "shared", "oracle")
+        if os.path.isfile(os.path.join(candidate, "claude-capture.sh")):
+            return candidate
+    return os.path.normpath(os.path.join(HERE, "..", "..", "..", "shared", "oracle"))
+
+
+ORACLE = find_oracle()
 HOME_RE = re.compile(r"/tmp/(?:claude|codex)-oracle\.[A-Za-z0-9]+/home")
 
 
@@ -228,7 +245,10 @@ SEPARATOR = "\n\n--- project-doc ---\n\n"
 
 
 def extract_codex(body):
-    out = {"global": None, "project": None, "skills": None, "skill_block": None}
+    """The global and project texts between the AGENTS.md wrappers, the custom skill entries
+    (bundled `.system` ones left out) with their root aliases expanded, and the `<skill>` blocks
+    an exec run added, in the order sent (`null` when the run added none)."""
+    out = {"global": None, "project": None, "skills": None, "skill_blocks": None}
     for t in codex_texts(body):
         m = AGENTS_RE.match(t)
         if m:
@@ -250,7 +270,7 @@ def extract_codex(body):
                 skills.append({"name": name, "description": desc, "path": base + "/" + rest})
             out["skills"] = skills
         elif t.startswith("<skill>\n"):
-            out["skill_block"] = t
+            out["skill_blocks"] = (out["skill_blocks"] or []) + [t]
     return out
 
 
@@ -261,7 +281,7 @@ EXTRACT = {
 }
 
 
-def record(case_dir, show):
+def record(case_dir, show, raw=False):
     with open(os.path.join(case_dir, "case.json")) as f:
         case = json.load(f)
     group = os.path.relpath(case_dir, CASES).split(os.sep)[0]
@@ -270,11 +290,11 @@ def record(case_dir, show):
     tmp, ws, cwd = prepare(case_dir, case)
     try:
         body = capture(case_dir, case, ws, cwd)
-        expected = mask(EXTRACT[group](body), tmp)
+        expected = mask(body if raw else EXTRACT[group](body), tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     text = json.dumps(expected, indent=2, ensure_ascii=False) + "\n"
-    if show:
+    if show or raw:
         sys.stdout.write(text)
     else:
         with open(os.path.join(case_dir, "expected.json"), "w") as f:
@@ -284,13 +304,13 @@ def record(case_dir, show):
 
 def main():
     args = sys.argv[1:]
-    show = "--print" in args
-    args = [a for a in args if a != "--print"]
+    show, raw = "--print" in args, "--raw" in args
+    args = [a for a in args if a not in ("--print", "--raw")]
     if not args:
         fail(__doc__)
     for arg in args:
         for case_dir in case_dirs(arg):
-            record(case_dir, show)
+            record(case_dir, show, raw)
 
 
 if __name__ == "__main__":

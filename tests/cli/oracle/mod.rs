@@ -1,0 +1,164 @@
+//! Replays of the recorded oracle fixtures (`tests/oracle/`, SPEC §15.8):
+//! what the real Claude Code and Codex loaded from a workspace, captured
+//! once by `tests/oracle/record.py`, compared with what the preview loads
+//! from the same files. No agent runs here.
+//!
+//! [`Fixture`] is the one way to load a case: it copies `tree/` into a temp
+//! directory, creates the `.git` markers the case asks for (a `.git` cannot
+//! be committed inside this repository), points HOME at a copy of `home/`,
+//! and turns the masked paths of `expected.json` (`<TREE>`, `<HOME>`) into
+//! the temp paths of this run.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+use tempfile::TempDir;
+
+use crate::support::copy_tree;
+
+mod codex;
+
+/// The folder holding every case group.
+pub(crate) fn cases_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/cases")
+}
+
+/// Every case folder of `group`, sorted; panics when there is none, so a
+/// moved folder fails the replay instead of passing it vacuously.
+pub(crate) fn cases(group: &str) -> Vec<PathBuf> {
+    let dir = cases_dir().join(group);
+    let mut found: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|entry| entry.expect("entry").path())
+        .filter(|path| path.join("case.json").is_file())
+        .collect();
+    found.sort();
+    assert!(!found.is_empty(), "no oracle cases in {}", dir.display());
+    found
+}
+
+/// One recorded case, materialised in a temp directory.
+pub(crate) struct Fixture {
+    _dir: TempDir,
+    /// The case folder (`tests/oracle/cases/<group>/<case>`).
+    pub(crate) case_dir: PathBuf,
+    /// `case.json`.
+    pub(crate) case: Value,
+    /// `expected.json`, with `<TREE>` and `<HOME>` replaced by this run's paths.
+    pub(crate) expected: Value,
+    /// The copied tree's root (what `<TREE>` stands for).
+    pub(crate) tree: PathBuf,
+    /// The workspace root (`-C`).
+    pub(crate) workspace: PathBuf,
+    /// The agent's start directory (`--at`).
+    pub(crate) cwd: PathBuf,
+    /// The temp HOME, holding a copy of `home/` when the case has one.
+    pub(crate) home: PathBuf,
+}
+
+impl Fixture {
+    /// Loads and materialises the case in `case_dir`.
+    pub(crate) fn load(case_dir: &Path) -> Self {
+        let read = |name: &str| -> Value {
+            let path = case_dir.join(name);
+            let text = std::fs::read_to_string(&path)
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        };
+        let case = read("case.json");
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path().canonicalize().expect("canonical tempdir");
+        let tree = root.join("tree");
+        let home = root.join("home");
+        std::fs::create_dir_all(&tree).expect("create tree");
+        std::fs::create_dir_all(&home).expect("create home");
+        if case_dir.join("tree").is_dir() {
+            copy_tree(&case_dir.join("tree"), &tree);
+        }
+        if case["home"].as_bool() == Some(true) {
+            copy_tree(&case_dir.join("home"), &home);
+        }
+        let dirs = |key: &str| -> Vec<String> {
+            case[key]
+                .as_array()
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|v| v.as_str().map(String::from))
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        for d in dirs("git_dirs") {
+            std::fs::create_dir_all(tree.join(&d).join(".git")).expect("create .git");
+        }
+        for d in dirs("git_files") {
+            std::fs::write(
+                tree.join(&d).join(".git"),
+                "gitdir: /nonexistent/worktree\n",
+            )
+            .expect("write .git file");
+        }
+        let workspace_rel = case["workspace"].as_str().unwrap_or(".");
+        let workspace = normalise(&tree.join(workspace_rel));
+        let cwd = normalise(&tree.join(case["cwd"].as_str().unwrap_or(workspace_rel)));
+        let (tree_text, home_text) = (tree.display().to_string(), home.display().to_string());
+        let expected = unmask(&read("expected.json"), &tree_text, &home_text);
+        Self {
+            _dir: dir,
+            case_dir: case_dir.to_path_buf(),
+            case,
+            expected,
+            tree,
+            workspace,
+            cwd,
+            home,
+        }
+    }
+
+    /// The case's name, `<group>/<case>`, for assertion messages.
+    pub(crate) fn name(&self) -> String {
+        self.case_dir
+            .strip_prefix(cases_dir())
+            .unwrap_or(&self.case_dir)
+            .display()
+            .to_string()
+    }
+
+    /// The `--at` argument: the start directory relative to the workspace.
+    pub(crate) fn at(&self) -> String {
+        match self.cwd.strip_prefix(&self.workspace) {
+            Ok(rel) if rel.as_os_str().is_empty() => ".".to_string(),
+            Ok(rel) => rel.display().to_string(),
+            Err(_) => panic!("{}: cwd outside the workspace", self.name()),
+        }
+    }
+}
+
+/// Removes `.` components and resolves `..` lexically.
+fn normalise(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// `value` with every `<TREE>` and `<HOME>` in its strings replaced.
+fn unmask(value: &Value, tree: &str, home: &str) -> Value {
+    match value {
+        Value::String(s) => Value::String(s.replace("<TREE>", tree).replace("<HOME>", home)),
+        Value::Array(items) => Value::Array(items.iter().map(|v| unmask(v, tree, home)).collect()),
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(k, v)| (k.clone(), unmask(v, tree, home)))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
