@@ -25,7 +25,22 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CASES = os.path.join(HERE, "cases")
-ORACLE = os.path.normpath(os.path.join(HERE, "..", "..", "..", "shared", "oracle"))
+
+
+def find_oracle():
+    """../shared/oracle beside the repository, or beside any ancestor (a git worktree
+    lives deeper than the main checkout); $MECATL_ORACLE_DIR overrides."""
+    if os.environ.get("MECATL_ORACLE_DIR"):
+        return os.environ["MECATL_ORACLE_DIR"]
+    d = os.path.normpath(os.path.join(HERE, "..", ".."))
+    while True:
+        candidate = os.path.join(os.path.dirname(d), "shared", "oracle")
+        if os.path.isdir(candidate) or os.path.dirname(d) == d:
+            return candidate
+        d = os.path.dirname(d)
+
+
+ORACLE = find_oracle()
 HOME_RE = re.compile(r"/tmp/(?:claude|codex)-oracle\.[A-Za-z0-9]+/home")
 
 
@@ -144,7 +159,7 @@ def claude_parts(text):
         yield m.group(1), scope_of(m.group(2)), body[m.end():end]
 
 
-def extract_claude_instructions(body):
+def extract_claude_instructions(body, case):
     parts, touch = [], []
     for role, text in claude_texts(body, "user"):
         if "Contents of " not in text:
@@ -175,23 +190,32 @@ def listing_entries(body):
     return []
 
 
-_BUNDLED = None
+def entry_name(entry):
+    """The name an entry lists: `- NAME` or `- NAME: DESCRIPTION` (a name may hold `:`)."""
+    head = entry[2:].split("\n", 1)[0]
+    return head.split(": ", 1)[0]
 
 
-def bundled_entries():
-    """Listing entries of an empty workspace: the agent's bundled ones."""
-    global _BUNDLED
-    if _BUNDLED is None:
+_BUNDLED = {}
+
+
+def bundled_names(case):
+    """Names in the listing of an empty workspace under the case's env: the agent's own
+    entries. Compared by name, because an over-budget listing shortens entries differently
+    when the custom ones are there."""
+    key = json.dumps(case.get("env", {}), sort_keys=True)
+    if key not in _BUNDLED:
         tmp = os.path.realpath(tempfile.mkdtemp(prefix="mp-oracle-empty-"))
         try:
-            body = capture(tmp, {"agent": "claude"}, tmp, tmp)
-            _BUNDLED = set(listing_entries(body))
+            empty = {"agent": "claude", "env": case.get("env", {})}
+            body = capture(tmp, empty, tmp, tmp)
+            _BUNDLED[key] = {entry_name(e) for e in listing_entries(body)}
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
-    return _BUNDLED
+    return _BUNDLED[key]
 
 
-def extract_claude_commands(body):
+def extract_claude_commands(body, case):
     texts = [t for _, t in claude_texts(body, "user")]
     command, expansion = None, None
     for i, t in enumerate(texts):
@@ -205,8 +229,8 @@ def extract_claude_commands(body):
     for t in texts:
         for m in READ_RE.finditer(t):
             attachments.append(json.loads(m.group(1)).get("file_path"))
-    bundled = bundled_entries()
-    listing = [e for e in listing_entries(body) if e not in bundled]
+    bundled = bundled_names(case)
+    listing = [e for e in listing_entries(body) if entry_name(e) not in bundled]
     return {"command": command, "expansion": expansion, "attachments": attachments,
             "listing": listing}
 
@@ -227,7 +251,7 @@ AGENTS_RE = re.compile(r"^# AGENTS\.md instructions(?: for [^\n]*)?\n\n<INSTRUCT
 SEPARATOR = "\n\n--- project-doc ---\n\n"
 
 
-def extract_codex(body):
+def extract_codex(body, case):
     out = {"global": None, "project": None, "skills": None, "skill_block": None}
     for t in codex_texts(body):
         m = AGENTS_RE.match(t)
@@ -270,7 +294,7 @@ def record(case_dir, show):
     tmp, ws, cwd = prepare(case_dir, case)
     try:
         body = capture(case_dir, case, ws, cwd)
-        expected = mask(EXTRACT[group](body), tmp)
+        expected = mask(EXTRACT[group](body, case), tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     text = json.dumps(expected, indent=2, ensure_ascii=False) + "\n"
