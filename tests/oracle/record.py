@@ -230,9 +230,15 @@ def extract_claude_commands(body, case):
         for m in READ_RE.finditer(t):
             attachments.append(json.loads(m.group(1)).get("file_path"))
     bundled = bundled_names(case)
-    listing = [e for e in listing_entries(body) if entry_name(e) not in bundled]
+    entries = listing_entries(body)
+    listing = [e for e in entries if entry_name(e) not in bundled]
+    others = [e for e in entries if entry_name(e) in bundled]
+    # The agent's own entries share the listing's budget: their count and length (UTF-16
+    # code units, as the agent measures) as sent, so a replay can place the budget's cut.
     return {"command": command, "expansion": expansion, "attachments": attachments,
-            "listing": listing}
+            "listing": listing,
+            "listing_others": {"entries": len(others),
+                               "chars": sum(len(e.encode("utf-16-le")) // 2 for e in others)}}
 
 
 # --- Codex -------------------------------------------------------------------------------
