@@ -22,6 +22,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import unicodedata
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CASES = os.path.join(HERE, "cases")
@@ -233,12 +234,23 @@ def extract_claude_commands(body, case):
     entries = listing_entries(body)
     listing = [e for e in entries if entry_name(e) not in bundled]
     others = [e for e in entries if entry_name(e) in bundled]
-    # The agent's own entries share the listing's budget: their count and length (UTF-16
-    # code units, as the agent measures) as sent, so a replay can place the budget's cut.
+    # The agent's own entries share the listing's budget: their count and display width as
+    # sent (the budget counts width), so a replay can place the budget's cut.
     return {"command": command, "expansion": expansion, "attachments": attachments,
             "listing": listing,
             "listing_others": {"entries": len(others),
-                               "chars": sum(len(e.encode("utf-16-le")) // 2 for e in others)}}
+                               "width": sum(display_width(e) for e in others)}}
+
+
+def display_width(text):
+    """Terminal columns: East Asian wide and fullwidth characters 2, control and combining
+    characters 0, others 1 (what the listing budget was observed to count)."""
+    width = 0
+    for c in text:
+        if unicodedata.category(c) in ("Cc", "Mn", "Me") or c == "\u200b":
+            continue
+        width += 2 if unicodedata.east_asian_width(c) in ("W", "F") else 1
+    return width
 
 
 # --- Codex -------------------------------------------------------------------------------
