@@ -68,3 +68,14 @@ pub const MAX_EXPAND_STDIN_BYTES: u64 = 16 << 20;
 pub const MAX_PROMPT_TEXT_FILE_BYTES: u64 = 1 << 20;
 /// Largest manifest `check --against` reads.
 pub const MAX_SNAPSHOT_FILE_BYTES: u64 = 16 << 20;
+
+// Claude Code's commands and skills (SPEC §14.5, §15.6), as observed from
+// Claude Code 2.1.328 (`tests/oracle/cases/claude-commands/`).
+
+/// Most `arguments:` names a command or skill substitutes; later ones stay
+/// as written (Claude Code's own bound, read from its source).
+pub const CLAUDE_MAX_ARGUMENT_NAMES: usize = 64;
+/// Longest `arguments:` name substituted, in UTF-16 code units; a longer one
+/// stays as written but keeps its position (Claude Code's own bound, read
+/// from its source).
+pub const CLAUDE_MAX_ARGUMENT_NAME_UNITS: usize = 64;

@@ -36,6 +36,9 @@ use crate::limits;
 use crate::prompt::instructions::ReadFault;
 use crate::workspace::{Bounded, EntryKind, Workspace, WsError, join};
 
+pub mod claude_dialect;
+
+
 /// The project directories searched for commands when none are given, highest
 /// precedence first (SPEC §5.5).
 pub const DEFAULT_COMMAND_DIRS: [&str; 2] = [".mecatl/commands", ".claude/commands"];
@@ -128,6 +131,18 @@ impl Capped {
                 .push_str(&piece[..floor_char_boundary(piece, room)]);
             self.overflowed = true;
         }
+    }
+}
+
+impl Capped {
+    /// The output, with the truncation marker when it was cut.
+    fn into_rendered(self) -> Rendered {
+        let truncated_at = self.overflowed.then_some(self.limit);
+        let mut text = self.text;
+        if let Some(limit) = truncated_at {
+            text.push_str(&format!("\n...[expansion truncated at {limit} bytes]"));
+        }
+        Rendered { text, truncated_at }
     }
 }
 
@@ -234,12 +249,7 @@ pub fn render(raw: &str, args: &[String], post: Option<&str>) -> Rendered {
         out.push(post);
     }
     substitute_into(body, args, &mut out);
-    let truncated_at = out.overflowed.then_some(limit);
-    let mut text = out.text;
-    if let Some(limit) = truncated_at {
-        text.push_str(&format!("\n...[expansion truncated at {limit} bytes]"));
-    }
-    Rendered { text, truncated_at }
+    out.into_rendered()
 }
 
 // ---------------------------------------------------------------------------
