@@ -37,7 +37,7 @@ use crate::prompt::instructions::ReadFault;
 use crate::workspace::{Bounded, EntryKind, Workspace, WsError, join};
 
 pub mod claude_dialect;
-
+pub mod claude_listing;
 
 /// The project directories searched for commands when none are given, highest
 /// precedence first (SPEC §5.5).
