@@ -93,18 +93,76 @@ pub fn strip_frontmatter(raw: &str) -> &str {
     frontmatter_end(raw).map_or(raw, |end| &raw[end..])
 }
 
+/// A file's frontmatter text (between the fences, as [`strip_frontmatter`]
+/// finds them) and its body; `None` and the whole file without a block.
+pub fn split_frontmatter(raw: &str) -> (Option<&str>, &str) {
+    match frontmatter_bounds(raw) {
+        Some((content, close, end)) => (Some(&raw[content..close]), &raw[end..]),
+        None => (None, raw),
+    }
+}
+
 /// The byte offset where the body starts, when `raw` has a block.
 fn frontmatter_end(raw: &str) -> Option<usize> {
+    frontmatter_bounds(raw).map(|(_, _, end)| end)
+}
+
+/// Where the block's text starts, where its closing `---` starts, and where
+/// the body starts.
+fn frontmatter_bounds(raw: &str) -> Option<(usize, usize, usize)> {
     let bom = if raw.starts_with('\u{feff}') {
         '\u{feff}'.len_utf8()
     } else {
         0
     };
     let after_open = raw[bom..].strip_prefix("---")?;
-    let space = leading_space(after_open);
-    let content = bom + 3 + space[..].rfind('\n')? + 1;
-    let close = content + raw[content..].find("---")? + 3;
-    Some(close + leading_space(&raw[close..]).len())
+    let content = bom + 3 + leading_space(after_open).rfind('\n')? + 1;
+    let close = content + raw[content..].find("---")?;
+    let end = close + 3;
+    Some((content, close, end + leading_space(&raw[end..]).len()))
+}
+
+/// The second reading Claude Code gives frontmatter that is not valid YAML:
+/// each `key: value` line (a key of ASCII letters, `_` and `-`) whose value
+/// is not quoted, not a valid flow list (`is_flow_list` decides) and holds
+/// one of ``{}[]*&#!|>%@` `` or `": "` gets its value double-quoted (`\` and
+/// `"` escaped), and leading tabs become two spaces each. When that parses,
+/// its keys are used (`argument-hint: [a] [b]` is the string `[a] [b]`);
+/// when it does not, Claude Code ignores the whole block.
+pub fn requote_frontmatter(yaml: &str, is_flow_list: impl Fn(&str) -> bool) -> String {
+    let lines: Vec<String> = yaml
+        .split('\n')
+        .map(|line| requote_line(line, &is_flow_list).unwrap_or_else(|| line.to_string()))
+        .map(|line| {
+            let tabs = line.len() - line.trim_start_matches('\t').len();
+            format!("{}{}", "  ".repeat(tabs), &line[tabs..])
+        })
+        .collect();
+    lines.join("\n")
+}
+
+fn requote_line(line: &str, is_flow_list: &impl Fn(&str) -> bool) -> Option<String> {
+    let (key, rest) = line.split_once(':')?;
+    let value = rest.trim_start_matches(is_js_space);
+    let matches = !key.is_empty()
+        && key
+            .bytes()
+            .all(|b| b.is_ascii_alphabetic() || b == b'_' || b == b'-')
+        && value.len() < rest.len()
+        && !value.is_empty()
+        && !value.contains(['\r', '\u{2028}', '\u{2029}']);
+    if !matches {
+        return None;
+    }
+    let quoted = |q: char| value.len() >= 2 && value.starts_with(q) && value.ends_with(q);
+    let flow_list = value.starts_with('[') && value.ends_with(']') && is_flow_list(value);
+    let special = value.contains([
+        '{', '}', '[', ']', '*', '&', '#', '!', '|', '>', '%', '@', '`',
+    ]) || value.contains(": ");
+    (special && !quoted('"') && !quoted('\'') && !flow_list).then(|| {
+        let escaped = value.replace('\\', "\\\\").replace('"', "\\\"");
+        format!("{key}: \"{escaped}\"")
+    })
 }
 
 fn leading_space(text: &str) -> &str {

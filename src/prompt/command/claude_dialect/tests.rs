@@ -375,3 +375,45 @@ proptest! {
         prop_assert_eq!(r(&pieces.concat(), &args), expected);
     }
 }
+
+#[test]
+fn split_frontmatter_gives_the_block_and_the_body() {
+    assert_eq!(
+        split_frontmatter("---\ndescription: x\n---\n\nbody\n"),
+        (Some("description: x\n"), "body\n")
+    );
+    assert_eq!(split_frontmatter("body\n"), (None, "body\n"));
+    assert_eq!(split_frontmatter("\u{feff}---\n---\nb"), (Some(""), "b"));
+}
+
+#[test]
+fn invalid_yaml_values_are_quoted_for_a_second_reading() {
+    // invalid-yaml-frontmatter: the shapes real repositories write.
+    let never = |_: &str| false;
+    assert_eq!(
+        requote_frontmatter(
+            "argument-hint: [project1-path] [project2-path]\nallowed-tools: Glob, Grep",
+            never
+        ),
+        "argument-hint: \"[project1-path] [project2-path]\"\nallowed-tools: Glob, Grep"
+    );
+    assert_eq!(
+        requote_frontmatter("argument-hint: <strictness: 1-10>", never),
+        "argument-hint: \"<strictness: 1-10>\""
+    );
+    // Quoted values, valid flow lists, other keys and plain values stay;
+    // `\` and `"` are escaped; leading tabs become two spaces.
+    let lists = |v: &str| v == "[a, b]";
+    assert_eq!(
+        requote_frontmatter(
+            "a: \"x: y\"\nb: [a, b]\nnote2: a: b\nc: plain\n\td: 1",
+            lists
+        ),
+        "a: \"x: y\"\nb: [a, b]\nnote2: a: b\nc: plain\n  d: 1"
+    );
+    assert_eq!(
+        requote_frontmatter("k: a\\b \"#\"", never),
+        "k: \"a\\\\b \\\"#\\\"\""
+    );
+    assert_eq!(requote_frontmatter("k:#x\nk: #y\r", never), "k:#x\nk: #y\r");
+}
