@@ -16,6 +16,8 @@ use tempfile::TempDir;
 
 use crate::support::copy_tree;
 
+mod claude_commands;
+
 /// The folder holding every case group.
 pub(crate) fn cases_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/cases")
@@ -45,6 +47,7 @@ pub(crate) struct Fixture {
     /// `expected.json`, with `<TREE>` and `<HOME>` replaced by this run's paths.
     pub(crate) expected: Value,
     /// The copied tree's root (what `<TREE>` stands for).
+    #[allow(dead_code)] // read by the replays of other groups
     pub(crate) tree: PathBuf,
     /// The workspace root (`-C`).
     pub(crate) workspace: PathBuf,
@@ -79,15 +82,22 @@ impl Fixture {
         let dirs = |key: &str| -> Vec<String> {
             case[key]
                 .as_array()
-                .map(|a| a.iter().filter_map(|v| v.as_str().map(String::from)).collect())
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|v| v.as_str().map(String::from))
+                        .collect()
+                })
                 .unwrap_or_default()
         };
         for d in dirs("git_dirs") {
             std::fs::create_dir_all(tree.join(&d).join(".git")).expect("create .git");
         }
         for d in dirs("git_files") {
-            std::fs::write(tree.join(&d).join(".git"), "gitdir: /nonexistent/worktree\n")
-                .expect("write .git file");
+            std::fs::write(
+                tree.join(&d).join(".git"),
+                "gitdir: /nonexistent/worktree\n",
+            )
+            .expect("write .git file");
         }
         let workspace_rel = case["workspace"].as_str().unwrap_or(".");
         let workspace = normalise(&tree.join(workspace_rel));
