@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use mecatl_prompt::limits;
 use mecatl_prompt::prompt::command::claude_dialect::{self, Context};
 use mecatl_prompt::prompt::command::claude_listing::{self, Entry, Kind, Reserved};
-use mecatl_prompt::prompt::frontmatter::parse_yaml;
+use mecatl_prompt::prompt::yaml::parse_yaml;
 use serde_json::{Map, Value};
 
 use super::{Fixture, cases};
