@@ -272,37 +272,42 @@ fn directory_variables() {
         render(template, "a", &skill).text,
         "Base directory for this skill: /w/.claude/skills/vars\n\nSKILL=[/w/.claude/skills/vars] PROJECT=[/w] ARG=[a]\n"
     );
-    // command-dir-variables: a command has no skill directory.
-    let command = Context {
-        project_dir: Some("/w/sub"),
-        ..Context::default()
-    };
-    assert_eq!(
-        render(template, "a", &command).text,
-        "SKILL=[${CLAUDE_SKILL_DIR}] PROJECT=[/w/sub] ARG=[a]\n"
-    );
-    // A variable is no substitution, and its value is never scanned.
-    let dollar = Context {
-        project_dir: Some("/w/$0"),
-        ..Context::default()
-    };
-    assert_eq!(
-        render("[${CLAUDE_PROJECT_DIR}]", "a", &dollar).text,
-        "[/w/$0]\n\nARGUMENTS: a"
-    );
-    // A backslash before a variable stays; values get variables filled in.
-    assert_eq!(
-        render("\\${CLAUDE_PROJECT_DIR}", "", &command).text,
-        "\\/w/sub"
-    );
-    assert_eq!(
-        render("[$0]", "${CLAUDE_PROJECT_DIR}", &command).text,
-        "[/w/sub]"
-    );
-    assert_eq!(
-        r("[${CLAUDE_SESSION_ID}] [${CLAUDE_EFFORT}]", ""),
-        "[${CLAUDE_SESSION_ID}] [${CLAUDE_EFFORT}]"
-    );
+    // command-dir-variables: a command has no skill directory. A variable
+    // is no substitution, and its value is never scanned; a backslash
+    // before a variable stays; values get variables filled in.
+    let cases = [
+        (
+            template,
+            "a",
+            "/w/sub",
+            "SKILL=[${CLAUDE_SKILL_DIR}] PROJECT=[/w/sub] ARG=[a]\n",
+        ),
+        (
+            "[${CLAUDE_PROJECT_DIR}]",
+            "a",
+            "/w/$0",
+            "[/w/$0]\n\nARGUMENTS: a",
+        ),
+        ("\\${CLAUDE_PROJECT_DIR}", "", "/w/sub", "\\/w/sub"),
+        ("[$0]", "${CLAUDE_PROJECT_DIR}", "/w/sub", "[/w/sub]"),
+        (
+            "[${CLAUDE_SESSION_ID}] [${CLAUDE_EFFORT}]",
+            "",
+            "/w",
+            "[${CLAUDE_SESSION_ID}] [${CLAUDE_EFFORT}]",
+        ),
+    ];
+    for (template, args, project, expected) in cases {
+        let command = Context {
+            project_dir: Some(project),
+            ..Context::default()
+        };
+        assert_eq!(
+            render(template, args, &command).text,
+            expected,
+            "{template:?}"
+        );
+    }
 }
 
 #[test]

@@ -13,28 +13,28 @@ fn entry(name: &str, description: &str) -> Entry {
 
 #[test]
 fn the_first_line_describes_a_file_without_description() {
-    // command-descriptions, skill-descriptions
-    assert_eq!(
-        line_description("Run the linters.\nSecond line.\n", Kind::Command),
-        "Run the linters."
-    );
-    assert_eq!(
-        line_description("# Heading line\n\nBody.\n", Kind::Command),
-        "Heading line"
-    );
-    assert_eq!(
-        line_description("\n\n  Indented after blanks.\n", Kind::Command),
-        "Indented after blanks."
-    );
-    assert_eq!(
-        line_description("### Deep  heading \r\n", Kind::Skill),
-        "Deep  heading"
-    );
-    assert_eq!(line_description("#NoSpace\n", Kind::Skill), "#NoSpace");
-    assert_eq!(line_description("#\n", Kind::Skill), "#");
-    // empty-bodies
-    assert_eq!(line_description("", Kind::Skill), "Skill");
-    assert_eq!(line_description("\n\n", Kind::Command), "Custom command");
+    // command-descriptions, skill-descriptions; empty-bodies for the last two.
+    let cases = [
+        (
+            "Run the linters.\nSecond line.\n",
+            Kind::Command,
+            "Run the linters.",
+        ),
+        ("# Heading line\n\nBody.\n", Kind::Command, "Heading line"),
+        (
+            "\n\n  Indented after blanks.\n",
+            Kind::Command,
+            "Indented after blanks.",
+        ),
+        ("### Deep  heading \r\n", Kind::Skill, "Deep  heading"),
+        ("#NoSpace\n", Kind::Skill, "#NoSpace"),
+        ("#\n", Kind::Skill, "#"),
+        ("", Kind::Skill, "Skill"),
+        ("\n\n", Kind::Command, "Custom command"),
+    ];
+    for (body, kind, expected) in cases {
+        assert_eq!(line_description(body, kind), expected, "{body:?}");
+    }
 }
 
 #[test]
