@@ -57,8 +57,8 @@ pub struct Context<'a> {
     /// The skill's absolute directory, for a skill; `None` for a command.
     /// It gives the base-directory line and `${CLAUDE_SKILL_DIR}`.
     pub skill_dir: Option<&'a str>,
-    /// The directory Claude Code starts in (`${CLAUDE_PROJECT_DIR}`); left
-    /// as written when `None`.
+    /// The directory Claude Code starts in (`${CLAUDE_PROJECT_DIR}`: the
+    /// cwd, not the git root, was observed); left as written when `None`.
     pub project_dir: Option<&'a str>,
     /// The names of the frontmatter's `arguments:` key, as
     /// [`argument_names`] keeps them.
