@@ -43,7 +43,8 @@ use std::borrow::Cow;
 
 pub use split::split_arguments;
 
-use super::{Capped, Rendered, TEMPLATE_OUTPUT_BOUND};
+use super::Rendered;
+use super::substitute::{Capped, TEMPLATE_OUTPUT_BOUND};
 use crate::limits;
 
 /// The line (and blank line) Claude Code puts before a skill's body.
