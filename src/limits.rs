@@ -109,3 +109,32 @@ pub const MAX_TREE_ENTRIES: usize = 100_000;
 /// 16 KiB leaves room for any real frontmatter while a huge file costs a
 /// listing no more than a few ordinary ones (SPEC §11: within 5%).
 pub const COMMAND_DESCRIPTION_HEAD_BYTES: u64 = 16 * 1024;
+
+// Claude Code's commands and skills (SPEC §14.5, §15.6), as observed from
+// Claude Code 2.1.328 (`tests/oracle/cases/claude-commands/`).
+
+/// Longest skills-listing description, `" - "` and `when_to_use` included,
+/// in UTF-16 code units (as Claude Code counts); a longer one keeps its
+/// first 1,535 units and gets `…`.
+pub const CLAUDE_LISTING_DESCRIPTION_UNITS: usize = 1_536;
+/// Longest description Claude Code takes from a file's first line when it
+/// has no `description:`, in UTF-16 code units; a longer line keeps its
+/// first 97 units and gets `...`.
+pub const CLAUDE_LINE_DESCRIPTION_UNITS: usize = 100;
+/// Percent of the context window, in characters, that the skills listing
+/// may fill (with [`CLAUDE_LISTING_CHARS_PER_TOKEN`]: 1% × 4 characters per
+/// token), unless `SLASH_COMMAND_TOOL_CHAR_BUDGET` says otherwise.
+pub const CLAUDE_LISTING_BUDGET_PERCENT: u64 = 1;
+/// Characters per token of context window in the skills-listing budget.
+pub const CLAUDE_LISTING_CHARS_PER_TOKEN: u64 = 4;
+/// Context window assumed for the skills-listing budget when
+/// `--context-window` is not given, in tokens (→ an 8,000-character budget).
+pub const DEFAULT_CONTEXT_WINDOW_TOKENS: u64 = 200_000;
+
+/// Most `arguments:` names a command or skill substitutes; later ones stay
+/// as written (Claude Code's own bound, read from its source).
+pub const CLAUDE_MAX_ARGUMENT_NAMES: usize = 64;
+/// Longest `arguments:` name substituted, in UTF-16 code units; a longer one
+/// stays as written but keeps its position (Claude Code's own bound, read
+/// from its source).
+pub const CLAUDE_MAX_ARGUMENT_NAME_UNITS: usize = 64;

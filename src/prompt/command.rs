@@ -33,8 +33,13 @@
 //! engine, [`crate::prompt::tiers`]), `resolution.rs` and `listing.rs`
 //! (§5.5, §3.3),
 //! `dir_expander.rs` (§5.5). Everything public is re-exported here, so
-//! callers name it `crate::prompt::command::X`.
+//! callers name it `crate::prompt::command::X`. Claude Code's dialect and
+//! skills listing (§14.5) are public modules of their own,
+//! `claude_dialect` and `claude_listing`; the dialect shares the output
+//! bound of `substitute.rs`.
 
+pub mod claude_dialect;
+pub mod claude_listing;
 mod command_frontmatter;
 mod dir_expander;
 mod files;

@@ -10,18 +10,19 @@ use crate::prompt::text::floor_char_boundary;
 
 /// The output bound when no post-expansion text is involved: the largest
 /// template we read, so only argument amplification can reach it.
-const TEMPLATE_OUTPUT_BOUND: usize = limits::MAX_COMMAND_FILE_BYTES as usize;
+pub(super) const TEMPLATE_OUTPUT_BOUND: usize = limits::MAX_COMMAND_FILE_BYTES as usize;
 
 /// A string builder that stops at a byte limit, on a UTF-8 boundary, and
-/// remembers that it did.
-struct Capped {
+/// remembers that it did (also the Claude dialect's output bound).
+pub(super) struct Capped {
     text: String,
     limit: usize,
-    overflowed: bool,
+    /// True once a piece did not fit.
+    pub(super) overflowed: bool,
 }
 
 impl Capped {
-    fn new(limit: usize, expected: usize) -> Self {
+    pub(super) fn new(limit: usize, expected: usize) -> Self {
         Self {
             text: String::with_capacity(expected.min(limit)),
             limit,
@@ -29,7 +30,7 @@ impl Capped {
         }
     }
 
-    fn push(&mut self, piece: &str) {
+    pub(super) fn push(&mut self, piece: &str) {
         if self.overflowed {
             return;
         }
@@ -41,6 +42,16 @@ impl Capped {
                 .push_str(&piece[..floor_char_boundary(piece, room)]);
             self.overflowed = true;
         }
+    }
+
+    /// The output, with the truncation marker when it was cut.
+    pub(super) fn into_rendered(self) -> Rendered {
+        let truncated_at = self.overflowed.then_some(self.limit);
+        let mut text = self.text;
+        if let Some(limit) = truncated_at {
+            text.push_str(&format!("\n...[expansion truncated at {limit} bytes]"));
+        }
+        Rendered { text, truncated_at }
     }
 }
 
@@ -138,12 +149,7 @@ pub fn render(raw: &str, args: &[String], post: Option<&str>) -> Rendered {
         out.push(post);
     }
     substitute_into(body, args, &mut out);
-    let truncated_at = out.overflowed.then_some(limit);
-    let mut text = out.text;
-    if let Some(limit) = truncated_at {
-        text.push_str(&format!("\n...[expansion truncated at {limit} bytes]"));
-    }
-    Rendered { text, truncated_at }
+    out.into_rendered()
 }
 
 #[cfg(test)]

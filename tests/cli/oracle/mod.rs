@@ -16,6 +16,7 @@ use tempfile::TempDir;
 
 use crate::support::copy_tree;
 
+mod claude_commands;
 mod codex;
 
 /// The folder holding every case group.
