@@ -27,6 +27,18 @@ pub struct Rule {
     pub origin: RuleOrigin,
 }
 
+/// A rule as the rules message shows it, with where it was read from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShownRule {
+    /// The rule; its block is [`render_rule_block`] of it.
+    pub rule: Rule,
+    /// The file it was read from, as its reader displays it; `None` for a
+    /// source that does not read files.
+    pub source: Option<String>,
+    /// True when the body was cut to the cap (or the file to the read bound).
+    pub truncated: bool,
+}
+
 /// The tier a rule was admitted through: a label, never a location.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
