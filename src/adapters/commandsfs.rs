@@ -15,7 +15,7 @@ use crate::prompt::command::{
     self, Command, CommandSource, DEFAULT_COMMAND_DIRS, Expansion, Fate, SearchDir,
     valid_command_name,
 };
-use crate::prompt::instructions::ReadFault;
+use crate::prompt::turn0::ReadFault;
 use crate::workspace::{LinkPolicy, OsWorkspace, Workspace, WsError};
 
 /// Which tier a command directory belongs to.

@@ -37,9 +37,10 @@ use crate::limits;
 use crate::prompt::frontmatter;
 use crate::prompt::glob::{PathMatcher, top_level_suggestion};
 use crate::prompt::rules::{
-    RenderedRules, Rule, RuleOrigin, RulesError, RulesMessageBuilder, RulesSource, cap_body,
-    sanitise_rule_name,
+    RenderedRules, Rule, RuleOrigin, RulesError, RulesMessage, RulesMessageBuilder, RulesSource,
+    cap_body, sanitise_rule_name,
 };
+use crate::prompt::turn0::Delivery;
 use crate::workspace::{DirEntry, EntryKind, LinkPolicy, OsWorkspace, Workspace, WsError, join};
 
 /// The project rule directories, highest precedence first (SPEC §3.2).
@@ -703,8 +704,12 @@ impl FsRulesSource {
 }
 
 impl RulesSource for FsRulesSource {
-    fn list_rules(&self) -> Result<Vec<Rule>, RulesError> {
-        Ok(self.rules.clone())
+    fn deliver(
+        &self,
+        max_bytes: usize,
+        max_count: usize,
+    ) -> Delivery<Result<RulesMessage, RulesError>> {
+        Delivery::of(Ok(RulesMessage::render(&self.rules, max_bytes, max_count)))
     }
 }
 
@@ -872,8 +877,8 @@ pub fn candidates(locations: &[RuleLocation], name: &str) -> Vec<RuleCandidate> 
 mod tests {
     use super::*;
     use crate::conformance::rules::RULE_FIXTURE;
-    use crate::prompt::instructions::InstructionAssembler;
     use crate::prompt::rules::{RULES_HEADER, RulesAssembler, render_rule_block};
+    use crate::prompt::turn0::InstructionAssembler;
     use crate::workspace::{MemNode, MemWorkspace};
     use proptest::prelude::Strategy;
 

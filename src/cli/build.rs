@@ -21,7 +21,9 @@ use crate::limits::{MAX_PROMPT_TEXT_FILE_BYTES, MAX_TOOLS_FILE_BYTES};
 use crate::prompt::build::{Config, Layered, build};
 use crate::prompt::check_stable::{compare_prefixes, config_b, set_env_field};
 use crate::prompt::env::Env;
-use crate::prompt::operator_profile::{OPERATOR_PROFILE_KEY_PREFIX, OperatorProfileConfig};
+use crate::prompt::operator_profile::{
+    OPERATOR_PROFILE_KEY_PREFIX, OperatorProfileConfig, OperatorProfileSource,
+};
 use crate::prompt::tools::{ToolSpec, merge_catalogs, parse_catalog};
 
 /// Which part of the layered prompt to print.
@@ -327,10 +329,10 @@ fn operator_profile(
     let Some(store) = dir.map(MemoryStore::new).filter(MemoryStore::exists) else {
         return OperatorProfileConfig::default();
     };
-    let (entries, notes) = store.list(OPERATOR_PROFILE_KEY_PREFIX);
-    diagnostics.extend(notes);
+    let delivery = store.deliver(OPERATOR_PROFILE_KEY_PREFIX);
+    diagnostics.extend(delivery.diagnostics);
     OperatorProfileConfig {
-        entries,
+        entries: delivery.product.unwrap_or_default(),
         ..OperatorProfileConfig::default()
     }
 }

@@ -6,7 +6,7 @@ use std::ffi::OsString;
 
 use clap::{Parser, Subcommand};
 
-use crate::prompt::instructions::ReadFault;
+use crate::prompt::turn0::ReadFault;
 
 pub mod assemble;
 pub mod build;
@@ -23,6 +23,7 @@ pub mod rules;
 pub mod snapshot;
 pub mod sources;
 pub mod stats;
+pub mod turn0;
 
 /// Preview, check and script what a coding agent's model sees: the layered
 /// system prompt and the turn-0 messages built from a repository's

@@ -28,16 +28,17 @@ use clap::Args;
 use serde::{Deserialize, Serialize};
 
 use crate::adapters::commandsfs::CommandCatalog;
-use crate::cli::assemble::{Turn0Args, collect_turn0};
 use crate::cli::build::{PrefixArgs, SuffixArgs, prefix_config, sha256_hex};
 use crate::cli::context::Context;
 use crate::cli::output;
 use crate::cli::sources::command_catalog;
+use crate::cli::turn0::{Turn0Args, collect_turn0};
 use crate::cli::{CliError, Status};
 use crate::diagnostic::Diagnostic;
 use crate::prompt::build::build;
 use crate::prompt::command::CommandSource;
 use crate::prompt::rules::render_rule_block;
+use crate::prompt::turn0::Provenance;
 
 /// The schema tag of a manifest.
 pub const SNAPSHOT_SCHEMA: &str = "mecatl-prompt/snapshot-v1";
@@ -81,8 +82,8 @@ impl Digest {
 /// One turn-0 message.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MessageDigest {
-    /// `project`, `rules`, `soul`, `memory` or `user_model`.
-    pub provenance: String,
+    /// Where the message came from.
+    pub provenance: Provenance,
     /// Hash of the message text.
     pub sha256: String,
     /// Size of the message text.
@@ -195,21 +196,26 @@ pub fn build_manifest(
             .messages
             .iter()
             .map(|m| MessageDigest {
-                provenance: m.provenance.to_string(),
-                sha256: sha256_hex(&m.text),
-                bytes: m.text.len(),
+                provenance: m.provenance,
+                sha256: sha256_hex(&m.message.text),
+                bytes: m.message.text.len(),
             })
             .collect(),
         rules: turn0
-            .rules_shown
+            .messages
             .iter()
-            .map(|found| {
-                let block = render_rule_block(&found.rule);
+            .flat_map(|m| &m.rules)
+            .map(|shown| {
+                let block = render_rule_block(&shown.rule);
                 RuleDigest {
-                    name: found.rule.name.clone(),
-                    origin: found.rule.origin.as_str().to_string(),
-                    source: portable(ctx, &found.source),
-                    paths: found.rule.paths.clone(),
+                    name: shown.rule.name.clone(),
+                    origin: shown.rule.origin.as_str().to_string(),
+                    source: shown
+                        .source
+                        .as_deref()
+                        .map(|source| portable(ctx, source))
+                        .unwrap_or_default(),
+                    paths: shown.rule.paths.clone(),
                     sha256: sha256_hex(&block),
                     bytes: block.len(),
                 }
@@ -248,7 +254,7 @@ mod tests {
             schema: SNAPSHOT_SCHEMA.to_string(),
             prefix: Digest::of("p"),
             messages: vec![MessageDigest {
-                provenance: "project".into(),
+                provenance: Provenance::Project,
                 sha256: sha256_hex("m"),
                 bytes: 1,
             }],

@@ -29,15 +29,16 @@ use std::io::Write;
 use clap::Args;
 use serde::Serialize;
 
+use crate::adapters::rule_dirs::listed_rules;
 use crate::cli::Status;
-use crate::cli::assemble::{Turn0, Turn0Args};
 use crate::cli::context::{Context, Format};
 use crate::cli::output;
 use crate::cli::sources::rule_locations;
+use crate::cli::turn0::Turn0Args;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::prompt::build::{Config, Layered, Section, prefix_sections, suffix_sections};
 use crate::prompt::rules::render_rule_block;
-use crate::workspace::{EntryKind, join};
+use crate::prompt::turn0::{LeftOut, LeftOutReason, Provenance, Turn0Report};
 
 /// How tokens are estimated, as stated in the output.
 pub const ESTIMATOR: &str = "bytes / 4, rounded up";
@@ -258,48 +259,49 @@ pub fn for_build(
     }
 }
 
-/// Accounts the turn-0 messages: one entry per message, a refused soul,
-/// and every rule of the rules message or left out of it.
+/// Accounts the turn-0 messages: one entry per message, what a source
+/// that delivered no message left out (a refused soul), and every rule of
+/// the rules message or left out of it.
 pub fn for_turn0(
     ctx: &Context,
-    turn0: &Turn0,
+    report: &Turn0Report,
     content: &Turn0Args,
     args: &Turn0AccountingArgs,
 ) -> Accounting {
-    let mut entries: Vec<Entry> = turn0
+    let mut entries: Vec<(Provenance, Entry)> = report
         .messages
         .iter()
         .map(|message| {
             let status = if message.truncated { "truncated" } else { "ok" };
-            Entry::sized(
-                message.provenance,
-                message.source.clone(),
-                message.text.len(),
-                status,
-            )
+            let name = message.provenance.as_str();
+            let bytes = message.message.text.len();
+            let entry = Entry::sized(name, message.source.clone(), bytes, status);
+            (message.provenance, entry)
         })
         .collect();
-    if let Some(refused) = &turn0.soul_refused {
-        let reason = refused
-            .reason
-            .strip_prefix("soul file rejected: ")
-            .unwrap_or(&refused.reason);
+    // Withholding is the trust notice's to report; a source that delivered
+    // a message has nothing missing to show.
+    let refused = report.left_out.iter().filter(|fact| {
+        fact.name.is_none()
+            && fact.reason != LeftOutReason::Withheld
+            && report.message(fact.provenance).is_none()
+    });
+    for fact in refused {
         let at = entries
             .iter()
-            .position(|e| !matches!(e.name.as_str(), "project" | "rules"))
+            .position(|(provenance, _)| *provenance > fact.provenance)
             .unwrap_or(entries.len());
-        entries.insert(
-            at,
-            Entry::left_out("soul", refused.path.clone(), format!("rejected ({reason})")),
-        );
+        let entry = left_out_entry(fact.provenance.as_str(), fact);
+        entries.insert(at, (fact.provenance, entry));
     }
+    let entries: Vec<Entry> = entries.into_iter().map(|(_, entry)| entry).collect();
     let total: usize = entries.iter().filter_map(|e| e.bytes).sum();
     let mut group = Group {
         entries,
         separators: None,
         // Listing the rule directories again is the only I/O here: only
         // for the table, never for a bare budget check.
-        rules: (args.stats.stats && !content.no_rules).then(|| rule_entries(ctx, turn0)),
+        rules: (args.stats.stats && !content.no_rules).then(|| rule_entries(ctx, report)),
         total: Amount::ok(total),
     };
     let over_budget = check_budget(
@@ -318,6 +320,23 @@ pub fn for_turn0(
         shown: args.stats.stats,
         over_budget: over_budget.into_iter().collect(),
     }
+}
+
+/// The status of something left out: `withheld`, `dropped (cap)` or
+/// `rejected (REASON)` (SPEC §2.10).
+fn left_out_status(reason: &LeftOutReason) -> String {
+    match reason {
+        LeftOutReason::Withheld => "withheld".to_string(),
+        LeftOutReason::DroppedAtCap => "dropped (cap)".to_string(),
+        LeftOutReason::Rejected(rejection) => format!("rejected ({rejection})"),
+        LeftOutReason::Unreadable { cause } => format!("rejected (cannot be read: {cause})"),
+        LeftOutReason::NotFound => "rejected (not found)".to_string(),
+    }
+}
+
+/// The entry of something left out, named `name`.
+fn left_out_entry(name: &str, fact: &LeftOut) -> Entry {
+    Entry::left_out(name, fact.source.clone(), left_out_status(&fact.reason))
 }
 
 /// The entries of sections joined by [`SECTION_SEPARATOR`], with the
@@ -390,68 +409,71 @@ fn check_budget(
 }
 
 /// Every rule the rules message shows, rejects or leaves out, sorted by
-/// name: shown ones with the size of their block, then, from directory
-/// listings alone (no file is opened), the active names that were not
-/// shown — `rejected` when a diagnostic names one of their files, else
-/// `dropped (cap)` — and the names of withheld locations.
-fn rule_entries(ctx: &Context, turn0: &Turn0) -> Vec<Entry> {
-    let mut entries: Vec<Entry> = turn0
-        .rules_shown
-        .iter()
-        .map(|found| {
-            let status = if found.truncated { "truncated" } else { "ok" };
-            Entry::sized(
-                &found.rule.name,
-                Some(found.source.clone()),
-                render_rule_block(&found.rule).len(),
-                status,
-            )
+/// name: shown ones with the size of their block, then the active names
+/// that were not shown, then the rules the source reported left out (the
+/// withheld ones).
+fn rule_entries(ctx: &Context, report: &Turn0Report) -> Vec<Entry> {
+    let shown = report.messages.iter().flat_map(|message| &message.rules);
+    let mut entries: Vec<Entry> = shown
+        .map(|shown| {
+            let status = if shown.truncated { "truncated" } else { "ok" };
+            let bytes = render_rule_block(&shown.rule).len();
+            Entry::sized(&shown.rule.name, shown.source.clone(), bytes, status)
         })
         .collect();
-    let shown: HashSet<&str> = turn0
-        .rules_shown
+    let reported: Vec<(&str, &LeftOut)> = report
+        .left_out
         .iter()
-        .map(|found| found.rule.name.as_str())
+        .filter(|fact| fact.provenance == Provenance::Rules)
+        .filter_map(|fact| Some((fact.name.as_deref()?, fact)))
         .collect();
-    let mut active: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    let mut withheld: BTreeMap<String, String> = BTreeMap::new();
-    for loc in rule_locations(ctx) {
-        let Ok(listing) = loc.reader.list(&loc.dir) else {
-            continue;
-        };
-        for entry in listing {
-            if entry.lossy || !matches!(entry.kind, EntryKind::File | EntryKind::Symlink) {
-                continue;
-            }
-            let Some(name) = entry.name.strip_suffix(".md").filter(|n| !n.is_empty()) else {
-                continue;
-            };
-            let source = loc.reader.display(&join(&loc.dir, &entry.name));
-            if loc.withheld {
-                withheld.entry(name.to_string()).or_insert(source);
-            } else {
-                active.entry(name.to_string()).or_default().push(source);
-            }
-        }
-    }
-    for (name, sources) in active.iter().filter(|(n, _)| !shown.contains(n.as_str())) {
-        let problem = turn0.diagnostics.iter().find(|d| {
-            d.severity != Severity::Info && d.path.as_ref().is_some_and(|p| sources.contains(p))
-        });
-        entries.push(match problem {
-            Some(problem) => Entry::left_out(
-                name,
-                problem.path.clone(),
-                format!("rejected ({})", problem.reason),
-            ),
-            None => Entry::left_out(name, sources.first().cloned(), "dropped (cap)".into()),
-        });
-    }
-    for (name, source) in withheld {
-        entries.push(Entry::left_out(&name, Some(source), "withheld".into()));
-    }
+    let mut known: HashSet<&str> = entries.iter().map(|e| e.name.as_str()).collect();
+    known.extend(
+        reported
+            .iter()
+            .filter(|(_, fact)| fact.reason != LeftOutReason::Withheld)
+            .map(|(name, _)| *name),
+    );
+    let unshown = unshown_rule_entries(ctx, report, &known);
+    entries.extend(unshown);
+    entries.extend(
+        reported
+            .iter()
+            .map(|(name, fact)| left_out_entry(name, fact)),
+    );
     entries.sort_by(|a, b| a.name.cmp(&b.name));
     entries
+}
+
+/// The active rule names that are neither shown nor reported left out:
+/// `rejected` when a diagnostic names one of their files, else `dropped
+/// (cap)`. The one directory listing left in the CLI, until the rules
+/// source reports these names as left-out facts itself (it would have to
+/// list them on every run; only `--stats` needs them). No file is opened.
+fn unshown_rule_entries(ctx: &Context, report: &Turn0Report, known: &HashSet<&str>) -> Vec<Entry> {
+    let mut active: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for loc in rule_locations(ctx).iter().filter(|loc| !loc.withheld) {
+        for listed in listed_rules(loc) {
+            active.entry(listed.name).or_default().push(listed.source);
+        }
+    }
+    active
+        .into_iter()
+        .filter(|(name, _)| !known.contains(name.as_str()))
+        .map(|(name, sources)| {
+            let problem = report.diagnostics.iter().find(|d| {
+                d.severity != Severity::Info && d.path.as_ref().is_some_and(|p| sources.contains(p))
+            });
+            match problem {
+                Some(problem) => Entry::left_out(
+                    &name,
+                    problem.path.clone(),
+                    format!("rejected ({})", problem.reason),
+                ),
+                None => Entry::left_out(&name, sources.first().cloned(), "dropped (cap)".into()),
+            }
+        })
+        .collect()
 }
 
 /// One row of the text table.

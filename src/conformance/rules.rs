@@ -142,7 +142,8 @@ mod tests {
     use super::*;
     use crate::adapters::rulesfs::{FsRulesSource, RuleLocation, discover, project_locations};
     use crate::prompt::frontmatter;
-    use crate::prompt::rules::{MemRulesSource, RulesError};
+    use crate::prompt::rules::{MemRulesSource, RulesError, RulesMessage};
+    use crate::prompt::turn0::Delivery;
     use crate::workspace::{LinkPolicy, MemWorkspace, OsWorkspace};
 
     #[test]
@@ -209,14 +210,28 @@ mod tests {
         run_rules_source(|| FsRulesSource::load(&[RuleLocation::user(&user_root, "rules")]).0);
     }
 
+    /// A source that serves `rules` as given, whatever the contract says.
+    fn serve(
+        rules: &[Rule],
+        max_bytes: usize,
+        max_count: usize,
+    ) -> Delivery<Result<RulesMessage, RulesError>> {
+        Delivery::of(Ok(RulesMessage::render(rules, max_bytes, max_count)))
+    }
+
     struct Unsorted;
     impl RulesSource for Unsorted {
-        fn list_rules(&self) -> Result<Vec<Rule>, RulesError> {
-            Ok(RULE_FIXTURE
+        fn deliver(
+            &self,
+            max_bytes: usize,
+            max_count: usize,
+        ) -> Delivery<Result<RulesMessage, RulesError>> {
+            let rules: Vec<Rule> = RULE_FIXTURE
                 .iter()
                 .rev()
                 .map(|f| f.to_rule(RuleOrigin::User))
-                .collect())
+                .collect();
+            serve(&rules, max_bytes, max_count)
         }
     }
 
@@ -228,14 +243,19 @@ mod tests {
 
     struct Shared(Arc<std::sync::Mutex<usize>>);
     impl RulesSource for Shared {
-        fn list_rules(&self) -> Result<Vec<Rule>, RulesError> {
+        fn deliver(
+            &self,
+            max_bytes: usize,
+            max_count: usize,
+        ) -> Delivery<Result<RulesMessage, RulesError>> {
             let mut calls = self.0.lock().unwrap();
             *calls += 1;
             let take = if *calls > 2 { 2 } else { 3 };
-            Ok(RULE_FIXTURE[..take]
+            let rules: Vec<Rule> = RULE_FIXTURE[..take]
                 .iter()
                 .map(|f| f.to_rule(RuleOrigin::User))
-                .collect())
+                .collect();
+            serve(&rules, max_bytes, max_count)
         }
     }
 

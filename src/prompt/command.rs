@@ -33,7 +33,7 @@ use serde::Serialize;
 
 use crate::diagnostic::Diagnostic;
 use crate::limits;
-use crate::prompt::instructions::ReadFault;
+use crate::prompt::turn0::ReadFault;
 use crate::workspace::{Bounded, EntryKind, Workspace, WsError, join};
 
 /// The project directories searched for commands when none are given, highest

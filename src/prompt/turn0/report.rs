@@ -4,9 +4,8 @@
 //! this report; none of them looks at the files again.
 
 use crate::diagnostic::Diagnostic;
-use crate::prompt::instructions::Message;
 use crate::prompt::rules::ShownRule;
-use crate::prompt::turn0::{Delivery, LeftOut, Provenance};
+use crate::prompt::turn0::{Delivery, LeftOut, Message, Provenance};
 
 /// One turn-0 message with where it came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
