@@ -5,10 +5,11 @@ use serde::Serialize;
 
 use crate::adapters::trust::Trust;
 use crate::cli::context::{Context, Format};
+use crate::cli::error::{CliError, Status};
 use crate::cli::output::{self, SCHEMA};
+use crate::cli::provider;
 use crate::cli::stats::{self, Stats, Turn0AccountingArgs};
 use crate::cli::turn0::{Turn0Args, collect_turn0};
-use crate::cli::{CliError, Status};
 use crate::diagnostic::Diagnostic;
 use crate::prompt::turn0::{AssembledMessage, MessageKind, Provenance, Role};
 
@@ -53,29 +54,6 @@ struct AssembleDocument<'a> {
     trust: Trust,
 }
 
-#[derive(Serialize)]
-struct AnthropicText<'a> {
-    r#type: &'static str,
-    text: &'a str,
-}
-
-#[derive(Serialize)]
-struct AnthropicMessage<'a> {
-    role: &'static str,
-    content: [AnthropicText<'a>; 1],
-}
-
-#[derive(Serialize)]
-struct OpenAiMessage<'a> {
-    role: &'static str,
-    content: &'a str,
-}
-
-#[derive(Serialize)]
-struct MessagesDocument<T> {
-    messages: Vec<T>,
-}
-
 /// The text rendering: each message under a header line
 /// `── message N · ROLE · PROVENANCE ──`, its body ending in a newline, and
 /// one blank line between messages. Written in parts, so that messages of
@@ -112,6 +90,7 @@ pub fn run(ctx: &Context, args: &AssembleArgs) -> Result<Status, CliError> {
     output::print_diagnostics(ctx, &turn0.diagnostics);
     let accounting = stats::for_turn0(ctx, &turn0, &args.turn0, &args.accounting);
     let messages = &turn0.messages;
+    let texts = || messages.iter().map(|m| m.message.text.as_str());
     match ctx.format {
         Format::Json => output::print_json(&AssembleDocument {
             schema: SCHEMA,
@@ -120,27 +99,8 @@ pub fn run(ctx: &Context, args: &AssembleArgs) -> Result<Status, CliError> {
             diagnostics: &accounting.diagnostics_after(&turn0.diagnostics),
             trust: ctx.trust,
         })?,
-        Format::Anthropic => output::print_json(&MessagesDocument {
-            messages: messages
-                .iter()
-                .map(|m| AnthropicMessage {
-                    role: "user",
-                    content: [AnthropicText {
-                        r#type: "text",
-                        text: &m.message.text,
-                    }],
-                })
-                .collect(),
-        })?,
-        Format::Openai => output::print_json(&MessagesDocument {
-            messages: messages
-                .iter()
-                .map(|m| OpenAiMessage {
-                    role: "user",
-                    content: &m.message.text,
-                })
-                .collect(),
-        })?,
+        Format::Anthropic => output::print_json(&provider::anthropic_user_messages(texts()))?,
+        Format::Openai => output::print_json(&provider::openai_messages("user", texts()))?,
         Format::Text => {
             if !messages.is_empty() {
                 write_text(messages)?;

@@ -9,14 +9,14 @@ use clap::Args;
 use serde::Serialize;
 
 use crate::adapters::trust::Trust;
-use crate::cli::build::read_option_file;
+use crate::cli::config::read_option_file;
 use crate::cli::context::{Context, Format};
-use crate::cli::output::{self, SCHEMA};
-use crate::cli::snapshot::{
+use crate::cli::error::{CliError, Status};
+use crate::cli::manifest::{
     CommandDigest, ContextArgs, Manifest, MessageDigest, RuleDigest, SNAPSHOT_SCHEMA,
     build_manifest,
 };
-use crate::cli::{CliError, Status};
+use crate::cli::output::{self, SCHEMA};
 use crate::diagnostic::Diagnostic;
 use crate::limits::MAX_SNAPSHOT_FILE_BYTES;
 
@@ -307,7 +307,7 @@ pub fn run(ctx: &Context, args: &CheckArgs) -> Result<Status, CliError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::snapshot::Digest;
+    use crate::cli::manifest::Digest;
 
     fn digest(sha: &str, bytes: usize) -> Digest {
         Digest {

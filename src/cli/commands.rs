@@ -1,16 +1,14 @@
 //! `commands list`: list discovered slash commands (SPEC §2.3).
 
-use std::path::PathBuf;
-
-use clap::{Args, Subcommand};
+use clap::Subcommand;
 use serde::Serialize;
 
 use crate::adapters::commandsfs::ListedCommand;
 use crate::adapters::trust::Trust;
 use crate::cli::context::{Context, Format};
+use crate::cli::error::{CliError, Status};
 use crate::cli::output::{self, SCHEMA};
-use crate::cli::sources::{command_catalog, with_context_diagnostics};
-use crate::cli::{CliError, Status};
+use crate::cli::sources::{CommandsListArgs, command_catalog, with_context_diagnostics};
 use crate::diagnostic::Diagnostic;
 
 /// Subcommands of `commands`.
@@ -18,14 +16,6 @@ use crate::diagnostic::Diagnostic;
 pub enum CommandsCommand {
     /// List discovered slash commands with their descriptions
     List(CommandsListArgs),
-}
-
-/// Arguments of `commands list`.
-#[derive(Debug, Clone, Args)]
-pub struct CommandsListArgs {
-    /// Read commands from DIR instead of .mecatl/commands and .claude/commands (repeatable; never trust-gated)
-    #[arg(long = "commands-dir", value_name = "DIR")]
-    pub commands_dirs: Vec<PathBuf>,
 }
 
 #[derive(Serialize)]

@@ -13,11 +13,12 @@ use serde::Serialize;
 use crate::adapters::commandsfs::{Candidate, CommandCatalog, CommandTier};
 use crate::adapters::rulesfs::{CandidateFate, RuleCandidate, candidates};
 use crate::adapters::trust::Trust;
-use crate::cli::commands::CommandsListArgs;
 use crate::cli::context::{Context, Format};
+use crate::cli::error::{CliError, Status};
 use crate::cli::output::{self, SCHEMA};
-use crate::cli::sources::{command_catalog, rule_locations, with_context_diagnostics};
-use crate::cli::{CliError, Status};
+use crate::cli::sources::{
+    CommandsListArgs, command_catalog, rule_locations, with_context_diagnostics,
+};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::prompt::command::Fate;
 use crate::prompt::rules::{RuleOrigin, render_rule_block};

@@ -5,10 +5,20 @@
 
 use std::path::PathBuf;
 
+use clap::Args;
+
 use crate::adapters::commandsfs::CommandCatalog;
 use crate::adapters::rulesfs::{RuleLocation, project_locations};
 use crate::cli::context::Context;
 use crate::diagnostic::Diagnostic;
+
+/// The command directories to search: `commands list`, `explain`.
+#[derive(Debug, Clone, Args)]
+pub struct CommandsListArgs {
+    /// Read commands from DIR instead of .mecatl/commands and .claude/commands (repeatable; never trust-gated)
+    #[arg(long = "commands-dir", value_name = "DIR")]
+    pub commands_dirs: Vec<PathBuf>,
+}
 
 /// The command catalog: the operator's `--commands-dir` directories when
 /// given (resolved against `-C`, never trust-gated), else the project

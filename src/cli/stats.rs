@@ -30,8 +30,8 @@ use clap::Args;
 use serde::Serialize;
 
 use crate::adapters::rule_dirs::listed_rules;
-use crate::cli::Status;
 use crate::cli::context::{Context, Format};
+use crate::cli::error::Status;
 use crate::cli::output;
 use crate::cli::sources::rule_locations;
 use crate::cli::turn0::Turn0Args;
