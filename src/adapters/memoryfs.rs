@@ -2,8 +2,12 @@
 //! directory (`memory.json`, guarded by `memory.lock`) for the memory index,
 //! the user model and the operator profile. Read-only: it never creates,
 //! locks exclusively or writes anything.
+//!
+//! Choices the spec leaves open:
+//! - Entries are served sorted by key, as the engine's store lists them, so
+//!   a hand-edited `memory.json` gives the same index as the engine's own.
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use std::fmt;
 use std::fs::{File, OpenOptions, TryLockError};
 use std::os::unix::fs::OpenOptionsExt;
@@ -11,7 +15,6 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use serde::Deserialize;
-use serde::de::{Deserializer, MapAccess, Visitor};
 
 use crate::diagnostic::Diagnostic;
 use crate::limits;
@@ -271,7 +274,7 @@ impl From<serde_json::Error> for MemoryJsonError {
 #[derive(Deserialize)]
 struct StoreFile {
     #[serde(default)]
-    entries: Option<OrderedEntries>,
+    entries: Option<BTreeMap<String, StoredEntry>>,
 }
 
 /// One stored entry. Absent and `null` fields read as empty (the engine's
@@ -286,42 +289,8 @@ struct StoredEntry {
     updated_at: Option<String>,
 }
 
-/// The `entries` object in file order; a repeated key keeps its first
-/// position and its last value.
-struct OrderedEntries(Vec<(String, StoredEntry)>);
-
-impl<'de> Deserialize<'de> for OrderedEntries {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct EntriesVisitor;
-
-        impl<'de> Visitor<'de> for EntriesVisitor {
-            type Value = OrderedEntries;
-
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("an object mapping memory keys to entries")
-            }
-
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-                let mut entries: Vec<(String, StoredEntry)> = Vec::new();
-                let mut positions: HashMap<String, usize> = HashMap::new();
-                while let Some((key, entry)) = map.next_entry::<String, StoredEntry>()? {
-                    match positions.get(&key) {
-                        Some(&at) => entries[at].1 = entry,
-                        None => {
-                            positions.insert(key.clone(), entries.len());
-                            entries.push((key, entry));
-                        }
-                    }
-                }
-                Ok(OrderedEntries(entries))
-            }
-        }
-
-        deserializer.deserialize_map(EntriesVisitor)
-    }
-}
-
-/// Parses the bytes of `memory.json` into its entries, in file order, with
+/// Parses the bytes of `memory.json` into its entries, sorted by key as the
+/// engine's store lists them (a repeated key keeps its last value), with
 /// full values. Invalid UTF-8 inside strings becomes U+FFFD, as the engine's
 /// JSON decoder does, rather than dropping the whole store.
 pub fn parse_memory_json(bytes: &[u8]) -> Result<Vec<MemoryEntry>, MemoryJsonError> {
@@ -331,7 +300,7 @@ pub fn parse_memory_json(bytes: &[u8]) -> Result<Vec<MemoryEntry>, MemoryJsonErr
     }
     let text = String::from_utf8_lossy(bytes);
     let store: StoreFile = serde_json::from_str(&text)?;
-    let entries = store.entries.map(|e| e.0).unwrap_or_default();
+    let entries = store.entries.unwrap_or_default();
     Ok(entries
         .into_iter()
         .map(|(key, stored)| MemoryEntry {
@@ -397,7 +366,7 @@ mod tests {
     }
 
     #[test]
-    fn index_keeps_file_order_and_drops_values() {
+    fn index_is_sorted_by_key_and_drops_values() {
         let (_dir, store) = store_with(STORE);
         let (entries, diagnostics) = seen_index(&store);
         assert!(diagnostics.is_empty(), "{diagnostics:?}");
@@ -405,9 +374,9 @@ mod tests {
             entries,
             vec![
                 entry("build", "", "How to build", Some("2024-05-01T10:00:00Z")),
-                entry("user/name", "", "Ada", Some("2024-05-02T10:00:00+02:00")),
                 entry("deploy", "", "Push the tag", None),
                 entry("user/editor", "", "helix", Some("not a date")),
+                entry("user/name", "", "Ada", Some("2024-05-02T10:00:00+02:00")),
             ]
         );
         assert_eq!(MemoryIndexSource::index(&store).unwrap(), entries);
@@ -429,8 +398,8 @@ mod tests {
         assert_eq!(
             entries,
             vec![
-                entry("user/name", "Ada", "", Some("2024-05-02T10:00:00+02:00")),
                 entry("user/editor", "helix", "", Some("not a date")),
+                entry("user/name", "Ada", "", Some("2024-05-02T10:00:00+02:00")),
             ]
         );
         let cfg = OperatorProfileConfig::from_source(&store).unwrap();
@@ -546,15 +515,28 @@ mod tests {
     }
 
     #[test]
-    fn a_repeated_key_keeps_its_first_position_and_last_value() {
+    fn a_repeated_key_keeps_its_last_value() {
         let (_dir, store) = store_with(
-            r#"{"entries": {"a": {"value": "1"}, "b": {"value": "2"}, "a": {"value": "3"}}}"#,
+            r#"{"entries": {"b": {"value": "1"}, "a": {"value": "2"}, "b": {"value": "3"}}}"#,
         );
         let (entries, _) = seen_list(&store, "");
         assert_eq!(
             entries,
-            vec![entry("a", "3", "", None), entry("b", "2", "", None)]
+            vec![entry("a", "2", "", None), entry("b", "3", "", None)]
         );
+    }
+
+    #[test]
+    fn a_hand_edited_store_is_listed_by_key_whatever_its_order() {
+        let (dir, store) =
+            store_with(r#"{"entries": {"zeta": {"value": "last"}, "alpha": {"value": "first"}}}"#);
+        let keys: Vec<String> = seen_index(&store).0.into_iter().map(|e| e.key).collect();
+        assert_eq!(keys, ["alpha", "zeta"]);
+        let message = MemoryIndexAssembler::new(store)
+            .assemble(&OsWorkspace::new(dir.path(), LinkPolicy::Confine))
+            .unwrap();
+        let text = &message[0].text;
+        assert!(text.find("\"alpha\"").unwrap() < text.find("\"zeta\"").unwrap());
     }
 
     #[test]
