@@ -118,7 +118,7 @@ fn no_messages_print_nothing_and_say_so_with_verbose() {
 }
 
 #[test]
-fn a_hand_edited_memory_store_is_listed_by_key() {
+fn hand_edited_stores_are_listed_by_key_inside_their_fences() {
     let env = TestEnv::new();
     let store = r#"{"entries": {"zeta": {"value": "z"}, "alpha": {"value": "a"}}}"#;
     env.write("mem/memory.json", store);
@@ -140,4 +140,7 @@ fn a_hand_edited_memory_store_is_listed_by_key() {
         assert!(alpha < text.find(r#"{"key":"zeta""#).unwrap(), "{text}");
     }
     assert_eq!(doc["messages"].as_array().unwrap().len(), 2);
+    let user_model = doc["messages"][1]["text"].as_str().unwrap();
+    assert!(user_model.contains("\n<user-model>\n{"), "{user_model}");
+    assert!(user_model.ends_with("\n</user-model>"), "{user_model}");
 }
