@@ -76,6 +76,13 @@ impl MemoryStore {
         delivery.source = Some(self.dir.display().to_string());
         let read = match ws.stat(MEMORY_FILE) {
             Err(WsError::NotFound) => Ok(Vec::new()),
+            // Nothing inside can be looked at (the directory is not
+            // searchable): one warning about the directory, not one per
+            // file it hides.
+            Err(WsError::Io(err)) => Err(Diagnostic::warning(
+                self.dir.display().to_string(),
+                format!("memory directory cannot be searched: {err}; no memory entries loaded"),
+            )),
             _ => {
                 let _lock = self.shared_lock(&ws, &mut delivery.diagnostics);
                 read_entries(&ws)
@@ -565,6 +572,29 @@ mod tests {
         );
         file.set_len(2 << 30).unwrap();
         assert_eq!(seen_index(&store).1.len(), 1);
+    }
+
+    #[test]
+    fn a_directory_that_cannot_be_looked_into_gives_one_warning_about_it() {
+        // Root may search any directory; a name the system refuses to look
+        // up fails the same way an unsearchable directory does.
+        let dir = tempfile::tempdir().unwrap();
+        let unreachable = dir.path().join("m".repeat(4096));
+        let store = MemoryStore::new(&unreachable);
+        let delivery = UserModelSource::deliver(&store);
+        assert_eq!(delivery.diagnostics.len(), 1, "{:?}", delivery.diagnostics);
+        let warning = &delivery.diagnostics[0];
+        assert_eq!(warning.severity, Severity::Warning);
+        assert_eq!(warning.path.as_deref(), Some(store.dir().to_str().unwrap()));
+        assert!(
+            warning
+                .reason
+                .starts_with("memory directory cannot be searched: ")
+                && warning.reason.ends_with("; no memory entries loaded"),
+            "{}",
+            warning.reason
+        );
+        assert!(delivery.product.is_err());
     }
 
     #[test]
