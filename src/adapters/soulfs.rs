@@ -8,7 +8,10 @@
 //!   notice names every project file trust kept out).
 //! - A user soul that exists but cannot be used counts as refused: no soul
 //!   at all, never the project soul in its place.
+//! - Invalid UTF-8 is replaced with U+FFFD and the file used, with one
+//!   warning naming it; a refused file gets only its refusal's warning.
 
+use std::borrow::Cow;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -39,6 +42,14 @@ pub struct SoulFile {
     project: Option<SoulLocation>,
     project_withheld: bool,
     user_named_by_operator: bool,
+}
+
+/// A soul file that passed the checks.
+struct Accepted {
+    body: String,
+    path: String,
+    /// True when invalid UTF-8 was replaced with U+FFFD.
+    lossy: bool,
 }
 
 /// Why a soul file that exists gave no body: the fact and its warning.
@@ -98,7 +109,7 @@ impl SoulFile {
     fn find(&self, out: &mut Delivery<Result<String, SoulError>>) {
         if let Some(user) = &self.user {
             match read_soul(user) {
-                Ok(Some((body, path))) => return accept(out, body, path),
+                Ok(Some(found)) => return accept(out, found),
                 Err(mut refused) => {
                     if self.readable_project().is_some() {
                         refused
@@ -119,7 +130,7 @@ impl SoulFile {
         }
         if let Some(project) = self.readable_project() {
             match read_soul(project) {
-                Ok(Some((body, path))) => accept(out, body, path),
+                Ok(Some(found)) => accept(out, found),
                 Err(refused) => refuse(out, project, refused),
                 Ok(None) => {}
             }
@@ -154,11 +165,20 @@ fn left_out(path: String, reason: LeftOutReason) -> LeftOut {
     }
 }
 
-fn accept(out: &mut Delivery<Result<String, SoulError>>, body: String, path: String) {
-    out.diagnostics
-        .push(Diagnostic::read(path.as_str(), Provenance::Soul.as_str()));
-    out.product = Ok(body);
-    out.source = Some(path);
+/// What is said about an accepted soul file decoded lossily (SPEC §9).
+const LOSSY: &str = "not valid UTF-8; invalid bytes are replaced with U+FFFD";
+
+fn accept(out: &mut Delivery<Result<String, SoulError>>, found: Accepted) {
+    if found.lossy {
+        out.diagnostics
+            .push(Diagnostic::warning(found.path.as_str(), LOSSY));
+    }
+    out.diagnostics.push(Diagnostic::read(
+        found.path.as_str(),
+        Provenance::Soul.as_str(),
+    ));
+    out.product = Ok(found.body);
+    out.source = Some(found.path);
 }
 
 fn refuse(out: &mut Delivery<Result<String, SoulError>>, at: &SoulLocation, refused: Refused) {
@@ -167,9 +187,9 @@ fn refuse(out: &mut Delivery<Result<String, SoulError>>, at: &SoulLocation, refu
     out.diagnostics.push(refused.diagnostic);
 }
 
-/// Reads and checks the soul at one location: its body and path, `None`
+/// Reads and checks the soul at one location: the accepted file, `None`
 /// when there is no file, or why it is refused.
-fn read_soul((workspace, rel): &SoulLocation) -> Result<Option<(String, String)>, Refused> {
+fn read_soul((workspace, rel): &SoulLocation) -> Result<Option<Accepted>, Refused> {
     let path = workspace.display(rel);
     let max = limits::MAX_SOUL_BYTES;
     let unreadable = |err: &WsError, reason: String| Refused {
@@ -186,7 +206,9 @@ fn read_soul((workspace, rel): &SoulLocation) -> Result<Option<(String, String)>
         }
         Err(err) => return Err(unreadable(&err, format!("{err}; soul file skipped"))),
     };
-    let body = decode_lossy(&bounded.bytes).into_owned();
+    let decoded = decode_lossy(&bounded.bytes);
+    let lossy = matches!(decoded, Cow::Owned(_));
+    let body = decoded.into_owned();
     let verdict = if bounded.size > max as u64 {
         Err(SoulRejection::TooLarge {
             size: bounded.size,
@@ -196,7 +218,7 @@ fn read_soul((workspace, rel): &SoulLocation) -> Result<Option<(String, String)>
         check_soul_body(&body)
     };
     match verdict {
-        Ok(()) => Ok(Some((body, path))),
+        Ok(()) => Ok(Some(Accepted { body, path, lossy })),
         Err(rejection) => Err(Refused {
             diagnostic: Diagnostic::warning(
                 path.as_str(),
@@ -378,9 +400,18 @@ mod tests {
     }
 
     #[test]
-    fn invalid_utf8_is_decoded_lossily() {
-        let (body, _, _) = SoulFile::new(Some(user(b"caf\xe9")), None).delivered();
+    fn invalid_utf8_is_decoded_lossily_with_one_warning_naming_the_file() {
+        let (body, warnings, _) = SoulFile::new(Some(user(b"caf\xe9")), None).delivered();
         assert_eq!(body, "caf\u{fffd}");
+        assert_eq!(
+            warnings,
+            [Diagnostic::warning(
+                "/home/u/.config/mecatl/soul.md",
+                "not valid UTF-8; invalid bytes are replaced with U+FFFD"
+            )]
+        );
+        let (_, warnings, _) = SoulFile::new(Some(user("café")), None).delivered();
+        assert!(warnings.is_empty());
     }
 
     #[test]
