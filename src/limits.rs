@@ -68,3 +68,9 @@ pub const MAX_EXPAND_STDIN_BYTES: u64 = 16 << 20;
 pub const MAX_PROMPT_TEXT_FILE_BYTES: u64 = 1 << 20;
 /// Largest manifest `check --against` reads.
 pub const MAX_SNAPSHOT_FILE_BYTES: u64 = 16 << 20;
+/// Deepest directory level read below a rules, commands or skills
+/// directory (SPEC §15.6, ours).
+pub const MAX_TREE_DEPTH: usize = 32;
+/// Most directory entries looked at below one rules, commands or skills
+/// directory (SPEC §15.6, ours).
+pub const MAX_TREE_ENTRIES: usize = 100_000;

@@ -7,7 +7,6 @@ pub mod git;
 pub mod locations;
 pub mod memoryfs;
 pub mod process;
-pub mod rule_dirs;
 pub mod rulesfs;
 pub mod soulfs;
 pub mod trust;

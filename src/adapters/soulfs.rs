@@ -11,14 +11,13 @@
 //! - Invalid UTF-8 is replaced with U+FFFD and the file used, with one
 //!   warning naming it; a refused file gets only its refusal's warning.
 
-use std::borrow::Cow;
 use std::path::Path;
 use std::sync::Arc;
 
 use crate::diagnostic::Diagnostic;
 use crate::limits;
 use crate::prompt::soul::{SoulError, SoulRejection, SoulSource, check_soul_body};
-use crate::prompt::text::decode_lossy;
+use crate::prompt::text::{INVALID_UTF8_REPLACED, decode_read};
 use crate::prompt::turn0::{Delivery, LeftOut, LeftOutReason, Provenance, Rejection};
 use crate::workspace::{LinkPolicy, OsWorkspace, Workspace, WsError};
 
@@ -165,13 +164,12 @@ fn left_out(path: String, reason: LeftOutReason) -> LeftOut {
     }
 }
 
-/// What is said about an accepted soul file decoded lossily (SPEC §9).
-const LOSSY: &str = "not valid UTF-8; invalid bytes are replaced with U+FFFD";
-
 fn accept(out: &mut Delivery<Result<String, SoulError>>, found: Accepted) {
     if found.lossy {
-        out.diagnostics
-            .push(Diagnostic::warning(found.path.as_str(), LOSSY));
+        out.diagnostics.push(Diagnostic::warning(
+            found.path.as_str(),
+            INVALID_UTF8_REPLACED,
+        ));
     }
     out.diagnostics.push(Diagnostic::read(
         found.path.as_str(),
@@ -206,9 +204,9 @@ fn read_soul((workspace, rel): &SoulLocation) -> Result<Option<Accepted>, Refuse
         }
         Err(err) => return Err(unreadable(&err, format!("{err}; soul file skipped"))),
     };
-    let decoded = decode_lossy(&bounded.bytes);
-    let lossy = matches!(decoded, Cow::Owned(_));
-    let body = decoded.into_owned();
+    let decoded = decode_read(bounded.bytes.as_slice(), false);
+    let lossy = decoded.lossy;
+    let body = decoded.text.into_owned();
     let verdict = if bounded.size > max as u64 {
         Err(SoulRejection::TooLarge {
             size: bounded.size,
@@ -407,7 +405,7 @@ mod tests {
             warnings,
             [Diagnostic::warning(
                 "/home/u/.config/mecatl/soul.md",
-                "not valid UTF-8; invalid bytes are replaced with U+FFFD"
+                INVALID_UTF8_REPLACED
             )]
         );
         let (_, warnings, _) = SoulFile::new(Some(user("café")), None).delivered();

@@ -88,7 +88,7 @@ fn write_text(messages: &[AssembledMessage]) -> std::io::Result<()> {
 pub fn run(ctx: &Context, args: &AssembleArgs) -> Result<Status, CliError> {
     let turn0 = collect_turn0(ctx, &args.turn0)?;
     output::print_diagnostics(ctx, &turn0.diagnostics);
-    let accounting = stats::for_turn0(ctx, &turn0, &args.turn0, &args.accounting);
+    let accounting = stats::for_turn0(&turn0, &args.turn0, &args.accounting);
     let messages = &turn0.messages;
     let texts = || messages.iter().map(|m| m.message.text.as_str());
     match ctx.format {

@@ -11,17 +11,17 @@ use clap::Args;
 use serde::Serialize;
 
 use crate::adapters::commandsfs::{Candidate, CommandCatalog, CommandTier};
-use crate::adapters::rulesfs::{CandidateFate, RuleCandidate, candidates};
 use crate::adapters::trust::Trust;
 use crate::cli::context::{Context, Format};
 use crate::cli::error::{CliError, Status};
 use crate::cli::output::{self, SCHEMA};
-use crate::cli::sources::{
-    CommandsListArgs, command_catalog, rule_locations, with_context_diagnostics,
-};
-use crate::diagnostic::{Diagnostic, Severity};
-use crate::prompt::command::Fate;
+use crate::cli::sources::{CommandsListArgs, command_catalog, rule_dirs, with_context_diagnostics};
+use crate::diagnostic::Diagnostic;
+use crate::prompt::command::Fate as CommandFate;
+use crate::prompt::rules::discovery::explain_rule;
+use crate::prompt::rules::files::{LoadedRule, origin_of};
 use crate::prompt::rules::{RuleOrigin, render_rule_block};
+use crate::prompt::tiers::{Fate, NameResolution, SearchDir, Tier};
 use crate::workspace::join;
 
 /// Arguments of `explain`.
@@ -67,7 +67,7 @@ struct CandidateView {
 
 impl CandidateView {
     fn found(&self) -> bool {
-        self.fate != CandidateFate::NotFound.as_str()
+        self.fate != "not found"
     }
 }
 
@@ -130,15 +130,14 @@ fn command_views(
                 detail,
             };
             match found.iter().find(|c| c.source == source) {
-                None => view(CandidateFate::NotFound.as_str(), None),
+                None => view("not found", None),
                 Some(candidate) => {
                     let detail = match &candidate.fate {
-                        Fate::Winner | Fate::Withheld => None,
-                        Fate::Shadowed { by } => Some(format!("by {by}")),
-                        Fate::Unreadable { cause } => Some(cause.clone()),
-                        Fate::RefusedSymlink { reason } | Fate::NotFound { reason } => {
-                            Some(reason.clone())
-                        }
+                        CommandFate::Winner | CommandFate::Withheld => None,
+                        CommandFate::Shadowed { by } => Some(format!("by {by}")),
+                        CommandFate::Unreadable { cause } => Some(cause.clone()),
+                        CommandFate::RefusedSymlink { reason }
+                        | CommandFate::NotFound { reason } => Some(reason.clone()),
                     };
                     view(candidate.fate.as_str(), detail)
                 }
@@ -147,35 +146,22 @@ fn command_views(
         .collect()
 }
 
-/// The rule candidates as views; a shadowed file names the file that
-/// claimed the name before it (in its own view: active, or withheld).
-fn rule_views(found: &[RuleCandidate]) -> Vec<CandidateView> {
-    found
-        .iter()
+/// The rule candidates as views, one per rules directory in precedence
+/// order; a directory without the file is `not found`.
+fn rule_views(dirs: &[SearchDir], found: &NameResolution<LoadedRule>) -> Vec<CandidateView> {
+    dirs.iter()
+        .zip(&found.places)
         .enumerate()
-        .map(|(i, candidate)| {
-            let detail = match candidate.fate {
-                CandidateFate::Winner | CandidateFate::Withheld | CandidateFate::NotFound => None,
-                CandidateFate::Shadowed => found[..i]
-                    .iter()
-                    .find(|earlier| {
-                        earlier.fate == CandidateFate::Winner
-                            || (candidate.withheld && earlier.fate == CandidateFate::Withheld)
-                    })
-                    .map(|holder| format!("by {}", holder.source)),
-                CandidateFate::Unreadable
-                | CandidateFate::Malformed
-                | CandidateFate::RefusedSymlink => candidate
-                    .diagnostics
-                    .iter()
-                    .find(|d| d.severity != Severity::Info)
-                    .map(|d| d.reason.clone()),
+        .map(|(i, (dir, place))| {
+            let (source, fate, detail) = match found.candidate_in(i) {
+                Some(c) => (c.source.clone(), c.fate.as_str(), c.fate.detail()),
+                None => (place.clone(), "not found", None),
             };
             CandidateView {
-                source: candidate.source.clone(),
-                tier: candidate.origin.as_str(),
-                trust: trust_state(candidate.origin == RuleOrigin::Project, candidate.withheld),
-                fate: candidate.fate.as_str(),
+                source,
+                tier: origin_of(dir.tier).as_str(),
+                trust: trust_state(dir.tier == Tier::Project, dir.withheld),
+                fate,
                 detail,
             }
         })
@@ -194,9 +180,7 @@ fn join_words(words: &[String]) -> String {
 /// One sentence saying why the winner won, or why nothing did.
 fn why(label: &str, views: &[CandidateView]) -> String {
     let described = |v: &CandidateView| format!("{} ({})", v.source, v.fate);
-    let winner = views
-        .iter()
-        .position(|v| v.fate == CandidateFate::Winner.as_str());
+    let winner = views.iter().position(|v| v.fate == "winner");
     if let Some(w) = winner {
         let earlier: Vec<String> = views[..w]
             .iter()
@@ -205,7 +189,7 @@ fn why(label: &str, views: &[CandidateView]) -> String {
             .collect();
         let shadowed: Vec<String> = views[w + 1..]
             .iter()
-            .filter(|v| v.fate == CandidateFate::Shadowed.as_str())
+            .filter(|v| v.fate == "shadowed")
             .map(|v| v.source.clone())
             .collect();
         let mut sentence = if earlier.is_empty() {
@@ -226,10 +210,7 @@ fn why(label: &str, views: &[CandidateView]) -> String {
         sentence.push('.');
         return sentence;
     }
-    if let Some(withheld) = views
-        .iter()
-        .find(|v| v.fate == CandidateFate::Withheld.as_str())
-    {
+    if let Some(withheld) = views.iter().find(|v| v.fate == "withheld") {
         return format!(
             "Nothing is injected: {} would provide {label} but is withheld because the workspace \
              is not trusted (trust it with --trust-project, MECATL_TRUST_PROJECT=1 or \
@@ -258,7 +239,7 @@ fn explain_command(
     let candidates = command_views(&catalog, name, explanation.candidates);
     let winner = candidates
         .iter()
-        .find(|v| v.fate == CandidateFate::Winner.as_str())
+        .find(|v| v.fate == "winner")
         .map(|v| v.source.clone());
     let section = CommandSection {
         name: name.to_string(),
@@ -271,30 +252,31 @@ fn explain_command(
     (section, explanation.diagnostics)
 }
 
-fn explain_rule(ctx: &Context, name: &str) -> (RuleSection, Vec<Diagnostic>) {
-    let found = candidates(&rule_locations(ctx), name);
-    let views = rule_views(&found);
-    let shown = found
-        .iter()
-        .find(|c| c.fate == CandidateFate::Winner)
-        .or_else(|| found.iter().find(|c| c.fate == CandidateFate::Withheld));
-    let rule = shown.and_then(|c| c.rule.as_ref());
+fn explain_rule_section(ctx: &Context, name: &str) -> (RuleSection, Vec<Diagnostic>) {
+    let dirs = rule_dirs(ctx);
+    let found = explain_rule(&dirs, name);
+    let views = rule_views(&dirs, &found);
+    let shown = found.winner().or_else(|| {
+        found
+            .resolution
+            .candidates
+            .iter()
+            .find(|c| c.fate == Fate::Withheld)
+    });
+    let loaded = shown.and_then(|c| c.item.as_ref());
+    let rule = loaded.map(|l| &l.rule);
     let section = RuleSection {
         name: name.to_string(),
         why: why(&format!("rule {name}"), &views),
-        winner: views
-            .iter()
-            .find(|v| v.fate == CandidateFate::Winner.as_str())
-            .map(|v| v.source.clone()),
+        winner: found.winner().map(|c| c.source.clone()),
         candidates: views,
         origin: rule.map(|r| r.origin),
         paths: rule.map(|r| r.paths.clone()),
-        truncated: shown.is_some_and(|c| c.truncated),
-        injected: shown.is_some_and(|c| c.fate == CandidateFate::Winner),
+        truncated: loaded.is_some_and(|l| l.truncated),
+        injected: shown.is_some_and(|c| c.fate == Fate::Winner),
         block: rule.map(render_rule_block),
     };
-    let diagnostics = found.into_iter().flat_map(|c| c.diagnostics).collect();
-    (section, diagnostics)
+    (section, found.resolution.diagnostics)
 }
 
 fn candidate_table(views: &[CandidateView]) -> String {
@@ -377,7 +359,7 @@ pub fn run(ctx: &Context, args: &ExplainArgs) -> Result<Status, CliError> {
         .as_ref()
         .is_some_and(|c| c.candidates.iter().any(CandidateView::found));
     let rule = (!command_only && !command_found).then(|| {
-        let (section, notes) = explain_rule(ctx, name);
+        let (section, notes) = explain_rule_section(ctx, name);
         found.extend(notes);
         section
     });
@@ -393,7 +375,7 @@ pub fn run(ctx: &Context, args: &ExplainArgs) -> Result<Status, CliError> {
     .into_iter()
     .flatten()
     .flatten()
-    .any(|v| v.fate == CandidateFate::Withheld.as_str());
+    .any(|v| v.fate == "withheld");
     let diagnostics = with_context_diagnostics(ctx, found, withheld);
     output::print_diagnostics(ctx, &diagnostics);
     let any_found = command_found || rule_found;

@@ -8,9 +8,10 @@ use std::path::PathBuf;
 use clap::Args;
 
 use crate::adapters::commandsfs::CommandCatalog;
-use crate::adapters::rulesfs::{RuleLocation, project_locations};
+use crate::adapters::rulesfs;
 use crate::cli::context::Context;
 use crate::diagnostic::Diagnostic;
+use crate::prompt::tiers::SearchDir;
 
 /// The command directories to search: `commands list`, `explain`.
 #[derive(Debug, Clone, Args)]
@@ -31,17 +32,14 @@ pub fn command_catalog(ctx: &Context, commands_dirs: &[PathBuf]) -> CommandCatal
     }
 }
 
-/// Every rule location in precedence order: the two project directories
+/// Every rule directory in precedence order: the two project directories
 /// (withheld when untrusted), then the user directories.
-pub fn rule_locations(ctx: &Context) -> Vec<RuleLocation> {
-    let mut locations = project_locations(ctx.reader.clone(), !ctx.trust.trusted);
-    locations.extend(
-        ctx.locations
-            .user_rule_dirs()
-            .into_iter()
-            .map(|dir| RuleLocation::user(dir, "")),
-    );
-    locations
+pub fn rule_dirs(ctx: &Context) -> Vec<SearchDir> {
+    rulesfs::rule_dirs(
+        ctx.reader.clone(),
+        !ctx.trust.trusted,
+        ctx.locations.user_rule_dirs(),
+    )
 }
 
 /// The context's own diagnostics, then `found`, then the withheld notice

@@ -23,17 +23,14 @@
 //! - A total's status is `ok`, or `over --max-…-bytes N` when its budget
 //!   is exceeded.
 
-use std::collections::{BTreeMap, HashSet};
 use std::io::Write;
 
 use clap::Args;
 use serde::Serialize;
 
-use crate::adapters::rule_dirs::listed_rules;
 use crate::cli::context::{Context, Format};
 use crate::cli::error::Status;
 use crate::cli::output;
-use crate::cli::sources::rule_locations;
 use crate::cli::turn0::Turn0Args;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::prompt::build::{Config, Layered, Section, prefix_sections, suffix_sections};
@@ -263,7 +260,6 @@ pub fn for_build(
 /// that delivered no message left out (a refused soul), and every rule of
 /// the rules message or left out of it.
 pub fn for_turn0(
-    ctx: &Context,
     report: &Turn0Report,
     content: &Turn0Args,
     args: &Turn0AccountingArgs,
@@ -299,9 +295,7 @@ pub fn for_turn0(
     let mut group = Group {
         entries,
         separators: None,
-        // Listing the rule directories again is the only I/O here: only
-        // for the table, never for a bare budget check.
-        rules: (args.stats.stats && !content.no_rules).then(|| rule_entries(ctx, report)),
+        rules: (args.stats.stats && !content.no_rules).then(|| rule_entries(report)),
         total: Amount::ok(total),
     };
     let over_budget = check_budget(
@@ -409,10 +403,9 @@ fn check_budget(
 }
 
 /// Every rule the rules message shows, rejects or leaves out, sorted by
-/// name: shown ones with the size of their block, then the active names
-/// that were not shown, then the rules the source reported left out (the
-/// withheld ones).
-fn rule_entries(ctx: &Context, report: &Turn0Report) -> Vec<Entry> {
+/// name: shown ones with the size of their block, then the ones the rules
+/// source left out, with why (no file is opened or listed here).
+fn rule_entries(report: &Turn0Report) -> Vec<Entry> {
     let shown = report.messages.iter().flat_map(|message| &message.rules);
     let mut entries: Vec<Entry> = shown
         .map(|shown| {
@@ -421,59 +414,13 @@ fn rule_entries(ctx: &Context, report: &Turn0Report) -> Vec<Entry> {
             Entry::sized(&shown.rule.name, shown.source.clone(), bytes, status)
         })
         .collect();
-    let reported: Vec<(&str, &LeftOut)> = report
-        .left_out
-        .iter()
-        .filter(|fact| fact.provenance == Provenance::Rules)
-        .filter_map(|fact| Some((fact.name.as_deref()?, fact)))
-        .collect();
-    let mut known: HashSet<&str> = entries.iter().map(|e| e.name.as_str()).collect();
-    known.extend(
-        reported
-            .iter()
-            .filter(|(_, fact)| fact.reason != LeftOutReason::Withheld)
-            .map(|(name, _)| *name),
-    );
-    let unshown = unshown_rule_entries(ctx, report, &known);
-    entries.extend(unshown);
-    entries.extend(
-        reported
-            .iter()
-            .map(|(name, fact)| left_out_entry(name, fact)),
-    );
-    entries.sort_by(|a, b| a.name.cmp(&b.name));
-    entries
-}
-
-/// The active rule names that are neither shown nor reported left out:
-/// `rejected` when a diagnostic names one of their files, else `dropped
-/// (cap)`. The one directory listing left in the CLI, until the rules
-/// source reports these names as left-out facts itself (it would have to
-/// list them on every run; only `--stats` needs them). No file is opened.
-fn unshown_rule_entries(ctx: &Context, report: &Turn0Report, known: &HashSet<&str>) -> Vec<Entry> {
-    let mut active: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    for loc in rule_locations(ctx).iter().filter(|loc| !loc.withheld) {
-        for listed in listed_rules(loc) {
-            active.entry(listed.name).or_default().push(listed.source);
+    for fact in &report.left_out {
+        if let (Provenance::Rules, Some(name)) = (fact.provenance, &fact.name) {
+            entries.push(left_out_entry(name, fact));
         }
     }
-    active
-        .into_iter()
-        .filter(|(name, _)| !known.contains(name.as_str()))
-        .map(|(name, sources)| {
-            let problem = report.diagnostics.iter().find(|d| {
-                d.severity != Severity::Info && d.path.as_ref().is_some_and(|p| sources.contains(p))
-            });
-            match problem {
-                Some(problem) => Entry::left_out(
-                    &name,
-                    problem.path.clone(),
-                    format!("rejected ({})", problem.reason),
-                ),
-                None => Entry::left_out(&name, sources.first().cloned(), "dropped (cap)".into()),
-            }
-        })
-        .collect()
+    entries.sort_by(|a, b| a.name.cmp(&b.name));
+    entries
 }
 
 /// One row of the text table.

@@ -12,15 +12,15 @@ use std::sync::Arc;
 use clap::Args;
 
 use crate::adapters::memoryfs::MemoryStore;
-use crate::adapters::rule_dirs::RuleDirs;
 use crate::adapters::soulfs::SoulFile;
 use crate::cli::context::Context;
 use crate::cli::error::CliError;
-use crate::cli::sources::{rule_locations, with_context_diagnostics};
+use crate::cli::sources::{rule_dirs, with_context_diagnostics};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::prompt::instructions::RootAssembler;
 use crate::prompt::memory_index::MemoryIndexAssembler;
 use crate::prompt::rules::RulesAssembler;
+use crate::prompt::rules::lazy::LazyRulesSource;
 use crate::prompt::soul::SoulAssembler;
 use crate::prompt::turn0::{InstructionAssembler, LeftOutReason, MultiAssembler, Turn0Report};
 use crate::prompt::user_model::UserModelAssembler;
@@ -80,7 +80,7 @@ fn assemblers(ctx: &Context, args: &Turn0Args) -> Vec<Box<dyn InstructionAssembl
     }
     if !args.no_rules {
         selected.push(Box::new(RulesAssembler {
-            src: Some(Arc::new(RuleDirs::new(rule_locations(ctx)))),
+            src: Some(Arc::new(LazyRulesSource::new(rule_dirs(ctx)))),
             max_bytes: args.rules_max_bytes,
             max_count: args.rules_max_count,
         }));

@@ -140,8 +140,10 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
-    use crate::adapters::rulesfs::{FsRulesSource, RuleLocation, discover, project_locations};
+    use crate::adapters::rulesfs::user_dir;
     use crate::prompt::frontmatter;
+    use crate::prompt::rules::discovery::{DirRulesSource, discover};
+    use crate::prompt::rules::files::project_rule_dirs;
     use crate::prompt::rules::{MemRulesSource, RulesError, RulesMessage};
     use crate::prompt::turn0::Delivery;
     use crate::workspace::{LinkPolicy, MemWorkspace, OsWorkspace};
@@ -185,8 +187,8 @@ mod tests {
     #[test]
     fn fs_source_over_memory_conforms() {
         run_rules_source(|| {
-            let locations = project_locations(Arc::new(mem_workspace()), false);
-            FsRulesSource::from_discovery(&discover(&locations))
+            let locations = project_rule_dirs(Arc::new(mem_workspace()), false);
+            DirRulesSource::from_discovery(&discover(&locations))
         });
     }
 
@@ -204,10 +206,10 @@ mod tests {
         let project_root = dir.path().join("project");
         run_rules_source(|| {
             let reader = Arc::new(OsWorkspace::new(&project_root, LinkPolicy::Confine));
-            FsRulesSource::load(&project_locations(reader, false)).0
+            DirRulesSource::load(&project_rule_dirs(reader, false)).0
         });
         let user_root = dir.path().join("config/mecatl");
-        run_rules_source(|| FsRulesSource::load(&[RuleLocation::user(&user_root, "rules")]).0);
+        run_rules_source(|| DirRulesSource::load(&[user_dir(user_root.join("rules"))]).0);
     }
 
     /// A source that serves `rules` as given, whatever the contract says.

@@ -24,7 +24,6 @@
 //!   directory's file is listed, §3.3); expansion of that name is a read
 //!   fault (§5.5), because the file the user meant could not be read.
 
-use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::io;
@@ -33,6 +32,7 @@ use serde::Serialize;
 
 use crate::diagnostic::Diagnostic;
 use crate::limits;
+use crate::prompt::text::{INVALID_UTF8_REPLACED, decode_read, floor_char_boundary};
 use crate::prompt::turn0::ReadFault;
 use crate::workspace::{Bounded, EntryKind, Workspace, WsError, join};
 
@@ -129,15 +129,6 @@ impl Capped {
             self.overflowed = true;
         }
     }
-}
-
-/// The largest char boundary of `s` at or below `at`.
-fn floor_char_boundary(s: &str, at: usize) -> usize {
-    let mut end = at.min(s.len());
-    while !s.is_char_boundary(end) {
-        end -= 1;
-    }
-    end
 }
 
 /// Substitutes the placeholders of a command body (SPEC §5.2) in one pass
@@ -863,7 +854,7 @@ impl<'a, 'd> Precedence<'a, 'd> {
 }
 
 /// Warnings about a winning file's content that change what the model sees;
-/// `invalid` as [`decode_checked`] found it.
+/// `invalid` as [`decode_read`] found it.
 fn content_warnings(
     content: &Bounded,
     invalid: bool,
@@ -881,10 +872,7 @@ fn content_warnings(
         ));
     }
     if invalid {
-        diagnostics.push(Diagnostic::warning(
-            source,
-            "not valid UTF-8; invalid bytes are replaced with U+FFFD",
-        ));
+        diagnostics.push(Diagnostic::warning(source, INVALID_UTF8_REPLACED));
     }
     if let Some(reason) = misplaced_frontmatter(&content.bytes) {
         diagnostics.push(Diagnostic::warning(source, reason));
@@ -917,21 +905,6 @@ fn misplaced_frontmatter(bytes: &[u8]) -> Option<&'static str> {
         "the opening --- is not at the start of the file, so the frontmatter is not \
          recognised and reaches the model as text; remove what precedes it"
     })
-}
-
-/// Decodes file content, replacing invalid UTF-8 with U+FFFD and dropping a
-/// character that a bounded read cut in two; true besides when the content
-/// holds invalid UTF-8 (not counting such a cut character). One pass over
-/// the content answers both.
-fn decode_checked(content: &Bounded) -> (Cow<'_, str>, bool) {
-    match std::str::from_utf8(&content.bytes) {
-        Ok(text) => (Cow::Borrowed(text), false),
-        Err(err) if content.is_truncated() && err.error_len().is_none() => (
-            String::from_utf8_lossy(&content.bytes[..err.valid_up_to()]),
-            false,
-        ),
-        Err(_) => (String::from_utf8_lossy(&content.bytes), true),
-    }
 }
 
 /// True for a name that can be looked up as one file name in a directory.
@@ -976,17 +949,17 @@ pub fn resolve(dirs: &[SearchDir<'_>], name: &str) -> Resolution {
             });
         }
         if let (Fate::Winner, Some(content)) = (&considered.fate, &considered.content) {
-            let (raw, invalid) = decode_checked(content);
+            let decoded = decode_read(&content.bytes, content.is_truncated());
             content_warnings(
                 content,
-                invalid,
+                decoded.lossy,
                 &considered.source,
                 &mut precedence.diagnostics,
             );
             resolution.winner = Some(ResolvedFile {
                 dir_index,
                 source: considered.source.clone(),
-                raw: raw.into_owned(),
+                raw: decoded.text.into_owned(),
             });
         }
         resolution.candidates.push(CandidateFile {
@@ -1165,10 +1138,13 @@ pub fn list_in(dirs: &[SearchDir<'_>], describe: bool) -> Listing {
             else {
                 continue;
             };
-            let checked = considered.content.as_ref().map(|c| (c, decode_checked(c)));
-            if let (Fate::Winner, Some((content, (_, invalid)))) = (&considered.fate, &checked) {
+            let checked = considered.content.as_ref().map(|c| {
+                let decoded = decode_read(&c.bytes, c.is_truncated());
+                (c, decoded)
+            });
+            if let (Fate::Winner, Some((content, decoded))) = (&considered.fate, &checked) {
                 let diagnostics = &mut precedence.diagnostics;
-                content_warnings(content, *invalid, &considered.source, diagnostics);
+                content_warnings(content, decoded.lossy, &considered.source, diagnostics);
             }
             let listed = match considered.fate {
                 Fate::Winner => true,
@@ -1177,7 +1153,7 @@ pub fn list_in(dirs: &[SearchDir<'_>], describe: bool) -> Listing {
             };
             if listed {
                 let description = checked
-                    .map(|(_, (text, _))| description(&text))
+                    .map(|(_, decoded)| description(&decoded.text))
                     .unwrap_or_default();
                 rows.insert(
                     name.to_string(),

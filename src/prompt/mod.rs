@@ -16,6 +16,7 @@ pub mod operator_profile;
 pub mod rules;
 pub mod soul;
 pub mod text;
+pub mod tiers;
 pub mod tools;
 pub mod turn0;
 pub mod user_model;

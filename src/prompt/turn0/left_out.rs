@@ -6,6 +6,7 @@ use std::fmt;
 
 use crate::diagnostic::Diagnostic;
 use crate::prompt::soul::SoulRejection;
+use crate::prompt::tiers::Fate;
 use crate::prompt::turn0::Provenance;
 
 /// Something a turn-0 source considered and did not deliver: a file, or a
@@ -51,12 +52,24 @@ pub enum LeftOutReason {
 pub enum Rejection {
     /// A soul file that fails SPEC §6.4's checks.
     Soul(SoulRejection),
+    /// A rule none of whose files could be used (malformed, unreadable,
+    /// refused, not a regular file): its first file's fate, and the reason
+    /// that file's diagnostic gave, when it gave one.
+    Rule {
+        /// What became of the rule's first file.
+        fate: Fate,
+        /// The first file's diagnostic reason.
+        reason: Option<String>,
+    },
 }
 
 impl fmt::Display for Rejection {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Rejection::Soul(rejection) => rejection.fmt(f),
+            Rejection::Rule { fate, reason } => {
+                f.write_str(reason.as_deref().unwrap_or(fate.as_str()))
+            }
         }
     }
 }

@@ -124,7 +124,7 @@ fn unreadable_rules_commands_soul_memory_and_tools() {
     assert_eq!(
         out.problems(),
         [
-            format!("fatal .claude/rules/r.md: cannot be read: {DENIED}; rule dropped"),
+            format!("fatal .claude/rules/r.md: cannot be read: {DENIED}"),
             format!(
                 "warning [ROOT]/config/mecatl/soul.md: soul file cannot be read: {DENIED} (the project soul is not used in its place)"
             ),

@@ -70,7 +70,7 @@ fn fifo_and_dev_null_rules_are_skipped_and_the_link_fails_the_check() {
         out.stderr_lines(),
         [
             "mecatl-prompt: warning: .claude/rules/fifo.md: not a regular file (FIFO); skipped without being opened",
-            "mecatl-prompt: error: .claude/rules/null.md: refused symlink: symlink resolves outside the workspace; not followed; rule dropped",
+            "mecatl-prompt: error: .claude/rules/null.md: refused symlink: symlink resolves outside the workspace; not followed",
         ]
     );
     // The FIFO alone is a warning: the check passes.

@@ -62,7 +62,7 @@ fn links_out_of_the_workspace_are_refused_and_never_read() {
             format!("warning AGENTS.md: symlink resolves outside the workspace; not followed; treated as not found {hint}"),
             format!("warning CLAUDE.md: symlink resolves outside the workspace; not followed; treated as not found {hint}"),
             "fatal .claude/rules: rules directory not read: symlink resolves outside the workspace; not followed".to_string(),
-            "fatal .mecatl/rules/leak.md: refused symlink: symlink resolves outside the workspace; not followed; rule dropped".to_string(),
+            "fatal .mecatl/rules/leak.md: refused symlink: symlink resolves outside the workspace; not followed".to_string(),
             "warning .mecatl/soul.md: symlink resolves outside the workspace; not followed; soul file skipped".to_string(),
         ]
     );

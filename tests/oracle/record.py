@@ -1,0 +1,297 @@
+#!/usr/bin/env python3
+"""Record oracle fixtures: what the real agents load, captured once, replayed by `cargo test`.
+
+usage: python3 tests/oracle/record.py [--print] CASE...
+  CASE   a case folder relative to tests/oracle/cases (e.g. claude-instructions/both-files),
+         a group folder (all its cases), or "all"
+  --print  print the expected.json instead of writing it
+
+For each case (see tests/oracle/README.md for the format) this copies `tree/` into a fresh
+temp directory, creates the `.git` markers `case.json` asks for, runs the agent through
+../shared/oracle/*-capture.sh (an empty network namespace, a loopback fake API, dummy keys,
+a throw-away HOME seeded from `home/`), extracts the facts the replay test compares (file
+paths, scopes, contents, expansions, listing entries; never the agent's own prose), masks the
+temp paths as <TREE> and <HOME>, and writes `expected.json` beside `case.json`.
+
+Needs the agents installed by ../shared/oracle/install-agents.sh. `cargo test` never runs this.
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CASES = os.path.join(HERE, "cases")
+ORACLE = os.path.normpath(os.path.join(HERE, "..", "..", "..", "shared", "oracle"))
+HOME_RE = re.compile(r"/tmp/(?:claude|codex)-oracle\.[A-Za-z0-9]+/home")
+
+
+def fail(msg):
+    sys.exit("record.py: " + msg)
+
+
+def case_dirs(arg):
+    root = CASES if arg == "all" else os.path.join(CASES, arg)
+    if os.path.isfile(os.path.join(root, "case.json")):
+        return [root]
+    found = sorted(
+        dirpath for dirpath, _, files in os.walk(root) if "case.json" in files
+    )
+    if not found:
+        fail("no case under " + root)
+    return found
+
+
+def prepare(case_dir, case):
+    """Copies tree/ into a temp dir; returns (temp root, workspace, cwd) as real paths."""
+    tmp = os.path.realpath(tempfile.mkdtemp(prefix="mp-oracle-"))
+    tree = os.path.join(case_dir, "tree")
+    if os.path.isdir(tree):
+        shutil.copytree(tree, tmp, dirs_exist_ok=True, symlinks=True)
+    for d in case.get("git_dirs", []):
+        path = os.path.join(tmp, d)
+        os.makedirs(path, exist_ok=True)
+        subprocess.run(["git", "init", "-q", path], check=True)
+    for d in case.get("git_files", []):
+        with open(os.path.join(tmp, d, ".git"), "w") as f:
+            f.write("gitdir: /nonexistent/worktree\n")
+    ws = os.path.join(tmp, case.get("workspace", "."))
+    cwd = os.path.join(tmp, case.get("cwd", case.get("workspace", ".")))
+    return tmp, os.path.normpath(ws), os.path.normpath(cwd)
+
+
+def capture(case_dir, case, ws, cwd):
+    env = dict(os.environ)
+    home = os.path.join(case_dir, "home")
+    if case.get("home") and os.path.isdir(home):
+        env["ORACLE_HOME_FIXTURE"] = home
+    extra = " ".join("%s=%s" % kv for kv in sorted(case.get("env", {}).items()))
+    prompt = case.get("prompt", "hi")
+    sub = os.path.relpath(cwd, ws)
+    if case["agent"] == "claude":
+        env["ORACLE_CWD"] = sub
+        if extra:
+            env["ORACLE_ENV"] = extra
+        if case.get("approve_external"):
+            env["ORACLE_APPROVE_EXTERNAL"] = "1"
+        cmd = [os.path.join(ORACLE, "claude-capture.sh"), ws, prompt]
+    elif case["agent"] == "codex":
+        if case.get("codex_mode") == "exec":
+            env["ORACLE_CODEX_MODE"] = "exec"
+        if case.get("codex_args"):
+            env["ORACLE_CODEX_ARGS"] = case["codex_args"]
+        cmd = [os.path.join(ORACLE, "codex-capture.sh"), ws, sub, prompt]
+    else:
+        fail("unknown agent " + case["agent"])
+    out = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    if out.returncode != 0:
+        fail("capture failed for %s:\n%s" % (case_dir, out.stderr))
+    return json.loads(out.stdout)
+
+
+def mask(value, tmp):
+    if isinstance(value, str):
+        return HOME_RE.sub("<HOME>", value.replace(tmp, "<TREE>"))
+    if isinstance(value, list):
+        return [mask(v, tmp) for v in value]
+    if isinstance(value, dict):
+        return {k: mask(v, tmp) for k, v in value.items()}
+    return value
+
+
+# --- Claude Code -------------------------------------------------------------------------
+
+def claude_texts(body, role=None):
+    for m in body.get("messages", []):
+        if role and m["role"] != role:
+            continue
+        content = m["content"]
+        if isinstance(content, str):
+            content = [{"type": "text", "text": content}]
+        for part in content:
+            if part.get("type") == "text":
+                yield m["role"], part["text"]
+
+
+# `Contents of PATH (LABEL):` opens a labelled part; `Contents of PATH:` an unlabelled one.
+CONTENTS_RE = re.compile(r"(?:^|\n\n)Contents of (/[^\n]*?)(?: \(([^()\n]*)\))?:\n\n")
+
+
+def scope_of(label):
+    """The scope a part's label stands for, by keyword (the label's prose is not stored)."""
+    if label is None:
+        return None
+    for keyword, scope in (("auto-memory", "auto-memory"), ("not checked in", "local"),
+                           ("checked into", "project"), ("global", "user"),
+                           ("managed", "managed"), ("policy", "managed")):
+        if keyword in label:
+            return scope
+    fail("unknown label kind: " + label)
+
+
+def claude_parts(text):
+    """(path, scope, content) for every `Contents of` part of a reminder text."""
+    body = text
+    if body.startswith("<system-reminder>\n"):
+        body = body[len("<system-reminder>\n"):]
+    body = re.sub(r"\n*</system-reminder>\n*$", "", body)
+    matches = list(CONTENTS_RE.finditer(body))
+    for i, m in enumerate(matches):
+        end = matches[i + 1].start() if i + 1 < len(matches) else len(body)
+        yield m.group(1), scope_of(m.group(2)), body[m.end():end]
+
+
+def extract_claude_instructions(body):
+    parts, touch = [], []
+    for role, text in claude_texts(body, "user"):
+        if "Contents of " not in text:
+            continue
+        for path, scope, content in claude_parts(text):
+            if scope is None:
+                touch.append({"path": path, "content": content})
+            else:
+                parts.append({"path": path, "scope": scope, "content": content})
+    return {"parts": parts, "touch": touch}
+
+
+COMMAND_RE = re.compile(
+    r"<command-message>(.*?)</command-message>\n<command-name>/(.*?)</command-name>"
+    r"(?:\n<command-args>(.*?)</command-args>)?", re.S)
+READ_RE = re.compile(r'Called the Read tool with the following input: (\{.*?\})\n')
+
+
+def listing_entries(body):
+    for role, text in claude_texts(body, "system"):
+        k = text.find("The following skills are")
+        if k < 0:
+            continue
+        end = text.find("\n\nToday's date is", k)
+        block = text[k:end if end > 0 else None]
+        lines = block.split("\n\n", 1)[1] if "\n\n" in block else ""
+        return ["- " + e for e in re.split(r"(?:^|\n)- ", lines) if e]
+    return []
+
+
+_BUNDLED = None
+
+
+def bundled_entries():
+    """Listing entries of an empty workspace: the agent's bundled ones."""
+    global _BUNDLED
+    if _BUNDLED is None:
+        tmp = os.path.realpath(tempfile.mkdtemp(prefix="mp-oracle-empty-"))
+        try:
+            body = capture(tmp, {"agent": "claude"}, tmp, tmp)
+            _BUNDLED = set(listing_entries(body))
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return _BUNDLED
+
+
+def extract_claude_commands(body):
+    texts = [t for _, t in claude_texts(body, "user")]
+    command, expansion = None, None
+    for i, t in enumerate(texts):
+        m = COMMAND_RE.search(t)
+        if m:
+            command = {"name": m.group(2), "args": m.group(3)}
+            if i + 1 < len(texts):
+                expansion = texts[i + 1]
+            break
+    attachments = []
+    for t in texts:
+        for m in READ_RE.finditer(t):
+            attachments.append(json.loads(m.group(1)).get("file_path"))
+    bundled = bundled_entries()
+    listing = [e for e in listing_entries(body) if e not in bundled]
+    return {"command": command, "expansion": expansion, "attachments": attachments,
+            "listing": listing}
+
+
+# --- Codex -------------------------------------------------------------------------------
+
+def codex_texts(body):
+    items = body["input"] if isinstance(body, dict) else body
+    for it in items:
+        if it.get("type") != "message":
+            continue
+        for c in it.get("content") or []:
+            if "text" in c:
+                yield c["text"]
+
+
+AGENTS_RE = re.compile(r"^# AGENTS\.md instructions(?: for [^\n]*)?\n\n<INSTRUCTIONS>\n(.*)\n</INSTRUCTIONS>$", re.S)
+SEPARATOR = "\n\n--- project-doc ---\n\n"
+
+
+def extract_codex(body):
+    out = {"global": None, "project": None, "skills": None, "skill_block": None}
+    for t in codex_texts(body):
+        m = AGENTS_RE.match(t)
+        if m:
+            inner = m.group(1)
+            if SEPARATOR in inner:
+                out["global"], out["project"] = inner.split(SEPARATOR, 1)
+            elif t.startswith("# AGENTS.md instructions for "):
+                out["project"] = inner
+            else:
+                out["global"] = inner
+        elif t.startswith("<skills_instructions>"):
+            roots = dict(re.findall(r"^- `(r\d+)` = `([^`]*)`$", t, re.M))
+            skills = []
+            for name, desc, root, rest in re.findall(
+                    r"^- ([^:\n]+): (.*) \(file: (r\d+)/([^)\n]*)\)$", t, re.M):
+                base = roots.get(root, root)
+                if base.rstrip("/").endswith("/.system"):
+                    continue
+                skills.append({"name": name, "description": desc, "path": base + "/" + rest})
+            out["skills"] = skills
+        elif t.startswith("<skill>\n"):
+            out["skill_block"] = t
+    return out
+
+
+EXTRACT = {
+    "claude-instructions": extract_claude_instructions,
+    "claude-commands": extract_claude_commands,
+    "codex": extract_codex,
+}
+
+
+def record(case_dir, show):
+    with open(os.path.join(case_dir, "case.json")) as f:
+        case = json.load(f)
+    group = os.path.relpath(case_dir, CASES).split(os.sep)[0]
+    if group not in EXTRACT:
+        fail("unknown group " + group)
+    tmp, ws, cwd = prepare(case_dir, case)
+    try:
+        body = capture(case_dir, case, ws, cwd)
+        expected = mask(EXTRACT[group](body), tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    text = json.dumps(expected, indent=2, ensure_ascii=False) + "\n"
+    if show:
+        sys.stdout.write(text)
+    else:
+        with open(os.path.join(case_dir, "expected.json"), "w") as f:
+            f.write(text)
+        print("recorded", os.path.relpath(case_dir, CASES))
+
+
+def main():
+    args = sys.argv[1:]
+    show = "--print" in args
+    args = [a for a in args if a != "--print"]
+    if not args:
+        fail(__doc__)
+    for arg in args:
+        for case_dir in case_dirs(arg):
+            record(case_dir, show)
+
+
+if __name__ == "__main__":
+    main()
