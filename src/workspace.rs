@@ -80,14 +80,6 @@ pub enum WsError {
     Io(#[from] io::Error),
 }
 
-impl WsError {
-    /// True for outcomes that mean "there is no usable file here" rather than
-    /// a fault: not found, refused or unresolvable links, non-regular files.
-    pub fn is_absent(&self) -> bool {
-        !matches!(self, WsError::Io(_))
-    }
-}
-
 /// How a workspace treats symbolic links.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LinkPolicy {

@@ -150,7 +150,7 @@ fn trusted_workspaces(
         return Vec::new();
     }
     let text = String::from_utf8_lossy(&bounded.bytes);
-    let parsed: Settings = match crate::prompt::frontmatter::parse_yaml(&text) {
+    let parsed: Settings = match crate::prompt::yaml::parse_yaml(&text) {
         Ok(Some(settings)) => settings,
         Ok(None) => return Vec::new(),
         Err(err) => {

@@ -141,9 +141,9 @@ mod tests {
 
     use super::*;
     use crate::adapters::rulesfs::user_dir;
-    use crate::prompt::frontmatter;
     use crate::prompt::rules::discovery::{DirRulesSource, discover};
     use crate::prompt::rules::files::project_rule_dirs;
+    use crate::prompt::rules::frontmatter;
     use crate::prompt::rules::{MemRulesSource, RulesError, RulesMessage};
     use crate::prompt::turn0::Delivery;
     use crate::workspace::{LinkPolicy, MemWorkspace, OsWorkspace};

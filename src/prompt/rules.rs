@@ -12,6 +12,7 @@ use serde::Serialize;
 
 pub mod discovery;
 pub mod files;
+pub mod frontmatter;
 pub mod lazy;
 
 #[cfg(test)]

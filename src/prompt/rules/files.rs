@@ -18,8 +18,8 @@ use std::sync::Arc;
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::limits;
-use crate::prompt::frontmatter;
 use crate::prompt::glob::{PathMatcher, top_level_suggestion};
+use crate::prompt::rules::frontmatter;
 use crate::prompt::rules::{Rule, RuleOrigin, cap_body, sanitise_rule_name};
 use crate::prompt::text::{INVALID_UTF8_REPLACED, whole_chars};
 use crate::prompt::tiers::{

@@ -1,19 +1,15 @@
-//! Rule-file frontmatter (SPEC §7.2): splitting a file into its YAML block and
-//! body, and reading the `paths` key.
-//!
-//! This is the only module that talks to the YAML library. Every parse runs
-//! under the budgets of SPEC §10 (nesting depth, aliases, nodes), so alias
-//! bombs and absurd nesting fail fast with a diagnostic. Error messages are
-//! built here from the error's location and kind, never from the library's
-//! text, so a diagnostic never echoes the file's content.
+//! The rules' frontmatter (SPEC §7.2): splitting a rule file into its YAML
+//! block and body, and reading the `paths` key. (Commands have their own,
+//! simpler rule, in [`crate::prompt::command`].) Parsing goes through
+//! [`crate::prompt::yaml`], under its budgets; errors never echo content.
 
 use std::fmt;
 
 use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_saphyr::Spanned;
 
-use crate::limits;
 use crate::prompt::text::decode_lossy;
+use crate::prompt::yaml::{YamlProblem, locate, yaml_options};
 
 /// A rule file cut into its frontmatter and body.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -73,19 +69,12 @@ fn find_block(text: &str) -> Option<(&str, &str)> {
     None
 }
 
-/// Why a frontmatter block was rejected.
+/// Why a rule's frontmatter block was rejected.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FrontmatterProblem {
-    /// The YAML does not parse; the text names the kind of mistake.
-    Syntax(&'static str),
-    /// An unquoted value starts with `*`, which YAML reads as an alias.
-    Alias,
-    /// The block exceeds the nesting, alias or node budget.
-    Budget,
-    /// A key appears twice in one mapping.
-    DuplicateKey,
-    /// The block is not a mapping of `key: value` lines.
-    NotMapping,
+    /// The YAML itself is wrong (syntax, alias, budget, duplicate key, not a
+    /// mapping).
+    Yaml(YamlProblem),
     /// `paths` holds a mapping.
     PathsMapping,
     /// An item of the `paths` list is itself a list or mapping.
@@ -95,20 +84,7 @@ pub enum FrontmatterProblem {
 impl FrontmatterProblem {
     fn describe(self) -> String {
         match self {
-            Self::Syntax(what) => format!("invalid YAML ({what})"),
-            Self::Alias => "an unquoted value starting with `*` is a YAML alias, not a glob; \
-                quote the glob, e.g. `paths: \"**/*.ts\"`"
-                .to_string(),
-            Self::Budget => format!(
-                "the YAML exceeds the frontmatter budget (nesting depth {}, {} aliases, {} nodes)",
-                limits::YAML_MAX_DEPTH,
-                limits::YAML_MAX_ALIASES,
-                limits::YAML_MAX_NODES
-            ),
-            Self::DuplicateKey => "a key appears twice in the same mapping".to_string(),
-            Self::NotMapping => {
-                "the frontmatter must be a mapping of `key: value` lines".to_string()
-            }
+            Self::Yaml(problem) => problem.describe(),
             Self::PathsMapping => {
                 "`paths` must be a glob, a comma-separated list of globs or a YAML list of globs, \
                  not a mapping"
@@ -144,8 +120,10 @@ pub struct FrontmatterError {
 /// keys are ignored.
 pub fn parse_paths(front: &str) -> Result<Vec<String>, FrontmatterError> {
     let parsed: Option<Spanned<Document>> =
-        serde_saphyr::from_str_with_options(front, yaml_options())
-            .map_err(|err| located_error(front, &err))?;
+        serde_saphyr::from_str_with_options(front, yaml_options()).map_err(|err| {
+            let (location, problem) = locate(front, &err);
+            error_at(&location, FrontmatterProblem::Yaml(problem))
+        })?;
     let Some(document) = parsed else {
         return Ok(Vec::new());
     };
@@ -154,7 +132,7 @@ pub fn parse_paths(front: &str) -> Result<Vec<String>, FrontmatterError> {
         Document::NotMapping => {
             return Err(error_at(
                 &document.referenced,
-                FrontmatterProblem::NotMapping,
+                FrontmatterProblem::Yaml(YamlProblem::NotMapping),
             ));
         }
         Document::Mapping(None) => return Ok(Vec::new()),
@@ -267,130 +245,11 @@ fn source_text<'a>(front: &'a str, at: &serde_saphyr::Location) -> Option<&'a st
     front.get(start..start.checked_add(len)?)
 }
 
-/// Malformed YAML in a whole document such as settings.yaml, located by a
-/// 1-based line and column; like [`FrontmatterError`], it never echoes the
-/// document's content.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("malformed YAML at line {line}, column {column}: {}", problem.describe())]
-pub struct YamlError {
-    /// 1-based line.
-    pub line: u64,
-    /// 1-based column.
-    pub column: u64,
-    /// What is wrong.
-    pub problem: FrontmatterProblem,
-}
-
-/// Parses a whole YAML document under the same budgets as frontmatter; an
-/// empty or comment-only document is `None`.
-pub fn parse_yaml<T: serde::de::DeserializeOwned>(text: &str) -> Result<Option<T>, YamlError> {
-    serde_saphyr::from_str_with_options::<Option<T>>(text, yaml_options()).map_err(|err| {
-        let located = located_error(text, &err);
-        YamlError {
-            line: located.line.saturating_sub(1).max(1),
-            column: located.column,
-            problem: located.problem,
-        }
-    })
-}
-
-fn yaml_options() -> serde_saphyr::Options {
-    let mut budget = serde_saphyr::Budget::default();
-    budget.max_depth = limits::YAML_MAX_DEPTH;
-    budget.max_aliases = limits::YAML_MAX_ALIASES;
-    budget.max_nodes = limits::YAML_MAX_NODES;
-    budget.flow_nesting_limit = limits::YAML_MAX_DEPTH;
-    let mut options = serde_saphyr::Options::default();
-    options.budget = Some(budget);
-    // Replayed alias content counts like nodes: an alias bomb stays under
-    // the alias count yet expands exponentially.
-    options.alias_limits.max_total_replayed_events = limits::YAML_MAX_NODES;
-    options.alias_limits.max_replay_stack_depth = limits::YAML_MAX_DEPTH;
-    options.non_finite_float_policy = serde_saphyr::NonFiniteFloatPolicy::AsString;
-    options.with_snippet = false;
-    options
-}
-
 fn error_at(at: &serde_saphyr::Location, problem: FrontmatterProblem) -> FrontmatterError {
     FrontmatterError {
         line: at.line().max(1) + 1,
         column: at.column().max(1),
         problem,
-    }
-}
-
-/// Locates a library error and names its kind without using its message,
-/// which may quote the input.
-fn located_error(front: &str, err: &serde_saphyr::Error) -> FrontmatterError {
-    let location = err.location().unwrap_or(serde_saphyr::Location::UNKNOWN);
-    let mut problem = classify(err);
-    if matches!(problem, FrontmatterProblem::Syntax(_)) && points_at_star(front, &location) {
-        problem = FrontmatterProblem::Alias;
-    }
-    error_at(&location, problem)
-}
-
-/// True when the error location is a `*`: an unquoted glob read as an alias.
-fn points_at_star(front: &str, at: &serde_saphyr::Location) -> bool {
-    let (Ok(line), Ok(column)) = (usize::try_from(at.line()), usize::try_from(at.column())) else {
-        return false;
-    };
-    front
-        .lines()
-        .nth(line.wrapping_sub(1))
-        .and_then(|text| text.chars().nth(column.wrapping_sub(1)))
-        == Some('*')
-}
-
-fn classify(err: &serde_saphyr::Error) -> FrontmatterProblem {
-    use serde_saphyr::Error as E;
-    use serde_saphyr::granit_parser::ErrorKind as K;
-    match err {
-        E::Budget { .. }
-        | E::AliasReplayLimitExceeded { .. }
-        | E::AliasExpansionLimitExceeded { .. }
-        | E::AliasReplayStackDepthExceeded { .. } => FrontmatterProblem::Budget,
-        E::UnknownAnchor { .. } => FrontmatterProblem::Alias,
-        E::DuplicateMappingKey { .. } => FrontmatterProblem::DuplicateKey,
-        E::AliasError { error, .. } | E::WithSnippet { error, .. } => classify(error),
-        E::MultipleDocuments { .. } => {
-            FrontmatterProblem::Syntax("a `...` document end is followed by more content")
-        }
-        E::Eof { .. } => FrontmatterProblem::Syntax("the block ends in the middle of a value"),
-        E::ExternalMessage { source, .. } => match source.as_ref() {
-            serde_saphyr::ExternalMessageSource::Parser(scan) => match scan.kind() {
-                K::RecursionLimitExceeded => FrontmatterProblem::Budget,
-                K::UnknownAnchor | K::MissingAnchorOrAliasName => FrontmatterProblem::Alias,
-                K::UnclosedQuotedScalar => {
-                    FrontmatterProblem::Syntax("a quoted value is not closed")
-                }
-                K::UnclosedFlowCollection { .. }
-                | K::MismatchedFlowCollectionEnd { .. }
-                | K::MisplacedFlowCollectionEnd
-                | K::UnexpectedEofFlowSequence
-                | K::UnexpectedEofFlowMapping
-                | K::ExpectedFlowSequenceSeparator
-                | K::ExpectedFlowMappingSeparator => {
-                    FrontmatterProblem::Syntax("a `[…]` or `{…}` collection is not closed properly")
-                }
-                K::TabInIndentation | K::TabInBlockIndentation | K::TabNotAllowed => {
-                    FrontmatterProblem::Syntax("a tab is used for indentation")
-                }
-                K::UnexpectedCharacter { .. } => FrontmatterProblem::Syntax(
-                    "an unquoted value starts with a reserved character such as `@` or a backtick",
-                ),
-                K::InvalidIndentation
-                | K::ExpectedBlockMappingKey
-                | K::SimpleKeyExpected
-                | K::InvalidSimpleKey
-                | K::ExpectedBlockSequenceEntry => FrontmatterProblem::Syntax(
-                    "the indentation or a `key: value` line is not well formed",
-                ),
-                _ => FrontmatterProblem::Syntax("a syntax error"),
-            },
-            _ => FrontmatterProblem::Syntax("a syntax error"),
-        },
-        _ => FrontmatterProblem::Syntax("a value of an unexpected kind"),
     }
 }
 
@@ -577,6 +436,7 @@ impl<'de> Visitor<'de> for NodeVisitor {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::limits;
     use proptest::prelude::*;
 
     fn paths(front: &str) -> Vec<String> {
@@ -764,7 +624,7 @@ mod tests {
     #[test]
     fn unquoted_star_glob_is_malformed_with_hint() {
         let err = problem("paths: **/*.ts\n");
-        assert_eq!(err.problem, FrontmatterProblem::Alias);
+        assert_eq!(err.problem, FrontmatterProblem::Yaml(YamlProblem::Alias));
         assert_eq!((err.line, err.column), (2, 8));
         assert_eq!(
             err.to_string(),
@@ -772,9 +632,12 @@ mod tests {
              is a YAML alias, not a glob; quote the glob, e.g. `paths: \"**/*.ts\"`"
         );
         let err = problem("description: x\npaths:\n  - src/a\n  - *.md\n");
-        assert_eq!(err.problem, FrontmatterProblem::Alias);
+        assert_eq!(err.problem, FrontmatterProblem::Yaml(YamlProblem::Alias));
         assert_eq!((err.line, err.column), (5, 5));
-        assert_eq!(problem("paths: *\n").problem, FrontmatterProblem::Alias);
+        assert_eq!(
+            problem("paths: *\n").problem,
+            FrontmatterProblem::Yaml(YamlProblem::Alias)
+        );
     }
 
     #[test]
@@ -800,14 +663,23 @@ mod tests {
         }
         let err = problem(&cases[0]);
         assert_eq!((err.line, err.column), (3, 21));
-        assert_eq!(problem(&cases[3]).problem, FrontmatterProblem::DuplicateKey);
-        assert_eq!(problem(&cases[5]).problem, FrontmatterProblem::NotMapping);
+        assert_eq!(
+            problem(&cases[3]).problem,
+            FrontmatterProblem::Yaml(YamlProblem::DuplicateKey)
+        );
+        assert_eq!(
+            problem(&cases[5]).problem,
+            FrontmatterProblem::Yaml(YamlProblem::NotMapping)
+        );
         assert_eq!((problem(&cases[5]).line, problem(&cases[5]).column), (2, 1));
         assert_eq!(
             problem(&cases[1]).problem,
-            FrontmatterProblem::Syntax("a quoted value is not closed")
+            FrontmatterProblem::Yaml(YamlProblem::Syntax("a quoted value is not closed"))
         );
-        assert_eq!(problem("- a\n").problem, FrontmatterProblem::NotMapping);
+        assert_eq!(
+            problem("- a\n").problem,
+            FrontmatterProblem::Yaml(YamlProblem::NotMapping)
+        );
     }
 
     #[test]
@@ -821,14 +693,17 @@ mod tests {
         }
         front.push_str("paths: *j\n");
         let err = problem(&front);
-        assert_eq!(err.problem, FrontmatterProblem::Budget);
+        assert_eq!(err.problem, FrontmatterProblem::Yaml(YamlProblem::Budget));
     }
 
     #[test]
     fn too_many_aliases_fail_on_the_budget() {
         let refs = vec!["*a"; limits::YAML_MAX_ALIASES + 1].join(", ");
         let front = format!("a: &a x\nb: [{refs}]\npaths: y\n");
-        assert_eq!(problem(&front).problem, FrontmatterProblem::Budget);
+        assert_eq!(
+            problem(&front).problem,
+            FrontmatterProblem::Yaml(YamlProblem::Budget)
+        );
         let refs = vec!["*a"; limits::YAML_MAX_ALIASES - 1].join(", ");
         let front = format!("a: &a x\nb: [{refs}]\npaths: y\n");
         assert_eq!(paths(&front), vec!["y"]);
@@ -837,17 +712,26 @@ mod tests {
     #[test]
     fn deep_nesting_fails_on_the_budget_without_blowing_the_stack() {
         let flow = format!("paths: {}\n", "[".repeat(10_000));
-        assert_eq!(problem(&flow).problem, FrontmatterProblem::Budget);
+        assert_eq!(
+            problem(&flow).problem,
+            FrontmatterProblem::Yaml(YamlProblem::Budget)
+        );
         let mut block = String::from("x:\n");
         for depth in 1..10_000 {
             block.push_str(&" ".repeat(depth));
             block.push_str("-\n");
         }
-        assert_eq!(problem(&block).problem, FrontmatterProblem::Budget);
+        assert_eq!(
+            problem(&block).problem,
+            FrontmatterProblem::Yaml(YamlProblem::Budget)
+        );
         let maps: String = (0..10_000)
             .map(|depth| format!("{}k:\n", " ".repeat(depth)))
             .collect();
-        assert_eq!(problem(&maps).problem, FrontmatterProblem::Budget);
+        assert_eq!(
+            problem(&maps).problem,
+            FrontmatterProblem::Yaml(YamlProblem::Budget)
+        );
     }
 
     #[test]
@@ -865,7 +749,10 @@ mod tests {
     fn too_many_nodes_fail_on_the_budget() {
         let items = vec!["x"; limits::YAML_MAX_NODES + 1].join(", ");
         let front = format!("big: [{items}]\npaths: a\n");
-        assert_eq!(problem(&front).problem, FrontmatterProblem::Budget);
+        assert_eq!(
+            problem(&front).problem,
+            FrontmatterProblem::Yaml(YamlProblem::Budget)
+        );
     }
 
     fn yaml_line() -> impl Strategy<Value = String> {
