@@ -141,9 +141,9 @@ mod tests {
 
     use super::*;
     use crate::adapters::rulesfs::user_dir;
-    use crate::prompt::rules::discovery::{DirRulesSource, discover};
     use crate::prompt::rules::files::project_rule_dirs;
     use crate::prompt::rules::frontmatter;
+    use crate::prompt::rules::lazy::LazyRulesSource;
     use crate::prompt::rules::{MemRulesSource, RulesError, RulesMessage};
     use crate::prompt::turn0::Delivery;
     use crate::workspace::{LinkPolicy, MemWorkspace, OsWorkspace};
@@ -187,8 +187,7 @@ mod tests {
     #[test]
     fn fs_source_over_memory_conforms() {
         run_rules_source(|| {
-            let locations = project_rule_dirs(Arc::new(mem_workspace()), false);
-            DirRulesSource::from_discovery(&discover(&locations))
+            LazyRulesSource::new(project_rule_dirs(Arc::new(mem_workspace()), false))
         });
     }
 
@@ -206,10 +205,10 @@ mod tests {
         let project_root = dir.path().join("project");
         run_rules_source(|| {
             let reader = Arc::new(OsWorkspace::new(&project_root, LinkPolicy::Confine));
-            DirRulesSource::load(&project_rule_dirs(reader, false)).0
+            LazyRulesSource::new(project_rule_dirs(reader, false))
         });
         let user_root = dir.path().join("config/mecatl");
-        run_rules_source(|| DirRulesSource::load(&[user_dir(user_root.join("rules"))]).0);
+        run_rules_source(|| LazyRulesSource::new(vec![user_dir(user_root.join("rules"))]));
     }
 
     /// A source that serves `rules` as given, whatever the contract says.

@@ -1,5 +1,6 @@
-//! Every rule of every directory (SPEC §2.4, §7): `rules list`, the
-//! directory-backed [`RulesSource`], and `explain --rule`.
+//! Every rule of every directory (SPEC §2.4, §7): `rules list` and
+//! `explain --rule`. The rules message reads directories lazily instead
+//! ([`crate::prompt::rules::lazy::LazyRulesSource`]).
 //!
 //! Discovery reads every file, withheld ones included, so that CI without
 //! trust still checks the repository's rules; a shadowed file is reported
@@ -7,12 +8,11 @@
 //! it is not used.
 
 use crate::diagnostic::Diagnostic;
+use crate::prompt::rules::Rule;
 use crate::prompt::rules::files::{LoadedRule, RuleFiles};
-use crate::prompt::rules::{Rule, RulesError, RulesMessage, RulesSource};
 use crate::prompt::tiers::{
     Fate, Losers, NameResolution, ReadPolicy, SearchDir, Tier, resolve_all, resolve_name,
 };
-use crate::prompt::turn0::Delivery;
 
 /// A rule found by [`discover`], with where it came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -102,37 +102,4 @@ pub fn explain_rule(dirs: &[SearchDir], name: &str) -> NameResolution<LoadedRule
             ..ReadPolicy::ALL
         },
     )
-}
-
-/// The directory-backed [`RulesSource`]: a snapshot of the active (not
-/// withheld) rules of a discovery.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct DirRulesSource {
-    rules: Vec<Rule>,
-}
-
-impl DirRulesSource {
-    /// The active rules of `discovery`, sorted by name.
-    pub fn from_discovery(discovery: &RuleDiscovery) -> Self {
-        Self {
-            rules: discovery.active().map(|found| found.rule.clone()).collect(),
-        }
-    }
-
-    /// Discovers `dirs` and keeps the active rules; the diagnostics are
-    /// returned beside the source.
-    pub fn load(dirs: &[SearchDir]) -> (Self, Vec<Diagnostic>) {
-        let discovery = discover(dirs);
-        (Self::from_discovery(&discovery), discovery.diagnostics)
-    }
-}
-
-impl RulesSource for DirRulesSource {
-    fn deliver(
-        &self,
-        max_bytes: usize,
-        max_count: usize,
-    ) -> Delivery<Result<RulesMessage, RulesError>> {
-        Delivery::of(Ok(RulesMessage::render(&self.rules, max_bytes, max_count)))
-    }
 }
