@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use crate::diagnostic::Diagnostic;
 use crate::prompt::command::{
-    self, Command, CommandSource, DEFAULT_COMMAND_DIRS, Expansion, Fate, SearchDir,
+    self, Command, CommandSource, DEFAULT_COMMAND_DIRS, Expansion, Fate, NotExpanded, SearchDir,
     valid_command_name,
 };
 use crate::prompt::turn0::ReadFault;
@@ -120,13 +120,13 @@ pub struct ExpandOutcome {
     #[serde(flatten)]
     pub expansion: Expansion,
     /// Diagnostics about the files looked at. When the command exists only
-    /// in a withheld directory they include a warning saying so.
+    /// in a withheld directory they include a warning saying so and how to
+    /// trust the workspace.
     pub diagnostics: Vec<Diagnostic>,
-    /// Set when the input named a command that exists only in a withheld
-    /// directory: why it did not expand and how to trust the workspace
-    /// (the same text as the warning in `diagnostics`; for `--require`).
+    /// When nothing expanded although a command file is there for what the
+    /// input names: why (for `--require`).
     #[serde(skip)]
-    pub withheld_hint: Option<String>,
+    pub not_expanded: Option<NotExpanded>,
 }
 
 /// One candidate file for a name, for `explain` (SPEC §2.8).
@@ -254,23 +254,20 @@ impl CommandCatalog {
         let outcome = command::expand_in(&self.search_dirs(), input)?;
         let mut diagnostics = self.missing_operator_dirs();
         diagnostics.extend(outcome.diagnostics);
-        let expansion = outcome.expansion;
-        let withheld_hint = outcome.withheld.map(|source| {
-            let name = command::parse_invocation(input)
-                .map(|i| i.name)
-                .unwrap_or_default();
-            let hint = format!(
-                "/{name} is defined here but was not expanded: the workspace is not trusted, \
-                 so its commands are withheld; trust it with --trust-project, \
-                 MECATL_TRUST_PROJECT=1 or trustedWorkspaces in settings.yaml"
-            );
-            diagnostics.push(Diagnostic::warning(source, hint.clone()));
-            hint
-        });
+        if let Some(NotExpanded::Withheld { name, source }) = &outcome.not_expanded {
+            diagnostics.push(Diagnostic::warning(
+                source,
+                format!(
+                    "/{name} is defined here but was not expanded: the workspace is not \
+                     trusted, so its commands are withheld; trust it with --trust-project, \
+                     MECATL_TRUST_PROJECT=1 or trustedWorkspaces in settings.yaml"
+                ),
+            ));
+        }
         Ok(ExpandOutcome {
-            expansion,
+            expansion: outcome.expansion,
             diagnostics,
-            withheld_hint,
+            not_expanded: outcome.not_expanded,
         })
     }
 
@@ -448,7 +445,7 @@ mod tests {
                     ".claude/commands/fix.md",
                     "shadowed by .mecatl/commands/fix.md, which takes precedence"
                 )],
-                withheld_hint: None,
+                not_expanded: None,
             }
         );
         assert_eq!(catalog.completion_names(), ["fix", "review"]);
@@ -497,14 +494,24 @@ mod tests {
         let outcome = catalog.expand("/fix x").unwrap();
         assert!(!outcome.expansion.expanded);
         assert_eq!(outcome.expansion.output, "/fix x");
-        let hint = outcome.withheld_hint.clone().unwrap();
-        assert!(hint.starts_with("/fix is defined here but was not expanded"));
-        assert!(hint.contains("--trust-project"));
         assert_eq!(
-            outcome.diagnostics,
-            [Diagnostic::warning(".mecatl/commands/fix.md", hint)]
+            outcome.not_expanded,
+            Some(NotExpanded::Withheld {
+                name: "fix".into(),
+                source: ".mecatl/commands/fix.md".into()
+            })
         );
-        assert_eq!(catalog.expand("/unknown").unwrap().withheld_hint, None);
+        let [warning] = &outcome.diagnostics[..] else {
+            panic!("one warning expected: {:?}", outcome.diagnostics);
+        };
+        assert_eq!(warning.path.as_deref(), Some(".mecatl/commands/fix.md"));
+        assert!(
+            warning
+                .reason
+                .starts_with("/fix is defined here but was not expanded")
+        );
+        assert!(warning.reason.contains("--trust-project"));
+        assert_eq!(catalog.expand("/unknown").unwrap().not_expanded, None);
 
         let fates: Vec<(bool, &str)> = catalog
             .candidates("fix")

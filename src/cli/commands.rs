@@ -1,14 +1,15 @@
 //! `commands list`: list discovered slash commands (SPEC §2.3).
 
-use clap::Subcommand;
+use clap::{Args, Subcommand};
 use serde::Serialize;
 
 use crate::adapters::commandsfs::ListedCommand;
 use crate::adapters::trust::Trust;
+use crate::cli::args::CommandDirsArgs;
 use crate::cli::context::{Context, Format};
 use crate::cli::error::{CliError, Status};
 use crate::cli::output::{self, SCHEMA};
-use crate::cli::sources::{CommandsListArgs, command_catalog, with_context_diagnostics};
+use crate::cli::sources::{command_catalog, with_context_diagnostics};
 use crate::diagnostic::Diagnostic;
 
 /// Subcommands of `commands`.
@@ -16,6 +17,14 @@ use crate::diagnostic::Diagnostic;
 pub enum CommandsCommand {
     /// List discovered slash commands with their descriptions
     List(CommandsListArgs),
+}
+
+/// Arguments of `commands list`.
+#[derive(Debug, Clone, Args)]
+pub struct CommandsListArgs {
+    /// The command directories to search.
+    #[command(flatten)]
+    pub dirs: CommandDirsArgs,
 }
 
 #[derive(Serialize)]
@@ -49,7 +58,7 @@ fn text_line(command: &ListedCommand) -> String {
 /// Runs `commands list`.
 pub fn run_list(ctx: &Context, args: &CommandsListArgs) -> Result<Status, CliError> {
     ctx.require_text_or_json("commands list")?;
-    let listing = command_catalog(ctx, &args.commands_dirs).list();
+    let listing = command_catalog(ctx, &args.dirs.commands_dirs)?.list();
     let withheld = listing.commands.iter().any(|c| c.withheld);
     let diagnostics = with_context_diagnostics(ctx, listing.diagnostics, withheld);
     output::print_diagnostics(ctx, &diagnostics);

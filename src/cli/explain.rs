@@ -7,15 +7,20 @@
 //! location holds anything under that name; when neither does, both
 //! searches are shown and the exit status is 1.
 
+use std::ffi::{OsStr, OsString};
+
 use clap::Args;
+use clap_complete::engine::CompletionCandidate;
 use serde::Serialize;
 
 use crate::adapters::commandsfs::{Candidate, CommandCatalog, CommandTier};
 use crate::adapters::trust::Trust;
+use crate::cli::args::CommandDirsArgs;
+use crate::cli::complete;
 use crate::cli::context::{Context, Format};
 use crate::cli::error::{CliError, Status};
 use crate::cli::output::{self, SCHEMA};
-use crate::cli::sources::{CommandsListArgs, command_catalog, rule_dirs, with_context_diagnostics};
+use crate::cli::sources::{command_catalog, rule_dirs, with_context_diagnostics};
 use crate::diagnostic::Diagnostic;
 use crate::prompt::command::Fate as CommandFate;
 use crate::prompt::rules::discovery::explain_rule;
@@ -33,11 +38,48 @@ pub struct ExplainArgs {
 
     /// The command directories to search, as for `expand`.
     #[command(flatten)]
-    pub dirs: CommandsListArgs,
+    pub dirs: CommandDirsArgs,
 
     /// `/NAME` for a command, NAME for a command or else a rule
-    #[arg(value_name = "NAME")]
+    #[arg(
+        value_name = "NAME",
+        add = clap_complete::ArgValueCompleter::new(complete_name)
+    )]
     pub name: String,
+}
+
+/// Completes NAME (SPEC §2.6): with `--rule`, the rule names; else a word
+/// starting with `/` completes to the slash-command names as for `expand`,
+/// another word to the rule names, and an empty word offers both.
+/// Commands are offered with their `/` only, so a bare word is a rule.
+fn complete_name(current: &OsStr) -> Vec<CompletionCandidate> {
+    complete_name_on(&complete::completion_words(), current)
+}
+
+fn complete_name_on(words: &[OsString], current: &OsStr) -> Vec<CompletionCandidate> {
+    let start = ExplainArgs {
+        rule: false,
+        dirs: CommandDirsArgs::default(),
+        name: String::new(),
+    };
+    let Some((args, ctx)) = complete::read_line(words, &["explain"], start) else {
+        return Vec::new();
+    };
+    let commands =
+        !args.rule && (current.is_empty() || current.as_encoded_bytes().starts_with(b"/"));
+    let rules = args.rule || !current.as_encoded_bytes().starts_with(b"/");
+    let mut names = Vec::new();
+    if commands {
+        names.extend(complete::command_names(
+            &ctx,
+            &args.dirs.commands_dirs,
+            current,
+        ));
+    }
+    if rules {
+        names.extend(complete::rule_names(&ctx, current));
+    }
+    names
 }
 
 /// Trust state of a location, as `explain` prints it.
@@ -229,14 +271,9 @@ fn why(label: &str, views: &[CandidateView]) -> String {
     }
 }
 
-fn explain_command(
-    ctx: &Context,
-    args: &ExplainArgs,
-    name: &str,
-) -> (CommandSection, Vec<Diagnostic>) {
-    let catalog = command_catalog(ctx, &args.dirs.commands_dirs);
+fn explain_command(catalog: &CommandCatalog, name: &str) -> (CommandSection, Vec<Diagnostic>) {
     let explanation = catalog.explain(name);
-    let candidates = command_views(&catalog, name, explanation.candidates);
+    let candidates = command_views(catalog, name, explanation.candidates);
     let winner = candidates
         .iter()
         .find(|v| v.fate == "winner")
@@ -349,9 +386,10 @@ pub fn run(ctx: &Context, args: &ExplainArgs) -> Result<Status, CliError> {
         Some(name) => (true, name),
         None => (false, args.name.as_str()),
     };
+    let catalog = command_catalog(ctx, &args.dirs.commands_dirs)?;
     let mut found = Vec::new();
     let command = (!args.rule).then(|| {
-        let (section, notes) = explain_command(ctx, args, name);
+        let (section, notes) = explain_command(&catalog, name);
         found.extend(notes);
         section
     });

@@ -4,17 +4,18 @@
 //!
 //! Subcommand files (`build`, `expand`, `commands`, `rules`, `assemble`,
 //! `explain`, `snapshot`, `check`, `completions`, `man`) import only the
-//! shared modules, never each other: `context` (the resolved run),
-//! `error` ([`CliError`], [`Status`]), `output`, `sources` (command and
-//! rule locations), `config` (the prompt's options), `provider` (the
-//! providers' request shapes), `turn0` (the turn-0 pipeline), `stats`
-//! (accounting), `manifest` (what `snapshot` prints and `check` reads) and
-//! `complete` (dynamic completion of names).
+//! shared modules, never each other: `args` (shared argument groups),
+//! `context` (the resolved run), `error` ([`CliError`], [`Status`]),
+//! `output`, `sources` (command and rule locations), `config` (the prompt's
+//! options), `provider` (the providers' request shapes), `turn0` (the
+//! turn-0 pipeline), `stats` (accounting), `manifest` (what `snapshot`
+//! prints and `check` reads) and `complete` (dynamic completion of names).
 
 use std::ffi::OsString;
 
 use clap::{Parser, Subcommand};
 
+pub mod args;
 pub mod assemble;
 pub mod build;
 pub mod check;

@@ -5,31 +5,37 @@
 
 use std::path::PathBuf;
 
-use clap::Args;
-
 use crate::adapters::commandsfs::CommandCatalog;
 use crate::adapters::rulesfs;
 use crate::cli::context::Context;
+use crate::cli::error::CliError;
 use crate::diagnostic::Diagnostic;
 use crate::prompt::tiers::SearchDir;
-
-/// The command directories to search: `commands list`, `explain`.
-#[derive(Debug, Clone, Args)]
-pub struct CommandsListArgs {
-    /// Read commands from DIR instead of .mecatl/commands and .claude/commands (repeatable; never trust-gated)
-    #[arg(long = "commands-dir", value_name = "DIR")]
-    pub commands_dirs: Vec<PathBuf>,
-}
 
 /// The command catalog: the operator's `--commands-dir` directories when
 /// given (resolved against `-C`, never trust-gated), else the project
 /// directories, withheld when the workspace is untrusted.
-pub fn command_catalog(ctx: &Context, commands_dirs: &[PathBuf]) -> CommandCatalog {
-    if commands_dirs.is_empty() {
+///
+/// A whitespace-only `--commands-dir` is a usage error, as an empty one is
+/// (clap refuses that): resolved against `-C` it would name the workspace
+/// itself.
+pub fn command_catalog(
+    ctx: &Context,
+    commands_dirs: &[PathBuf],
+) -> Result<CommandCatalog, CliError> {
+    if let Some(blank) = commands_dirs
+        .iter()
+        .find(|d| d.to_string_lossy().trim().is_empty())
+    {
+        return Err(CliError::Usage(format!(
+            "--commands-dir {blank:?}: a commands directory cannot be blank"
+        )));
+    }
+    Ok(if commands_dirs.is_empty() {
         CommandCatalog::for_workspace(ctx.reader.clone(), ctx.trust.trusted)
     } else {
         CommandCatalog::for_operator_dirs(commands_dirs.iter().map(|d| ctx.resolve_path(d)))
-    }
+    })
 }
 
 /// Every rule directory in precedence order: the two project directories

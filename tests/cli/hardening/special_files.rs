@@ -122,11 +122,15 @@ fn fifo_and_dev_null_commands_are_not_used() {
         assert_eq!(out.stderr_lines(), [warning]);
         let out = run(&env, &["--trust-project", "expand", "--require", &input]);
         out.assert_code(1);
+        let (path, why) = warning
+            .strip_prefix("mecatl-prompt: warning: ")
+            .and_then(|w| w.split_once(": not used: "))
+            .unwrap();
         assert_eq!(
             out.stderr_lines(),
             [
                 warning,
-                &format!("mecatl-prompt: error: unknown command /{name}")
+                &format!("mecatl-prompt: error: /{name} exists but cannot be used: {path}: {why}")
             ]
         );
     }
