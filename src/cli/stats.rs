@@ -20,6 +20,12 @@
 //!   the cap, a rejected soul) has null bytes and tokens (`-` in text):
 //!   `assemble` never opens withheld or capped files, so their size is
 //!   unknown, and none of them costs the model anything.
+//! - Every row comes from the turn-0 report's typed facts, never from the
+//!   files again: a source that delivered no message shows what it left
+//!   out in its place (a refused soul: `rejected (REASON)`, `rejected
+//!   (cannot be read: …)`, `rejected (not found)`); withholding is the
+//!   trust notice's to report, except per rule, where every rule left out
+//!   has its row.
 //! - A total's status is `ok`, or `over --max-…-bytes N` when its budget
 //!   is exceeded.
 
@@ -264,33 +270,7 @@ pub fn for_turn0(
     content: &Turn0Args,
     args: &Turn0AccountingArgs,
 ) -> Accounting {
-    let mut entries: Vec<(Provenance, Entry)> = report
-        .messages
-        .iter()
-        .map(|message| {
-            let status = if message.truncated { "truncated" } else { "ok" };
-            let name = message.provenance.as_str();
-            let bytes = message.message.text.len();
-            let entry = Entry::sized(name, message.source.clone(), bytes, status);
-            (message.provenance, entry)
-        })
-        .collect();
-    // Withholding is the trust notice's to report; a source that delivered
-    // a message has nothing missing to show.
-    let refused = report.left_out.iter().filter(|fact| {
-        fact.name.is_none()
-            && fact.reason != LeftOutReason::Withheld
-            && report.message(fact.provenance).is_none()
-    });
-    for fact in refused {
-        let at = entries
-            .iter()
-            .position(|(provenance, _)| *provenance > fact.provenance)
-            .unwrap_or(entries.len());
-        let entry = left_out_entry(fact.provenance.as_str(), fact);
-        entries.insert(at, (fact.provenance, entry));
-    }
-    let entries: Vec<Entry> = entries.into_iter().map(|(_, entry)| entry).collect();
+    let entries = turn0_entries(report);
     let total: usize = entries.iter().filter_map(|e| e.bytes).sum();
     let mut group = Group {
         entries,
@@ -314,6 +294,38 @@ pub fn for_turn0(
         shown: args.stats.stats,
         over_budget: over_budget.into_iter().collect(),
     }
+}
+
+/// One entry per message, in order, and in its source's place, why a
+/// source that delivered no message left something out (a refused soul).
+/// Withholding is the trust notice's to report, and a source that
+/// delivered a message has nothing missing to show.
+fn turn0_entries(report: &Turn0Report) -> Vec<Entry> {
+    let mut entries: Vec<(Provenance, Entry)> = report
+        .messages
+        .iter()
+        .map(|message| {
+            let status = if message.truncated { "truncated" } else { "ok" };
+            let name = message.provenance.as_str();
+            let bytes = message.message.text.len();
+            let entry = Entry::sized(name, message.source.clone(), bytes, status);
+            (message.provenance, entry)
+        })
+        .collect();
+    let refused = report.left_out.iter().filter(|fact| {
+        fact.name.is_none()
+            && fact.reason != LeftOutReason::Withheld
+            && report.message(fact.provenance).is_none()
+    });
+    for fact in refused {
+        let at = entries
+            .iter()
+            .position(|(provenance, _)| *provenance > fact.provenance)
+            .unwrap_or(entries.len());
+        let entry = left_out_entry(fact.provenance.as_str(), fact);
+        entries.insert(at, (fact.provenance, entry));
+    }
+    entries.into_iter().map(|(_, entry)| entry).collect()
 }
 
 /// The status of something left out: `withheld`, `dropped (cap)` or
@@ -547,7 +559,11 @@ mod tests {
     use super::*;
     use crate::prompt::build::build;
     use crate::prompt::env::Env;
+    use crate::prompt::rules::{Rule, RuleOrigin, ShownRule};
+    use crate::prompt::soul::SoulRejection;
+    use crate::prompt::tiers::Fate;
     use crate::prompt::tools::ToolSpec;
+    use crate::prompt::turn0::{AssembledMessage, Message, Rejection};
 
     #[test]
     fn tokens_are_bytes_over_four_rounded_up() {
@@ -663,6 +679,115 @@ mod tests {
              \x20 rule big        -       -  dropped (cap)  .claude/rules/big.md\n\
              turn-0 total   1324     331  ok\n\
              tokens are estimated as bytes / 4, rounded up\n"
+        );
+    }
+
+    fn fact(provenance: Provenance, name: Option<&str>, reason: LeftOutReason) -> LeftOut {
+        LeftOut {
+            provenance,
+            name: name.map(str::to_string),
+            source: Some(format!("{}.md", name.unwrap_or(provenance.as_str()))),
+            reason,
+        }
+    }
+
+    #[test]
+    fn a_source_that_delivered_nothing_shows_why_in_its_place() {
+        let message = |provenance| {
+            AssembledMessage::new(provenance, Message::user("text"), Some("src".into()))
+        };
+        let rejected = LeftOutReason::Rejected(Rejection::Soul(SoulRejection::Blank));
+        let mut report = Turn0Report {
+            messages: vec![message(Provenance::Project), message(Provenance::Memory)],
+            left_out: vec![
+                fact(Provenance::Soul, None, rejected),
+                fact(Provenance::Soul, None, LeftOutReason::Withheld),
+                fact(Provenance::Rules, Some("r"), LeftOutReason::DroppedAtCap),
+            ],
+            diagnostics: Vec::new(),
+        };
+        let rows = |report: &Turn0Report| -> Vec<(String, String)> {
+            turn0_entries(report)
+                .into_iter()
+                .map(|e| (e.name, e.status))
+                .collect()
+        };
+        assert_eq!(
+            rows(&report),
+            [
+                ("project".to_string(), "ok".to_string()),
+                ("soul".to_string(), "rejected (blank)".to_string()),
+                ("memory".to_string(), "ok".to_string()),
+            ]
+        );
+        report.messages.insert(1, message(Provenance::Soul));
+        let names: Vec<String> = rows(&report).into_iter().map(|(n, _)| n).collect();
+        assert_eq!(names, ["project", "soul", "memory"]);
+    }
+
+    #[test]
+    fn every_left_out_reason_has_its_status() {
+        let statuses: Vec<String> = [
+            LeftOutReason::Withheld,
+            LeftOutReason::DroppedAtCap,
+            LeftOutReason::Rejected(Rejection::Rule {
+                fate: Fate::Malformed { reason: "x".into() },
+                reason: Some("bad YAML; rule dropped".into()),
+            }),
+            LeftOutReason::Unreadable {
+                cause: "denied".into(),
+            },
+            LeftOutReason::NotFound,
+        ]
+        .iter()
+        .map(left_out_status)
+        .collect();
+        assert_eq!(
+            statuses,
+            [
+                "withheld",
+                "dropped (cap)",
+                "rejected (bad YAML; rule dropped)",
+                "rejected (cannot be read: denied)",
+                "rejected (not found)"
+            ]
+        );
+    }
+
+    #[test]
+    fn rule_rows_are_the_shown_rules_and_the_rules_left_out_by_name() {
+        let mut rules_message = AssembledMessage::new(Provenance::Rules, Message::user("m"), None);
+        rules_message.rules = vec![ShownRule {
+            rule: Rule {
+                name: "b".into(),
+                body: "body".into(),
+                paths: vec![],
+                origin: RuleOrigin::Project,
+            },
+            source: Some("b.md".into()),
+            truncated: true,
+        }];
+        let report = Turn0Report {
+            messages: vec![rules_message],
+            left_out: vec![
+                fact(Provenance::Rules, Some("c"), LeftOutReason::Withheld),
+                fact(Provenance::Rules, Some("a"), LeftOutReason::DroppedAtCap),
+                fact(Provenance::Soul, None, LeftOutReason::NotFound),
+            ],
+            diagnostics: Vec::new(),
+        };
+        let rows: Vec<(String, Option<usize>, String)> = rule_entries(&report)
+            .into_iter()
+            .map(|e| (e.name, e.bytes, e.status))
+            .collect();
+        let block = render_rule_block(&report.messages[0].rules[0].rule).len();
+        assert_eq!(
+            rows,
+            [
+                ("a".to_string(), None, "dropped (cap)".to_string()),
+                ("b".to_string(), Some(block), "truncated".to_string()),
+                ("c".to_string(), None, "withheld".to_string()),
+            ]
         );
     }
 }
