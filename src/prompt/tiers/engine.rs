@@ -7,10 +7,10 @@ use std::collections::HashMap;
 use std::io;
 
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::prompt::instructions::ReadFault;
 use crate::prompt::tiers::dir::{SearchDir, Tier, Words};
 use crate::prompt::tiers::fate::{Candidate, Fate};
 use crate::prompt::tiers::walk::{self, Entry, Listed};
+use crate::prompt::turn0::ReadFault;
 use crate::workspace::{Bounded, EntryKind, WsError};
 
 /// One kind of named file (rules, commands, skills): how its files are

@@ -3,8 +3,8 @@
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::limits;
-use crate::prompt::instructions::ReadFault;
 use crate::prompt::tiers::dir::{Layout, SKILL_FILE, SearchDir, Words};
+use crate::prompt::turn0::ReadFault;
 use crate::workspace::{DirEntry, EntryKind, Workspace, WsError, join};
 
 /// A file a directory offers for a name, before it is read.
