@@ -89,7 +89,7 @@ pub fn estimate_tokens(bytes: usize) -> usize {
 
 /// One accounted part.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Entry {
+pub struct StatEntry {
     /// The section name, message provenance or rule name.
     pub name: String,
     /// The file (or directory) it came from, when there is one.
@@ -103,7 +103,7 @@ pub struct Entry {
     pub status: String,
 }
 
-impl Entry {
+impl StatEntry {
     fn sized(name: &str, source: Option<String>, bytes: usize, status: &str) -> Self {
         Self {
             name: name.to_string(),
@@ -151,13 +151,13 @@ impl Amount {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Group {
     /// The sections or messages, in output order.
-    pub entries: Vec<Entry>,
+    pub entries: Vec<StatEntry>,
     /// The blank lines joining the sections (prefix and suffix only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub separators: Option<Amount>,
     /// Every rule the rules message holds or left out (turn-0 only).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub rules: Option<Vec<Entry>>,
+    pub rules: Option<Vec<StatEntry>>,
     /// The whole part: entries plus separators.
     pub total: Amount,
 }
@@ -300,15 +300,15 @@ pub fn for_turn0(
 /// source that delivered no message left something out (a refused soul).
 /// Withholding is the trust notice's to report, and a source that
 /// delivered a message has nothing missing to show.
-fn turn0_entries(report: &Turn0Report) -> Vec<Entry> {
-    let mut entries: Vec<(Provenance, Entry)> = report
+fn turn0_entries(report: &Turn0Report) -> Vec<StatEntry> {
+    let mut entries: Vec<(Provenance, StatEntry)> = report
         .messages
         .iter()
         .map(|message| {
             let status = if message.truncated { "truncated" } else { "ok" };
             let name = message.provenance.as_str();
             let bytes = message.message.text.len();
-            let entry = Entry::sized(name, message.source.clone(), bytes, status);
+            let entry = StatEntry::sized(name, message.source.clone(), bytes, status);
             (message.provenance, entry)
         })
         .collect();
@@ -341,16 +341,16 @@ fn left_out_status(reason: &LeftOutReason) -> String {
 }
 
 /// The entry of something left out, named `name`.
-fn left_out_entry(name: &str, fact: &LeftOut) -> Entry {
-    Entry::left_out(name, fact.source.clone(), left_out_status(&fact.reason))
+fn left_out_entry(name: &str, fact: &LeftOut) -> StatEntry {
+    StatEntry::left_out(name, fact.source.clone(), left_out_status(&fact.reason))
 }
 
 /// The entries of sections joined by [`SECTION_SEPARATOR`], with the
 /// separators counted so the total is the joined size.
 fn section_group(sections: &[Section]) -> Group {
-    let entries: Vec<Entry> = sections
+    let entries: Vec<StatEntry> = sections
         .iter()
-        .map(|s| Entry::sized(s.name, None, s.text.len(), "ok"))
+        .map(|s| StatEntry::sized(s.name, None, s.text.len(), "ok"))
         .collect();
     let separators = SECTION_SEPARATOR.len() * sections.len().saturating_sub(1);
     let total = sections.iter().map(|s| s.text.len()).sum::<usize>() + separators;
@@ -367,7 +367,7 @@ fn builder_group(text: &str) -> Group {
     let entries = if text.is_empty() {
         Vec::new()
     } else {
-        vec![Entry::sized("builder", None, text.len(), "ok")]
+        vec![StatEntry::sized("builder", None, text.len(), "ok")]
     };
     Group {
         entries,
@@ -392,7 +392,7 @@ fn check_budget(
         return None;
     }
     group.total.status = format!("over {flag} {max}");
-    let mut sized: Vec<(&Entry, usize)> = group
+    let mut sized: Vec<(&StatEntry, usize)> = group
         .entries
         .iter()
         .filter_map(|e| Some((e, e.bytes?)))
@@ -417,13 +417,13 @@ fn check_budget(
 /// Every rule the rules message shows, rejects or leaves out, sorted by
 /// name: shown ones with the size of their block, then the ones the rules
 /// source left out, with why (no file is opened or listed here).
-fn rule_entries(report: &Turn0Report) -> Vec<Entry> {
+fn rule_entries(report: &Turn0Report) -> Vec<StatEntry> {
     let shown = report.messages.iter().flat_map(|message| &message.rules);
-    let mut entries: Vec<Entry> = shown
+    let mut entries: Vec<StatEntry> = shown
         .map(|shown| {
             let status = if shown.truncated { "truncated" } else { "ok" };
             let bytes = render_rule_block(&shown.rule).len();
-            Entry::sized(&shown.rule.name, shown.source.clone(), bytes, status)
+            StatEntry::sized(&shown.rule.name, shown.source.clone(), bytes, status)
         })
         .collect();
     for fact in &report.left_out {
@@ -445,7 +445,7 @@ struct Row {
 }
 
 impl Row {
-    fn entry(label: String, entry: &Entry) -> Self {
+    fn entry(label: String, entry: &StatEntry) -> Self {
         let number = |n: Option<usize>| n.map_or_else(|| "-".to_string(), |n| n.to_string());
         Self {
             label,
@@ -600,10 +600,10 @@ mod tests {
     }
 
     fn group(sizes: &[(&str, Option<&str>, usize)]) -> Group {
-        let entries: Vec<Entry> = sizes
+        let entries: Vec<StatEntry> = sizes
             .iter()
             .map(|(name, source, bytes)| {
-                Entry::sized(name, source.map(str::to_string), *bytes, "ok")
+                StatEntry::sized(name, source.map(str::to_string), *bytes, "ok")
             })
             .collect();
         let total = sizes.iter().map(|s| s.2).sum();
@@ -657,8 +657,8 @@ mod tests {
     fn the_table_aligns_columns_and_marks_unknown_sizes() {
         let mut turn0 = group(&[("project", Some("AGENTS.md"), 1234), ("rules", None, 90)]);
         turn0.rules = Some(vec![
-            Entry::sized("api", Some(".mecatl/rules/api.md".into()), 80, "ok"),
-            Entry::left_out(
+            StatEntry::sized("api", Some(".mecatl/rules/api.md".into()), 80, "ok"),
+            StatEntry::left_out(
                 "big",
                 Some(".claude/rules/big.md".into()),
                 "dropped (cap)".into(),
