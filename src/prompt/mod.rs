@@ -13,6 +13,7 @@ pub mod glob;
 pub mod instructions;
 pub mod memory_index;
 pub mod operator_profile;
+pub mod profile;
 pub mod rules;
 pub mod soul;
 pub mod text;

@@ -22,26 +22,38 @@ use std::path::{Component, Path, PathBuf};
 
 use crate::workspace::{Workspace, join};
 
-/// Where a file a profile reads comes from (SPEC §14.1). Profiles that need
-/// more scopes (managed, local) add them here.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// Where a file a profile reads comes from (SPEC §14.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Scope {
-    /// The user's own configuration (`$CODEX_HOME`, `~/.agents`, …).
+    /// Machine policy (`/etc/claude-code/CLAUDE.md`).
+    Managed,
+    /// The user's own configuration (`~/.claude`, `$CODEX_HOME`, `~/.agents`, …).
     User,
     /// A directory above the workspace root, on the walk.
     Parent,
     /// Inside the workspace: trust-gated and confined (SPEC §3).
     Project,
+    /// A project file meant to stay out of version control
+    /// (`CLAUDE.local.md`): gated like project.
+    Local,
 }
 
 impl Scope {
     /// The lowercase name used in output.
     pub fn as_str(self) -> &'static str {
         match self {
+            Scope::Managed => "managed",
             Scope::User => "user",
             Scope::Parent => "parent",
             Scope::Project => "project",
+            Scope::Local => "local",
         }
+    }
+
+    /// True for the scopes trust gates (SPEC §14.1): project and local.
+    pub fn is_gated(self) -> bool {
+        matches!(self, Scope::Project | Scope::Local)
     }
 }
 

@@ -28,6 +28,7 @@
 
 use crate::diagnostic::Diagnostic;
 use crate::prompt::codex::{CodexConfig, is_plain_relative};
+use crate::prompt::profile::Cut;
 use crate::prompt::text::{INVALID_UTF8_REPLACED, decode_lossy, whole_chars};
 use crate::prompt::walk::{Scope, WalkDir};
 use crate::workspace::{Bounded, WsError};
@@ -69,15 +70,6 @@ pub fn chain<'w, 'a>(walk: &'w [WalkDir<'a>], root: Option<&Root>) -> &'w [WalkD
         Some(root) => walk.get(root.index..).unwrap_or_default(),
         None => walk.get(walk.len().saturating_sub(1)..).unwrap_or_default(),
     }
-}
-
-/// Bytes of a file the budget cut.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Cut {
-    /// Bytes sent.
-    pub kept: u64,
-    /// Bytes left out.
-    pub omitted: u64,
 }
 
 /// One file that contributes to the chain.

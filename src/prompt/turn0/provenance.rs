@@ -26,6 +26,11 @@ pub enum Provenance {
     UserModel,
     /// A custom assembler that declares no provenance.
     Unknown,
+    /// An agent profile's instructions message, made of one part per file
+    /// (SPEC §14.2).
+    Instructions,
+    /// An agent profile's skills listing (SPEC §14.5, §14.6).
+    Skills,
 }
 
 impl Provenance {
@@ -39,6 +44,8 @@ impl Provenance {
             Provenance::Memory => "memory",
             Provenance::UserModel => "user_model",
             Provenance::Unknown => "unknown",
+            Provenance::Instructions => "instructions",
+            Provenance::Skills => "skills",
         }
     }
 
@@ -52,6 +59,8 @@ impl Provenance {
             Provenance::Memory => "memory index",
             Provenance::UserModel => "user model",
             Provenance::Unknown => "unknown",
+            Provenance::Instructions => "instructions",
+            Provenance::Skills => "skills listing",
         }
     }
 

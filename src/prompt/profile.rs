@@ -1,0 +1,314 @@
+//! Agent profiles (SPEC §14): which agent's way of loading a workspace the
+//! preview reproduces, and the shapes every profile's turn 0 shares — the
+//! parts each message is made of (one per file, with its scope and kind),
+//! what was considered and not loaded, and what reading a path adds
+//! (`--touch`).
+//!
+//! A profile is a wiring of the domain's pieces (the walk of
+//! [`crate::prompt::walk`], the precedence engine of
+//! [`crate::prompt::tiers`], the import scanner, the content transforms)
+//! at the composition root; this module holds only what all of them
+//! produce, so the CLI renders every profile the same way.
+//!
+//! Choices the spec leaves open:
+//! - A part's `bytes` is its content's length in UTF-8 bytes, as sent.
+//! - What was not loaded carries a typed reason ([`NotLoadedReason`]); its
+//!   JSON `reason` is the reason's phrase, so tools can match on it.
+
+use serde::Serialize;
+
+use crate::diagnostic::Diagnostic;
+use crate::prompt::turn0::Provenance;
+pub use crate::prompt::walk::Scope;
+
+/// An agent whose loading a preview reproduces (SPEC §14.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Agent {
+    /// The Mecatl engine of SPEC Part I (the default).
+    Mecatl,
+    /// Claude Code.
+    Claude,
+    /// Codex CLI.
+    Codex,
+}
+
+impl Agent {
+    /// Every agent, in the order `compare` shows them.
+    pub const ALL: [Agent; 3] = [Agent::Mecatl, Agent::Claude, Agent::Codex];
+
+    /// The name used on the command line and in JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Agent::Mecatl => "mecatl",
+            Agent::Claude => "claude",
+            Agent::Codex => "codex",
+        }
+    }
+
+    /// The agent's own name, for sentences.
+    pub fn title(self) -> &'static str {
+        match self {
+            Agent::Mecatl => "mecatl",
+            Agent::Claude => "Claude Code",
+            Agent::Codex => "Codex",
+        }
+    }
+}
+
+/// A name that is not an agent's.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown agent {0:?}; known agents: mecatl, claude, codex")]
+pub struct UnknownAgent(pub String);
+
+impl std::str::FromStr for Agent {
+    type Err = UnknownAgent;
+
+    fn from_str(name: &str) -> Result<Self, UnknownAgent> {
+        Agent::ALL
+            .into_iter()
+            .find(|agent| agent.as_str() == name)
+            .ok_or_else(|| UnknownAgent(name.to_string()))
+    }
+}
+
+/// What a part is (SPEC §14.7).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PartKind {
+    /// An instruction file of the walk (`CLAUDE.md`, `AGENTS.md`, …).
+    Instructions,
+    /// A rule file (`.claude/rules/**/*.md`).
+    Rule,
+    /// A file an `@import` brought in.
+    Import,
+    /// Claude Code's auto-memory `MEMORY.md`.
+    AutoMemory,
+    /// The skills listing.
+    Skills,
+}
+
+impl PartKind {
+    /// The kebab-case name used in output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PartKind::Instructions => "instructions",
+            PartKind::Rule => "rule",
+            PartKind::Import => "import",
+            PartKind::AutoMemory => "auto-memory",
+            PartKind::Skills => "skills",
+        }
+    }
+}
+
+/// Bytes of a file a budget cut.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Cut {
+    /// Bytes sent.
+    pub kept: u64,
+    /// Bytes left out.
+    pub omitted: u64,
+}
+
+/// One file's contribution to a profile's message, exactly as sent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Part {
+    /// The file: workspace-relative for project and local files, absolute
+    /// for user, managed and parent ones (SPEC §14.7).
+    pub path: String,
+    /// Where it lies.
+    pub scope: Scope,
+    /// What it is.
+    pub kind: PartKind,
+    /// For an import, the file whose `@path` brought it in.
+    pub imported_by: Option<String>,
+    /// Exactly what the agent sends for it.
+    pub content: String,
+    /// Set when a budget cut it.
+    pub cut: Option<Cut>,
+}
+
+/// The JSON shape of SPEC §14.7: `{path, scope, kind, imported_by, bytes,
+/// content, cut}`.
+impl Serialize for Part {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut part = serializer.serialize_struct("Part", 7)?;
+        part.serialize_field("path", &self.path)?;
+        part.serialize_field("scope", &self.scope)?;
+        part.serialize_field("kind", &self.kind)?;
+        part.serialize_field("imported_by", &self.imported_by)?;
+        part.serialize_field("bytes", &self.content.len())?;
+        part.serialize_field("content", &self.content)?;
+        part.serialize_field("cut", &self.cut)?;
+        part.end()
+    }
+}
+
+/// One turn-0 message of a profile: its provenance and its parts, in order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ProfileMessage {
+    /// Always `user`.
+    pub role: crate::prompt::turn0::Role,
+    /// Where it comes from (`instructions` or `skills` under a profile).
+    pub provenance: Provenance,
+    /// Its parts, in the order the agent sends them.
+    pub parts: Vec<Part>,
+}
+
+/// Why a file a profile considered was not loaded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NotLoadedReason {
+    /// A project or local file of an untrusted workspace.
+    Withheld,
+    /// `AGENTS.md` where a non-blank Claude instruction file exists on the
+    /// walk (Claude Code reads AGENTS.md only as a fallback).
+    FallbackUnused,
+    /// A rule with `paths:`, loaded only when a matching file is read.
+    Conditional,
+    /// An import outside what the agent (or the preview) reads: outside the
+    /// cwd without approval, or outside the workspace from a project file.
+    External,
+    /// An import deeper than the agent follows.
+    TooDeep,
+    /// A file or import already loaded.
+    Duplicate,
+    /// An import that names nothing, or a directory.
+    Missing,
+    /// An import the agent does not read as text (its extension).
+    NotText,
+    /// Empty or whitespace only.
+    Blank,
+    /// Larger than the agent reads (`bytes` is the file's size).
+    TooLarge {
+        /// The file's size.
+        bytes: u64,
+    },
+    /// Past a budget (`bytes` is the file's size).
+    OverBudget {
+        /// The file's size.
+        bytes: u64,
+    },
+    /// A fan-out guard of ours stopped reading (imports per assembly,
+    /// imported bytes).
+    Capped,
+    /// Cannot be used: a link leaving the workspace, a dangling link, a
+    /// read fault; the text says which.
+    Unusable(String),
+}
+
+impl NotLoadedReason {
+    /// The reason as one short phrase, used in text and JSON.
+    pub fn phrase(&self) -> String {
+        match self {
+            NotLoadedReason::Withheld => "withheld: untrusted".to_string(),
+            NotLoadedReason::FallbackUnused => {
+                "not read: a CLAUDE.md-type file exists on the walk".to_string()
+            }
+            NotLoadedReason::Conditional => {
+                "conditional: loaded when a matching file is read".to_string()
+            }
+            NotLoadedReason::External => "external: not read".to_string(),
+            NotLoadedReason::TooDeep => "import too deep".to_string(),
+            NotLoadedReason::Duplicate => "already loaded".to_string(),
+            NotLoadedReason::Missing => "not found".to_string(),
+            NotLoadedReason::NotText => "not a text file".to_string(),
+            NotLoadedReason::Blank => "blank".to_string(),
+            NotLoadedReason::TooLarge { bytes } => format!("too large ({bytes} bytes)"),
+            NotLoadedReason::OverBudget { bytes } => format!("over budget ({bytes} bytes)"),
+            NotLoadedReason::Capped => "past the import guard".to_string(),
+            NotLoadedReason::Unusable(why) => format!("cannot be used: {why}"),
+        }
+    }
+}
+
+/// A file a profile considered and did not load.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NotLoaded {
+    /// The file, as a [`Part`]'s path.
+    pub path: String,
+    /// Where it lies.
+    pub scope: Scope,
+    /// Why.
+    pub reason: NotLoadedReason,
+}
+
+/// The JSON shape of SPEC §14.7: `{path, scope, reason}`.
+impl Serialize for NotLoaded {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut entry = serializer.serialize_struct("NotLoaded", 3)?;
+        entry.serialize_field("path", &self.path)?;
+        entry.serialize_field("scope", &self.scope)?;
+        entry.serialize_field("reason", &self.reason.phrase())?;
+        entry.end()
+    }
+}
+
+/// What reading one path adds (SPEC §14.3 `--touch`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Touched {
+    /// The path read, workspace-relative.
+    pub path: String,
+    /// The parts it adds, in the order the agent sends them.
+    pub parts: Vec<Part>,
+}
+
+/// A profile's turn 0 (SPEC §14.2, §14.7): its messages, what touching
+/// paths adds, what was considered and not loaded, and the diagnostics.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ProfileTurn0 {
+    /// The messages, in order.
+    pub messages: Vec<ProfileMessage>,
+    /// Per `--touch` path, what reading it adds.
+    pub touch: Vec<Touched>,
+    /// Files considered and not loaded, in the order met.
+    pub not_loaded: Vec<NotLoaded>,
+    /// Diagnostics about every file looked at.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn agents_parse_by_name_and_refuse_others() {
+        for agent in Agent::ALL {
+            assert_eq!(agent.as_str().parse::<Agent>(), Ok(agent));
+        }
+        let err = "gemini".parse::<Agent>().unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "unknown agent \"gemini\"; known agents: mecatl, claude, codex"
+        );
+    }
+
+    #[test]
+    fn parts_serialize_in_the_spec_shape() {
+        let part = Part {
+            path: "sub/CLAUDE.md".into(),
+            scope: Scope::Project,
+            kind: PartKind::Import,
+            imported_by: Some("CLAUDE.md".into()),
+            content: "héllo".into(),
+            cut: Some(Cut {
+                kept: 6,
+                omitted: 1,
+            }),
+        };
+        assert_eq!(
+            serde_json::to_string(&part).unwrap(),
+            r#"{"path":"sub/CLAUDE.md","scope":"project","kind":"import","imported_by":"CLAUDE.md","bytes":6,"content":"héllo","cut":{"kept":6,"omitted":1}}"#
+        );
+        let not_loaded = NotLoaded {
+            path: "/etc/hostname".into(),
+            scope: Scope::Project,
+            reason: NotLoadedReason::External,
+        };
+        assert_eq!(
+            serde_json::to_string(&not_loaded).unwrap(),
+            r#"{"path":"/etc/hostname","scope":"project","reason":"external: not read"}"#
+        );
+    }
+}
