@@ -62,7 +62,7 @@ impl CommandFiles {
 impl Kind for CommandFiles {
     type Item = String;
 
-    fn words(&self) -> &Words {
+    fn words(&self, _dir: &SearchDir<'_>) -> &Words {
         &COMMAND_WORDS
     }
 
