@@ -135,6 +135,12 @@ fn require_error(input: &str, not_expanded: Option<&NotExpanded>) -> Option<Diag
         Some(NotExpanded::InvalidName { name, source }) => {
             (Some(source.clone()), cannot_invoke(name))
         }
+        Some(NotExpanded::ModelOnly { name, source }) => (
+            Some(source.clone()),
+            format!(
+                "/{name} has user-invocable: false: only the model may invoke it, and Claude                  Code sends nothing when it is typed"
+            ),
+        ),
         None => match parse_invocation(input) {
             Some(invocation) => (None, format!("unknown command /{}", invocation.name)),
             None => (None, "input is not a slash command".to_string()),

@@ -38,6 +38,7 @@
 //! `claude_dialect` and `claude_listing`; the dialect shares the output
 //! bound of `substitute.rs`.
 
+pub mod claude_catalog;
 pub mod claude_dialect;
 pub mod claude_listing;
 mod command_frontmatter;

@@ -103,6 +103,13 @@ pub fn split_frontmatter(raw: &str) -> (Option<&str>, &str) {
     }
 }
 
+/// The byte offset where the frontmatter text starts (the line after the
+/// opening `---`), when `raw` has a block: what locates a YAML error in
+/// the file.
+pub fn frontmatter_start(raw: &str) -> Option<usize> {
+    frontmatter_bounds(raw).map(|(content, _, _)| content)
+}
+
 /// The byte offset where the body starts, when `raw` has a block.
 fn frontmatter_end(raw: &str) -> Option<usize> {
     frontmatter_bounds(raw).map(|(_, _, end)| end)

@@ -62,6 +62,14 @@ pub enum NotExpanded {
         /// The dropped files, in precedence order.
         candidates: Vec<Candidate<String>>,
     },
+    /// The file may only be invoked by the model (Claude Code's
+    /// `user-invocable: false`): typed by the user, it sends nothing.
+    ModelOnly {
+        /// The command name.
+        name: String,
+        /// The file, as displayed.
+        source: String,
+    },
     /// The input's first word names a file whose name lies outside the
     /// grammar (`/a:b` for `a:b.md`), so the grammar read a different,
     /// unknown name.

@@ -1,0 +1,312 @@
+//! One Claude Code command or skill file as the precedence engine reads
+//! it: its text, whether it is a command or a skill, and its frontmatter
+//! read the way Claude Code reads it.
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::limits;
+use crate::prompt::command::claude_dialect;
+use crate::prompt::command::claude_listing::{self, Kind};
+use crate::prompt::command::files::COMMAND_WORDS;
+use crate::prompt::text::{INVALID_UTF8_REPLACED, decode_read};
+use crate::prompt::tiers::{Layout, Listed, Loaded, Loss, SearchDir, Words, read_listed};
+use crate::prompt::yaml::{YamlError, parse_yaml};
+
+/// How skill files are named in diagnostics; like a command, a refused
+/// symlink or a name that is not UTF-8 is a warning (SPEC §5.5).
+pub const SKILL_WORDS: Words = Words {
+    noun: "skill",
+    plural: "skills",
+    dir_noun: "skills directory",
+    refusal: Severity::Warning,
+};
+
+/// How Claude Code read a file's frontmatter block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Reading {
+    /// The file has no block.
+    None,
+    /// The block is valid YAML.
+    Yaml,
+    /// The block is not valid YAML, and parses once values holding special
+    /// characters are quoted ([`claude_dialect::requote_frontmatter`]).
+    Requoted,
+    /// The block is not valid YAML even then: Claude Code uses none of its
+    /// keys (the block still leaves the text).
+    Ignored,
+}
+
+/// A file's frontmatter as Claude Code reads it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Frontmatter {
+    /// Every key, in the file's order, with its value as YAML gives it.
+    pub keys: Map<String, Value>,
+    /// How the block was read.
+    pub reading: Reading,
+    /// Where strict YAML failed, in file lines and columns (1-based), when
+    /// it did.
+    pub error: Option<YamlError>,
+}
+
+/// Reads the frontmatter of `raw` as Claude Code does: YAML; else YAML
+/// after [`claude_dialect::requote_frontmatter`]; else no keys. A block that
+/// is empty or holds only comments has no keys.
+pub fn read_frontmatter(raw: &str) -> Frontmatter {
+    let (Some(yaml), _) = claude_dialect::split_frontmatter(raw) else {
+        return Frontmatter {
+            keys: Map::new(),
+            reading: Reading::None,
+            error: None,
+        };
+    };
+    let strict = match parse_yaml::<Map<String, Value>>(yaml) {
+        Ok(keys) => {
+            return Frontmatter {
+                keys: keys.unwrap_or_default(),
+                reading: Reading::Yaml,
+                error: None,
+            };
+        }
+        Err(err) => err,
+    };
+    let lines_before = claude_dialect::frontmatter_start(raw)
+        .map_or(0, |start| raw[..start].matches('\n').count() as u64);
+    let error = Some(YamlError {
+        line: strict.line + lines_before,
+        ..strict
+    });
+    let is_flow_list = |v: &str| matches!(parse_yaml::<Value>(v), Ok(Some(Value::Array(_))));
+    let requoted = claude_dialect::requote_frontmatter(yaml, is_flow_list);
+    match parse_yaml::<Map<String, Value>>(&requoted) {
+        Ok(keys) => Frontmatter {
+            keys: keys.unwrap_or_default(),
+            reading: Reading::Requoted,
+            error,
+        },
+        Err(_) => Frontmatter {
+            keys: Map::new(),
+            reading: Reading::Ignored,
+            error,
+        },
+    }
+}
+
+/// A frontmatter value as Claude Code turns it into text: a string
+/// trimmed, a number or boolean spelled out; blank and other values give
+/// nothing.
+pub fn value_text(value: Option<&Value>) -> Option<String> {
+    match value? {
+        Value::String(s) => Some(s.trim().to_string()).filter(|s| !s.is_empty()),
+        Value::Number(n) => Some(n.to_string()),
+        Value::Bool(b) => Some(b.to_string()),
+        _ => None,
+    }
+}
+
+/// True for a frontmatter flag set to `true` (the boolean, or the string
+/// `true` in any case).
+fn flag(value: Option<&Value>) -> Option<bool> {
+    match value? {
+        Value::Bool(b) => Some(*b),
+        Value::String(s) => match s.trim().to_ascii_lowercase().as_str() {
+            "true" => Some(true),
+            "false" => Some(false),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// A command or skill file as read: its kind, its text (whole or the
+/// head, as the read asked) and its frontmatter.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClaudeFile {
+    /// Command or skill.
+    pub kind: Kind,
+    /// The file's text, decoded (lossily).
+    pub text: String,
+    /// Its frontmatter.
+    pub frontmatter: Frontmatter,
+}
+
+impl ClaudeFile {
+    /// A file of `kind` holding `text`.
+    pub fn new(kind: Kind, text: String) -> Self {
+        let frontmatter = read_frontmatter(&text);
+        Self {
+            kind,
+            text,
+            frontmatter,
+        }
+    }
+
+    fn key(&self, key: &str) -> Option<String> {
+        value_text(self.frontmatter.keys.get(key))
+    }
+
+    /// The description Claude Code lists: `description:`, else the body's
+    /// first line ([`claude_listing::line_description`]).
+    pub fn description(&self) -> String {
+        self.key("description").unwrap_or_else(|| {
+            claude_listing::line_description(
+                claude_dialect::strip_frontmatter(&self.text),
+                self.kind,
+            )
+        })
+    }
+
+    /// `when_to_use:`, appended to the listing's description.
+    pub fn when_to_use(&self) -> Option<String> {
+        self.key("when_to_use")
+    }
+
+    /// `argument-hint:`, shown beside the name in listings and completion.
+    pub fn argument_hint(&self) -> Option<String> {
+        self.key("argument-hint")
+    }
+
+    /// A skill's `name:` key, which Claude Code shows beside the directory
+    /// name and accepts as a second name (observed: `skill-name-key*`); a
+    /// command's `name:` key does nothing (`command-name-key`).
+    pub fn declared_name(&self) -> Option<String> {
+        match self.kind {
+            Kind::Skill => self.key("name"),
+            Kind::Command => None,
+        }
+    }
+
+    /// `disable-model-invocation: true`: left out of the skills listing.
+    pub fn hidden_from_model(&self) -> bool {
+        flag(self.frontmatter.keys.get("disable-model-invocation")) == Some(true)
+    }
+
+    /// `user-invocable: false`: only the model may invoke it; Claude Code
+    /// sends nothing when the user types it.
+    pub fn model_only(&self) -> bool {
+        flag(self.frontmatter.keys.get("user-invocable")) == Some(false)
+    }
+
+    /// The names of `arguments:` (a list, or a space-separated string), as
+    /// [`claude_dialect::argument_names`] keeps them.
+    pub fn argument_names(&self) -> Vec<String> {
+        match self.frontmatter.keys.get("arguments") {
+            Some(Value::Array(items)) => {
+                claude_dialect::argument_names(items.iter().filter_map(Value::as_str))
+            }
+            Some(Value::String(s)) => claude_dialect::argument_names(s.split_whitespace()),
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// The kind of file a directory of this layout holds.
+pub(super) fn kind_of(dir: &SearchDir<'_>) -> Kind {
+    match dir.layout {
+        Layout::SkillDirs => Kind::Skill,
+        Layout::Flat | Layout::Nested => Kind::Command,
+    }
+}
+
+/// The words of a directory's files.
+fn words_of(dir: &SearchDir<'_>) -> &'static Words {
+    match kind_of(dir) {
+        Kind::Skill => &SKILL_WORDS,
+        Kind::Command => &COMMAND_WORDS,
+    }
+}
+
+/// Claude Code's commands and skills as one kind of the precedence engine
+/// (skills in [`Layout::SkillDirs`] directories, commands in
+/// [`Layout::Nested`] ones): a usable file yields a [`ClaudeFile`], read
+/// up to `read_bytes`.
+#[derive(Debug, Clone, Copy)]
+pub struct ClaudeFiles {
+    /// How much of a file is read.
+    pub read_bytes: u64,
+}
+
+impl ClaudeFiles {
+    /// Whole files (up to [`limits::MAX_COMMAND_FILE_BYTES`]), for
+    /// expansion.
+    pub const WHOLE: Self = Self {
+        read_bytes: limits::MAX_COMMAND_FILE_BYTES,
+    };
+    /// The first [`limits::COMMAND_DESCRIPTION_HEAD_BYTES`], for listings.
+    pub const HEAD: Self = Self {
+        read_bytes: limits::COMMAND_DESCRIPTION_HEAD_BYTES,
+    };
+}
+
+impl crate::prompt::tiers::Kind for ClaudeFiles {
+    type Item = ClaudeFile;
+
+    fn words(&self, dir: &SearchDir<'_>) -> &Words {
+        words_of(dir)
+    }
+
+    fn load(&self, dir: &SearchDir<'_>, file: &Listed) -> Result<Loaded<ClaudeFile>, Loss> {
+        let content = read_listed(words_of(dir), dir, file, self.read_bytes)?;
+        let source = dir.display(&file.rel);
+        let mut notes = Vec::new();
+        if content.size > limits::MAX_COMMAND_FILE_BYTES {
+            notes.push(Diagnostic::warning(
+                &source,
+                format!(
+                    "file is {} bytes; only the first {} bytes are used",
+                    content.size,
+                    limits::MAX_COMMAND_FILE_BYTES
+                ),
+            ));
+        }
+        let truncated = content.is_truncated();
+        let decoded = decode_read(content.bytes, truncated);
+        if decoded.lossy {
+            notes.push(Diagnostic::warning(&source, INVALID_UTF8_REPLACED));
+        }
+        let file = ClaudeFile::new(kind_of(dir), decoded.text.into_owned());
+        notes.extend(frontmatter_note(&source, &file));
+        Ok(Loaded { item: file, notes })
+    }
+}
+
+/// What is said about a file's frontmatter: a block Claude Code does not
+/// see (text before the opening `---`), or one that is not valid YAML,
+/// with its line and column and what Claude Code makes of it.
+fn frontmatter_note(source: &str, file: &ClaudeFile) -> Option<Diagnostic> {
+    let frontmatter = &file.frontmatter;
+    if frontmatter.reading == Reading::None {
+        let text = file.text.strip_prefix('\u{feff}').unwrap_or(&file.text);
+        let rest = text.trim_start_matches([' ', '\t', '\r', '\n']);
+        let opens = rest.starts_with("---\n") || rest.starts_with("---\r\n");
+        return (opens && rest.len() < text.len()).then(|| {
+            Diagnostic::warning(
+                source,
+                "the opening --- is not at the start of the file, so Claude Code does not \
+                 read the frontmatter and sends it as text; remove what precedes it",
+            )
+        });
+    }
+    let error = frontmatter.error.as_ref()?;
+    let consequence = match frontmatter.reading {
+        Reading::Requoted => {
+            "Claude Code reads it again with such values quoted and uses its keys; quote \
+             them (e.g. `argument-hint: \"[a] [b]\"`) so every reader agrees"
+        }
+        _ => {
+            "Claude Code ignores every key of it (no description, no arguments), though \
+             the block still leaves the text"
+        }
+    };
+    Some(Diagnostic::warning(
+        source,
+        format!(
+            "frontmatter is not valid YAML at line {}, column {} ({}); {consequence}",
+            error.line,
+            error.column,
+            error.problem.describe()
+        ),
+    ))
+}
