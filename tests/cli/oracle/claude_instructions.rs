@@ -84,10 +84,8 @@ fn every_case_is_recorded_from_its_own_case_file() {
             case["what"].as_str().is_some_and(|w| !w.is_empty()),
             "{name}: what"
         );
-        assert!(
-            fixture.cwd.starts_with(&fixture.workspace),
-            "{name}: cwd outside"
-        );
+        let at = imports::normalise(&fixture.workspace.join(fixture.at()));
+        assert_eq!(at, fixture.cwd, "{name}: --at");
         for part in parts(fixture, "parts")
             .iter()
             .chain(&parts(fixture, "touch"))
@@ -195,6 +193,12 @@ fn profile_parts(fixture: &Fixture, captured: &[Part], loaded: &mut Loaded) -> V
             continue;
         }
         let path = PathBuf::from(&part.path);
+        assert!(
+            is_walk_file(&path) || part.scope.as_deref() == Some("auto-memory"),
+            "{}: {} is neither a walk file nor an import we predicted",
+            fixture.name(),
+            part.path
+        );
         loaded.claim(&path);
         out.push(part.clone());
         let origin = match part.scope.as_deref() {
@@ -217,6 +221,18 @@ fn profile_parts(fixture: &Fixture, captured: &[Part], loaded: &mut Loaded) -> V
     }
     out.extend(predicted);
     out
+}
+
+/// Whether the walk itself (not an import) can load `path`: an instruction file by name,
+/// or anything in a `.claude/rules` tree (a conditional rule's imports arrive without the
+/// rule).
+fn is_walk_file(path: &Path) -> bool {
+    let name = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or_default();
+    matches!(name, "CLAUDE.md" | "CLAUDE.local.md" | "AGENTS.md")
+        || rules_root(&path.display().to_string()).is_some()
 }
 
 /// Depth-first, pre-order: the parts the imports of `file` (at `depth`) add.
