@@ -120,10 +120,8 @@ pub fn scan(text: &str) -> Vec<Import> {
                 }
             }
             Event::End(TagEnd::HtmlBlock) => {
-                if let Some(block) = html.take() {
-                    if is_comment_html(&block.text) {
-                        block.without_comments().flush(text, &mut found);
-                    }
+                if let Some(block) = html.take().filter(|b| is_comment_html(&b.text)) {
+                    block.without_comments().flush(text, &mut found);
                 }
             }
             // The source, not the decoded text: entities stay as written, offsets exact.
