@@ -8,8 +8,8 @@ use mecatl_prompt::limits;
 use mecatl_prompt::prompt::build::{Config, build};
 use mecatl_prompt::prompt::command::render;
 use mecatl_prompt::prompt::env::Env;
-use mecatl_prompt::prompt::frontmatter::{parse_paths, split};
 use mecatl_prompt::prompt::memory_index::{MemoryEntry, render_memory_index};
+use mecatl_prompt::prompt::rules::frontmatter::{parse_paths, split};
 use mecatl_prompt::prompt::rules::{Rule, RuleOrigin, RulesMessageBuilder};
 use mecatl_prompt::prompt::tools::ToolSpec;
 

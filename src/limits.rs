@@ -62,12 +62,82 @@ pub const YAML_MAX_NODES: usize = 10_000;
 /// Largest instructions file read (AGENTS.md/CLAUDE.md): the cap plus room
 /// for the leading whitespace a trim removes before the cap applies.
 pub const MAX_INSTRUCTIONS_READ_BYTES: u64 = 4 * MAX_INSTRUCTIONS_BYTES as u64;
+/// Codex's default budget for the project AGENTS.md chain,
+/// `project_doc_max_bytes` (SPEC §14.4, §15.6).
+pub const CODEX_PROJECT_DOC_MAX_BYTES: u64 = 32_768;
+/// Largest `project_doc_max_bytes` the preview honours; a larger configured
+/// value is lowered to this with a warning (ours: it bounds every read of
+/// the chain).
+pub const MAX_CODEX_DOC_BUDGET_BYTES: u64 = 64 << 20;
+/// Largest `$CODEX_HOME/config.toml` read; a larger one is ignored with a
+/// warning and the defaults apply (ours).
+pub const MAX_CODEX_CONFIG_BYTES: u64 = 1 << 20;
+/// Most bytes read from the global `$CODEX_HOME/AGENTS.md`; Codex reads it
+/// whole, the preview cuts it here with a warning (ours).
+pub const MAX_CODEX_GLOBAL_DOC_BYTES: u64 = 4 << 20;
+/// Directory levels Codex searches below a skills root: `d1/…/d6/SKILL.md`
+/// is listed, seven levels down is not (observed, SPEC §14.6).
+pub const CODEX_SKILL_SCAN_DEPTH: usize = 6;
+/// Most directories searched below one skills root (Codex's own cap, read
+/// from its source; the preview warns when it is reached).
+pub const CODEX_SKILL_SCAN_MAX_DIRS: usize = 2_000;
+/// Longest skill name Codex lists, in characters; a longer one drops the
+/// skill (observed).
+pub const CODEX_SKILL_NAME_MAX_CHARS: usize = 64;
+/// Longest skill description in Codex's listing, in characters; a longer
+/// one is cut to this length, the closing `...` included (observed).
+pub const CODEX_SKILL_DESCRIPTION_MAX_CHARS: usize = 1_024;
+/// Most bytes read from one SKILL.md, for its listing entry and its `$NAME`
+/// block (ours).
+pub const MAX_CODEX_SKILL_FILE_BYTES: u64 = 1 << 20;
 /// Most bytes `expand -` reads from stdin.
 pub const MAX_EXPAND_STDIN_BYTES: u64 = 16 << 20;
 /// Largest `--role-file`, `--tone-file` or `--safety-file`.
 pub const MAX_PROMPT_TEXT_FILE_BYTES: u64 = 1 << 20;
 /// Largest manifest `check --against` reads.
 pub const MAX_SNAPSHOT_FILE_BYTES: u64 = 16 << 20;
+/// Deepest directory level read below a rules, commands or skills
+/// directory (SPEC §15.6, ours).
+pub const MAX_TREE_DEPTH: usize = 32;
+/// Most directory entries looked at below one rules, commands or skills
+/// directory (SPEC §15.6, ours).
+pub const MAX_TREE_ENTRIES: usize = 100_000;
+/// How much of each command file a listing reads (and checks for invalid
+/// UTF-8). A description comes from the frontmatter or the first non-blank
+/// line, which real files have in their first few hundred bytes (in the
+/// test corpus the deepest is on line 4, and one file of 80 passes 16 KiB);
+/// 16 KiB leaves room for any real frontmatter while a huge file costs a
+/// listing no more than a few ordinary ones (SPEC §11: within 5%).
+pub const COMMAND_DESCRIPTION_HEAD_BYTES: u64 = 16 * 1024;
+
+// Claude Code's commands and skills (SPEC §14.5, §15.6), as observed from
+// Claude Code 2.1.328 (`tests/oracle/cases/claude-commands/`).
+
+/// Longest skills-listing description, `" - "` and `when_to_use` included,
+/// in UTF-16 code units (as Claude Code counts); a longer one keeps its
+/// first 1,535 units and gets `…`.
+pub const CLAUDE_LISTING_DESCRIPTION_UNITS: usize = 1_536;
+/// Longest description Claude Code takes from a file's first line when it
+/// has no `description:`, in UTF-16 code units; a longer line keeps its
+/// first 97 units and gets `...`.
+pub const CLAUDE_LINE_DESCRIPTION_UNITS: usize = 100;
+/// Percent of the context window, in characters, that the skills listing
+/// may fill (with [`CLAUDE_LISTING_CHARS_PER_TOKEN`]: 1% × 4 characters per
+/// token), unless `SLASH_COMMAND_TOOL_CHAR_BUDGET` says otherwise.
+pub const CLAUDE_LISTING_BUDGET_PERCENT: u64 = 1;
+/// Characters per token of context window in the skills-listing budget.
+pub const CLAUDE_LISTING_CHARS_PER_TOKEN: u64 = 4;
+/// Context window assumed for the skills-listing budget when
+/// `--context-window` is not given, in tokens (→ an 8,000-character budget).
+pub const DEFAULT_CONTEXT_WINDOW_TOKENS: u64 = 200_000;
+
+/// Most `arguments:` names a command or skill substitutes; later ones stay
+/// as written (Claude Code's own bound, read from its source).
+pub const CLAUDE_MAX_ARGUMENT_NAMES: usize = 64;
+/// Longest `arguments:` name substituted, in UTF-16 code units; a longer one
+/// stays as written but keeps its position (Claude Code's own bound, read
+/// from its source).
+pub const CLAUDE_MAX_ARGUMENT_NAME_UNITS: usize = 64;
 /// Deepest `@import` chain Claude Code follows: the imports of a walk file are depth 1,
 /// depths 1–4 load, depth 5 and deeper are refused (SPEC §14.3, observed).
 pub const MAX_IMPORT_DEPTH: usize = 4;

@@ -80,14 +80,6 @@ pub enum WsError {
     Io(#[from] io::Error),
 }
 
-impl WsError {
-    /// True for outcomes that mean "there is no usable file here" rather than
-    /// a fault: not found, refused or unresolvable links, non-regular files.
-    pub fn is_absent(&self) -> bool {
-        !matches!(self, WsError::Io(_))
-    }
-}
-
 /// How a workspace treats symbolic links.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LinkPolicy {
@@ -125,6 +117,47 @@ pub trait Workspace: Send + Sync {
 
     /// Lists the directory at `rel` (`""` for the root), sorted by name.
     fn list(&self, rel: &str) -> Result<Vec<DirEntry>, WsError>;
+
+    /// Lists the directory at `rel` in the order the system gives its
+    /// entries (`readdir` order for a directory on disk), for the one
+    /// consumer whose output depends on it: Claude Code reads rule files in
+    /// that order (SPEC §14.3). By default, the sorted [`Workspace::list`].
+    fn list_unsorted(&self, rel: &str) -> Result<Vec<DirEntry>, WsError> {
+        self.list(rel)
+    }
+}
+
+/// A borrowed workspace is a workspace: a caller that holds one per call
+/// (the seed's ports take `&dyn Workspace`) can hand it to code that keeps
+/// readers, such as [`crate::prompt::tiers::SearchDir`].
+impl<T: Workspace + ?Sized> Workspace for &T {
+    fn root(&self) -> &Path {
+        (**self).root()
+    }
+
+    fn display(&self, rel: &str) -> String {
+        (**self).display(rel)
+    }
+
+    fn stat(&self, rel: &str) -> Result<EntryKind, WsError> {
+        (**self).stat(rel)
+    }
+
+    fn read(&self, rel: &str, max_bytes: u64) -> Result<Bounded, WsError> {
+        (**self).read(rel, max_bytes)
+    }
+
+    fn read_listed(&self, rel: &str, kind: EntryKind, max_bytes: u64) -> Result<Bounded, WsError> {
+        (**self).read_listed(rel, kind, max_bytes)
+    }
+
+    fn list(&self, rel: &str) -> Result<Vec<DirEntry>, WsError> {
+        (**self).list(rel)
+    }
+
+    fn list_unsorted(&self, rel: &str) -> Result<Vec<DirEntry>, WsError> {
+        (**self).list_unsorted(rel)
+    }
 }
 
 /// Joins workspace-relative path pieces with `/`, skipping empty ones.
@@ -430,6 +463,14 @@ impl Workspace for OsWorkspace {
     }
 
     fn list(&self, rel: &str) -> Result<Vec<DirEntry>, WsError> {
+        let mut entries = self.list_unsorted(rel)?;
+        // Names within one directory are unique, so an unstable sort gives
+        // the one order there is.
+        entries.sort_unstable_by(|a, b| a.name.cmp(&b.name));
+        Ok(entries)
+    }
+
+    fn list_unsorted(&self, rel: &str) -> Result<Vec<DirEntry>, WsError> {
         let parts = components(rel)?;
         let path = match self.canonical_dir(&parts) {
             Some(path) => path,
@@ -453,9 +494,6 @@ impl Workspace for OsWorkspace {
             };
             entries.push(DirEntry { name, lossy, kind });
         }
-        // Names within one directory are unique, so an unstable sort gives
-        // the one order there is.
-        entries.sort_unstable_by(|a, b| a.name.cmp(&b.name));
         Ok(entries)
     }
 }
@@ -492,6 +530,9 @@ pub struct MemWorkspace {
     root: PathBuf,
     nodes: BTreeMap<String, MemNode>,
     policy: LinkPolicy,
+    /// Per directory, the order [`Workspace::list_unsorted`] gives its
+    /// entries (names not named here follow, sorted).
+    listing_order: HashMap<String, Vec<String>>,
 }
 
 impl Default for MemWorkspace {
@@ -507,12 +548,22 @@ impl MemWorkspace {
             root: PathBuf::from("/mem"),
             nodes: BTreeMap::new(),
             policy: LinkPolicy::Confine,
+            listing_order: HashMap::new(),
         }
     }
 
     /// The same tree read with a different link policy (user tier: `Follow`).
     pub fn with_policy(mut self, policy: LinkPolicy) -> Self {
         self.policy = policy;
+        self
+    }
+
+    /// Makes [`Workspace::list_unsorted`] of directory `rel` give the
+    /// entries named in `names` first, in that order, like a filesystem
+    /// whose `readdir` order is not the sorted one.
+    pub fn with_listing_order(mut self, rel: &str, names: &[&str]) -> Self {
+        let names = names.iter().map(|n| (*n).to_string()).collect();
+        self.listing_order.insert(normalise(rel), names);
         self
     }
 
@@ -705,6 +756,15 @@ impl Workspace for MemWorkspace {
                 kind,
             })
             .collect())
+    }
+
+    fn list_unsorted(&self, rel: &str) -> Result<Vec<DirEntry>, WsError> {
+        let mut entries = self.list(rel)?;
+        if let Some(order) = self.listing_order.get(&normalise(rel)) {
+            let rank = |name: &str| order.iter().position(|n| n == name).unwrap_or(order.len());
+            entries.sort_by_key(|entry| rank(&entry.name));
+        }
+        Ok(entries)
     }
 }
 

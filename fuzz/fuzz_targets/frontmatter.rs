@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use mecatl_prompt::prompt::frontmatter::{parse_paths, split};
+use mecatl_prompt::prompt::rules::frontmatter::{parse_paths, split};
 
 fuzz_target!(|raw: &[u8]| {
     let got = split(raw);

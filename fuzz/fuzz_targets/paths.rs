@@ -5,7 +5,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use mecatl_prompt::prompt::frontmatter::{parse_paths, split_globs};
+use mecatl_prompt::prompt::rules::frontmatter::{parse_paths, split_globs};
 
 fuzz_target!(|front: &str| {
     match parse_paths(front) {

@@ -1,9 +1,10 @@
 //! Slash-command directories on disk (SPEC §5.5, §2.2, §2.3, §2.8): which
 //! directories are searched, through which reader, with which tier and
 //! trust state — and the listing, expansion, completion and explanation the
-//! CLI needs. Every one of them goes through the domain's single resolution
-//! routine ([`crate::prompt::command::resolve`] and
-//! [`crate::prompt::command::list_in`]), so they agree on the winner.
+//! CLI needs. Every one of them resolves through the domain's one
+//! precedence engine ([`crate::prompt::tiers`], via
+//! [`crate::prompt::command::resolve`] and [`crate::prompt::command::list_in`]),
+//! so they agree on the winner.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -12,82 +13,12 @@ use serde::Serialize;
 
 use crate::diagnostic::Diagnostic;
 use crate::prompt::command::{
-    self, Command, CommandSource, DEFAULT_COMMAND_DIRS, Expansion, Fate, SearchDir,
+    self, Command, CommandSource, DEFAULT_COMMAND_DIRS, Expansion, NotExpanded, command_dirs,
     valid_command_name,
 };
 use crate::prompt::instructions::ReadFault;
+use crate::prompt::tiers::{Fate, NameResolution, SearchDir, Tier};
 use crate::workspace::{LinkPolicy, OsWorkspace, Workspace, WsError};
-
-/// Which tier a command directory belongs to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum CommandTier {
-    /// A directory of the workspace (trust-gated).
-    Project,
-    /// A directory named with `--commands-dir` (never gated).
-    Operator,
-}
-
-impl CommandTier {
-    /// The lowercase word used in output.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            CommandTier::Project => "project",
-            CommandTier::Operator => "operator",
-        }
-    }
-}
-
-/// One directory searched for `<name>.md` command files.
-#[derive(Clone)]
-pub struct CommandDir {
-    /// The reader the directory is read through: the workspace reader
-    /// (symlinks confined to the workspace) for project directories, a
-    /// reader rooted at the directory (symlinks followed) for operator ones.
-    pub reader: Arc<dyn Workspace>,
-    /// The directory, relative to the reader's root (`""` for the root).
-    pub dir: String,
-    /// The tier it belongs to.
-    pub tier: CommandTier,
-    /// True when its commands are withheld because the workspace is not
-    /// trusted: listed and explained, never expanded or completed.
-    pub withheld: bool,
-}
-
-impl std::fmt::Debug for CommandDir {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("CommandDir")
-            .field("root", &self.reader.root())
-            .field("dir", &self.dir)
-            .field("tier", &self.tier)
-            .field("withheld", &self.withheld)
-            .finish()
-    }
-}
-
-impl CommandDir {
-    /// A project directory `dir` of the workspace read by `reader`, withheld
-    /// unless the workspace is trusted.
-    pub fn project(reader: Arc<dyn Workspace>, dir: impl Into<String>, trusted: bool) -> Self {
-        Self {
-            reader,
-            dir: dir.into(),
-            tier: CommandTier::Project,
-            withheld: !trusted,
-        }
-    }
-
-    /// An operator-named directory (`--commands-dir`), read through its own
-    /// reader rooted at `path`, following symlinks, never withheld.
-    pub fn operator(path: impl Into<PathBuf>) -> Self {
-        Self {
-            reader: Arc::new(OsWorkspace::new(path, LinkPolicy::Follow)),
-            dir: String::new(),
-            tier: CommandTier::Operator,
-            withheld: false,
-        }
-    }
-}
 
 /// One command as `commands list` shows it (SPEC §2.3).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -98,8 +29,8 @@ pub struct ListedCommand {
     pub description: String,
     /// The file, as its reader displays it.
     pub source: String,
-    /// The tier of the directory holding it.
-    pub tier: CommandTier,
+    /// The tier of the directory holding it (`project` or `operator`).
+    pub tier: Tier,
     /// True when it is withheld because the workspace is not trusted.
     pub withheld: bool,
 }
@@ -119,54 +50,37 @@ pub struct ExpandOutcome {
     /// What the input expanded to (or the input unchanged), and from where.
     #[serde(flatten)]
     pub expansion: Expansion,
-    /// Diagnostics about the files looked at. When the command exists only
-    /// in a withheld directory they include a warning saying so.
+    /// Diagnostics about the files looked at.
     pub diagnostics: Vec<Diagnostic>,
-    /// Set when the input named a command that exists only in a withheld
-    /// directory: why it did not expand and how to trust the workspace
-    /// (the same text as the warning in `diagnostics`; for `--require`).
+    /// When nothing expanded although a command file is there for what the
+    /// input names: why (for the withheld warning and `--require`).
     #[serde(skip)]
-    pub withheld_hint: Option<String>,
+    pub not_expanded: Option<NotExpanded>,
 }
 
-/// One candidate file for a name, for `explain` (SPEC §2.8).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Candidate {
-    /// The file, as its reader displays it.
-    pub source: String,
-    /// The tier of the directory holding it.
-    pub tier: CommandTier,
-    /// True when its directory is withheld.
-    pub withheld: bool,
-    /// What became of it (serialized as a `fate` key and its details).
-    #[serde(flatten)]
-    pub fate: Fate,
-}
-
-/// What `explain /NAME` needs: every candidate in precedence order and, for
-/// the winner, its description and frontmatter keys.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// What `explain /NAME` needs: every directory's place for the name and
+/// what became of the file there, and the winner's description and
+/// frontmatter keys.
+#[derive(Debug)]
 pub struct CommandExplanation {
-    /// Every candidate file, in precedence order.
-    pub candidates: Vec<Candidate>,
+    /// The candidates in precedence order, with every directory's place.
+    pub found: NameResolution<String>,
     /// The winner's description, when there is a winner.
     pub description: Option<String>,
     /// The top-level keys of the winner's frontmatter.
     pub frontmatter_keys: Vec<String>,
-    /// Diagnostics about the candidates.
-    pub diagnostics: Vec<Diagnostic>,
 }
 
 /// The command directories of one run, highest precedence first, and every
 /// question the CLI asks of them.
 #[derive(Debug, Clone)]
 pub struct CommandCatalog {
-    dirs: Vec<CommandDir>,
+    dirs: Vec<SearchDir<'static>>,
 }
 
 impl CommandCatalog {
     /// A catalog over `dirs`, highest precedence first.
-    pub fn new(dirs: Vec<CommandDir>) -> Self {
+    pub fn new(dirs: Vec<SearchDir<'static>>) -> Self {
         Self { dirs }
     }
 
@@ -174,38 +88,37 @@ impl CommandCatalog {
     /// `.claude/commands`) read through the workspace reader, withheld
     /// unless `trusted`.
     pub fn for_workspace(reader: Arc<dyn Workspace>, trusted: bool) -> Self {
-        Self::new(
-            DEFAULT_COMMAND_DIRS
-                .iter()
-                .map(|dir| CommandDir::project(reader.clone(), *dir, trusted))
-                .collect(),
-        )
+        Self::new(command_dirs(
+            reader,
+            &DEFAULT_COMMAND_DIRS,
+            Tier::Project,
+            !trusted,
+        ))
     }
 
     /// Operator directories (`--commands-dir`, already resolved against
     /// `-C`), in the order given; they replace the project directories.
+    /// Each is read through its own reader rooted at it, links followed
+    /// (the operator named it), never withheld.
     pub fn for_operator_dirs<I, P>(paths: I) -> Self
     where
         I: IntoIterator<Item = P>,
         P: Into<PathBuf>,
     {
-        Self::new(paths.into_iter().map(CommandDir::operator).collect())
+        Self::new(
+            paths
+                .into_iter()
+                .map(|path| {
+                    let reader = Arc::new(OsWorkspace::new(path, LinkPolicy::Follow));
+                    SearchDir::flat(reader, "", Tier::Operator)
+                })
+                .collect(),
+        )
     }
 
     /// The directories searched, highest precedence first.
-    pub fn dirs(&self) -> &[CommandDir] {
+    pub fn dirs(&self) -> &[SearchDir<'static>] {
         &self.dirs
-    }
-
-    fn search_dirs(&self) -> Vec<SearchDir<'_>> {
-        self.dirs
-            .iter()
-            .map(|d| SearchDir {
-                ws: &*d.reader,
-                dir: &d.dir,
-                withheld: d.withheld,
-            })
-            .collect()
     }
 
     /// Warnings for operator directories that do not exist: the operator
@@ -213,14 +126,9 @@ impl CommandCatalog {
     fn missing_operator_dirs(&self) -> Vec<Diagnostic> {
         self.dirs
             .iter()
-            .filter(|d| d.tier == CommandTier::Operator)
+            .filter(|d| d.tier == Tier::Operator)
             .filter(|d| matches!(d.reader.stat(&d.dir), Err(WsError::NotFound)))
-            .map(|d| {
-                Diagnostic::warning(
-                    d.reader.display(&d.dir),
-                    "commands directory does not exist",
-                )
-            })
+            .map(|d| Diagnostic::warning(d.display(&d.dir), "commands directory does not exist"))
             .collect()
     }
 
@@ -228,7 +136,7 @@ impl CommandCatalog {
     /// about every file and directory discovered (SPEC §2.3, §5.5).
     /// Withheld commands are listed, marked, and claim no name.
     pub fn list(&self) -> CommandListing {
-        let listing = command::list_in(&self.search_dirs(), true);
+        let listing = command::list_in(&self.dirs, true);
         let mut diagnostics = self.missing_operator_dirs();
         diagnostics.extend(listing.diagnostics);
         CommandListing {
@@ -251,26 +159,13 @@ impl CommandCatalog {
     /// comes back unchanged; only a read fault on the file that would have
     /// won (EACCES, EIO) is an error, naming that file.
     pub fn expand(&self, input: &str) -> Result<ExpandOutcome, ReadFault> {
-        let outcome = command::expand_in(&self.search_dirs(), input)?;
+        let outcome = command::expand_in(&self.dirs, input)?;
         let mut diagnostics = self.missing_operator_dirs();
         diagnostics.extend(outcome.diagnostics);
-        let expansion = outcome.expansion;
-        let withheld_hint = outcome.withheld.map(|source| {
-            let name = command::parse_invocation(input)
-                .map(|i| i.name)
-                .unwrap_or_default();
-            let hint = format!(
-                "/{name} is defined here but was not expanded: the workspace is not trusted, \
-                 so its commands are withheld; trust it with --trust-project, \
-                 MECATL_TRUST_PROJECT=1 or trustedWorkspaces in settings.yaml"
-            );
-            diagnostics.push(Diagnostic::warning(source, hint.clone()));
-            hint
-        });
         Ok(ExpandOutcome {
-            expansion,
+            expansion: outcome.expansion,
             diagnostics,
-            withheld_hint,
+            not_expanded: outcome.not_expanded,
         })
     }
 
@@ -278,7 +173,7 @@ impl CommandCatalog {
     /// withheld), sorted. Reads directory listings only, no file content,
     /// so a file that cannot be read is still offered.
     pub fn completion_names(&self) -> Vec<String> {
-        command::list_in(&self.search_dirs(), false)
+        command::list_in(&self.dirs, false)
             .commands
             .into_iter()
             .filter(|c| !c.withheld && valid_command_name(&c.name))
@@ -286,36 +181,15 @@ impl CommandCatalog {
             .collect()
     }
 
-    /// Every candidate file for `name` in precedence order, with its fate.
-    pub fn candidates(&self, name: &str) -> Vec<Candidate> {
-        self.explain(name).candidates
-    }
-
-    /// Why `name` resolves as it does (SPEC §2.8): the candidates, and the
-    /// winner's description and frontmatter keys.
+    /// Why `name` resolves as it does (SPEC §2.8): every directory's
+    /// candidate, and the winner's description and frontmatter keys.
     pub fn explain(&self, name: &str) -> CommandExplanation {
-        let resolution = command::resolve(&self.search_dirs(), name);
-        let candidates = resolution
-            .candidates
-            .into_iter()
-            .map(|c| {
-                let dir = &self.dirs[c.dir_index];
-                Candidate {
-                    source: c.source,
-                    tier: dir.tier,
-                    withheld: dir.withheld,
-                    fate: c.fate,
-                }
-            })
-            .collect();
-        let winner = resolution.winner.as_ref();
+        let found = command::resolve(&self.dirs, name);
+        let winner = found.winner().and_then(|w| w.item.as_deref());
         CommandExplanation {
-            candidates,
-            description: winner.map(|w| command::description(&w.raw)),
-            frontmatter_keys: winner
-                .map(|w| command::frontmatter_keys(&w.raw))
-                .unwrap_or_default(),
-            diagnostics: resolution.diagnostics,
+            description: winner.map(command::description),
+            frontmatter_keys: winner.map(command::frontmatter_keys).unwrap_or_default(),
+            found,
         }
     }
 }
@@ -326,18 +200,22 @@ impl CommandSource for CommandCatalog {
     type Error = ReadFault;
 
     fn list_commands(&self) -> Result<Vec<Command>, ReadFault> {
-        command::list_in(&self.search_dirs(), true).into_commands()
+        command::list_in(&self.dirs, true).into_commands()
     }
 
     fn command_body(&self, name: &str) -> Result<Option<String>, ReadFault> {
         if !valid_command_name(name) {
             return Ok(None);
         }
-        let mut resolution = command::resolve(&self.search_dirs(), name);
-        match resolution.fault.take() {
-            Some(fault) => Err(fault),
-            None => Ok(resolution.winner.map(|w| w.raw)),
+        let mut found = command::resolve(&self.dirs, name).resolution;
+        if let Some(fault) = found.faults.drain(..).next() {
+            return Err(fault);
         }
+        Ok(found
+            .candidates
+            .into_iter()
+            .find(|c| c.fate == Fate::Winner)
+            .and_then(|c| c.item))
     }
 }
 
@@ -358,6 +236,18 @@ mod tests {
         CommandCatalog::for_workspace(Arc::new(ws), trusted)
     }
 
+    /// (withheld, fate) of every candidate for `name`, in precedence order.
+    fn fates(catalog: &CommandCatalog, name: &str) -> Vec<(bool, Fate)> {
+        catalog
+            .explain(name)
+            .found
+            .resolution
+            .candidates
+            .into_iter()
+            .map(|c| (catalog.dirs()[c.dir_index].withheld, c.fate))
+            .collect()
+    }
+
     fn sample() -> MemWorkspace {
         MemWorkspace::new()
             .file(
@@ -369,7 +259,7 @@ mod tests {
             .file(".claude/commands/my cmd.md", "Spaced")
     }
 
-    fn listed(listing: &CommandListing) -> Vec<(&str, &str, &str, CommandTier, bool)> {
+    fn listed(listing: &CommandListing) -> Vec<(&str, &str, &str, Tier, bool)> {
         listing
             .commands
             .iter()
@@ -396,21 +286,21 @@ mod tests {
                     "fix",
                     "Fix it",
                     ".mecatl/commands/fix.md",
-                    CommandTier::Project,
+                    Tier::Project,
                     false
                 ),
                 (
                     "my cmd",
                     "Spaced",
                     ".claude/commands/my cmd.md",
-                    CommandTier::Project,
+                    Tier::Project,
                     false
                 ),
                 (
                     "review",
                     "Review $ARGUMENTS",
                     ".claude/commands/review.md",
-                    CommandTier::Project,
+                    Tier::Project,
                     false
                 ),
             ]
@@ -425,7 +315,7 @@ mod tests {
             [
                 (
                     ".claude/commands/fix.md",
-                    "shadowed by .mecatl/commands/fix.md, which takes precedence"
+                    "shadowed by .mecatl/commands/fix.md"
                 ),
                 (
                     ".claude/commands/my cmd.md",
@@ -446,9 +336,9 @@ mod tests {
                 },
                 diagnostics: vec![Diagnostic::warning(
                     ".claude/commands/fix.md",
-                    "shadowed by .mecatl/commands/fix.md, which takes precedence"
+                    "shadowed by .mecatl/commands/fix.md"
                 )],
-                withheld_hint: None,
+                not_expanded: None,
             }
         );
         assert_eq!(catalog.completion_names(), ["fix", "review"]);
@@ -469,12 +359,16 @@ mod tests {
             r#"{"expanded":false,"name":null,"args":[],"source":null,"output":"nothing","diagnostics":[]}"#
         );
         assert_eq!(
-            serde_json::to_value(catalog.candidates("fix")).unwrap(),
-            json!([
-                {"source": ".mecatl/commands/fix.md", "tier": "project", "withheld": false, "fate": "winner"},
-                {"source": ".claude/commands/fix.md", "tier": "project", "withheld": false,
-                 "fate": "shadowed", "by": ".mecatl/commands/fix.md"},
-            ])
+            fates(&catalog, "fix"),
+            [
+                (false, Fate::Winner),
+                (
+                    false,
+                    Fate::Shadowed {
+                        by: ".mecatl/commands/fix.md".into()
+                    }
+                ),
+            ]
         );
     }
 
@@ -484,12 +378,18 @@ mod tests {
         let listing = catalog.list();
         assert!(listing.commands.iter().all(|c| c.withheld));
         assert_eq!(listing.commands[0].source, ".mecatl/commands/fix.md");
-        assert!(
+        assert_eq!(
             listing
                 .diagnostics
                 .iter()
-                .all(|d| !d.reason.starts_with("shadowed")),
-            "withheld files shadow nothing"
+                .map(|d| (d.path.as_deref().unwrap_or_default(), d.reason.as_str()))
+                .filter(|(_, reason)| reason.starts_with("shadowed"))
+                .collect::<Vec<_>>(),
+            [(
+                ".claude/commands/fix.md",
+                "shadowed by .mecatl/commands/fix.md"
+            )],
+            "withheld files resolve among themselves"
         );
         assert!(catalog.completion_names().is_empty());
         assert!(catalog.list_commands().unwrap().is_empty());
@@ -497,21 +397,28 @@ mod tests {
         let outcome = catalog.expand("/fix x").unwrap();
         assert!(!outcome.expansion.expanded);
         assert_eq!(outcome.expansion.output, "/fix x");
-        let hint = outcome.withheld_hint.clone().unwrap();
-        assert!(hint.starts_with("/fix is defined here but was not expanded"));
-        assert!(hint.contains("--trust-project"));
+        assert_eq!(
+            outcome.not_expanded,
+            Some(NotExpanded::Withheld {
+                name: "fix".into(),
+                source: ".mecatl/commands/fix.md".into()
+            })
+        );
         assert_eq!(
             outcome.diagnostics,
-            [Diagnostic::warning(".mecatl/commands/fix.md", hint)]
+            [Diagnostic::warning(
+                ".claude/commands/fix.md",
+                "shadowed by .mecatl/commands/fix.md"
+            )],
+            "the withheld warning is the CLI's, which knows how to trust"
         );
-        assert_eq!(catalog.expand("/unknown").unwrap().withheld_hint, None);
+        assert_eq!(catalog.expand("/unknown").unwrap().not_expanded, None);
 
-        let fates: Vec<(bool, &str)> = catalog
-            .candidates("fix")
+        let fates: Vec<(bool, &str)> = fates(&catalog, "fix")
             .iter()
-            .map(|c| (c.withheld, c.fate.as_str()))
+            .map(|(withheld, fate)| (*withheld, fate.as_str()))
             .collect();
-        assert_eq!(fates, [(true, "withheld"), (true, "withheld")]);
+        assert_eq!(fates, [(true, "withheld"), (true, "shadowed")]);
     }
 
     #[test]
@@ -526,10 +433,9 @@ mod tests {
             err.to_string()
                 .starts_with("reading .mecatl/commands/x.md: ")
         );
-        let fates: Vec<&str> = catalog
-            .candidates("x")
+        let fates: Vec<&str> = fates(&catalog, "x")
             .iter()
-            .map(|c| c.fate.as_str())
+            .map(|(_, fate)| fate.as_str())
             .collect();
         assert_eq!(fates, ["unreadable", "winner"]);
         let listing = catalog.list();
@@ -543,9 +449,9 @@ mod tests {
         let explanation = catalog(sample(), true).explain("fix");
         assert_eq!(explanation.description.as_deref(), Some("Fix it"));
         assert_eq!(explanation.frontmatter_keys, ["description", "model"]);
-        assert_eq!(explanation.candidates.len(), 2);
+        assert_eq!(explanation.found.resolution.candidates.len(), 2);
         let nothing = catalog(sample(), true).explain("nope");
-        assert!(nothing.candidates.is_empty() && nothing.description.is_none());
+        assert!(nothing.found.resolution.candidates.is_empty() && nothing.description.is_none());
     }
 
     fn write(path: &Path, content: &str) {
@@ -575,25 +481,19 @@ mod tests {
         assert_eq!(
             listed(&listing),
             [
-                (
-                    "fix",
-                    "First $1",
-                    fix.as_str(),
-                    CommandTier::Operator,
-                    false
-                ),
+                ("fix", "First $1", fix.as_str(), Tier::Operator, false),
                 (
                     "linked",
                     "Linked",
                     &*first.path().join("linked.md").display().to_string(),
-                    CommandTier::Operator,
+                    Tier::Operator,
                     false
                 ),
                 (
                     "only",
                     "Only",
                     &*second.path().join("only.md").display().to_string(),
-                    CommandTier::Operator,
+                    Tier::Operator,
                     false
                 ),
             ]
@@ -607,7 +507,7 @@ mod tests {
             listing.diagnostics[1],
             Diagnostic::warning(
                 second.path().join("fix.md").display().to_string(),
-                format!("shadowed by {fix}, which takes precedence")
+                format!("shadowed by {fix}")
             )
         );
         let outcome = catalog.expand("/fix a").unwrap();
@@ -679,20 +579,21 @@ mod tests {
                     "file name is not valid UTF-8, so the command cannot be named; skipped"
                 ),
                 (
-                    Severity::Warning,
+                    Severity::Info,
                     ".mecatl/commands/dir.md",
-                    "not used: not a regular file (directory); .claude/commands/dir.md is used instead"
+                    "nested directory not read: commands are only taken from .md files directly in \
+                     the commands directory"
                 ),
                 (
                     Severity::Warning,
                     ".mecatl/commands/escape.md",
-                    "not used: symlink resolves outside the workspace; not followed; \
+                    "refused symlink: symlink resolves outside the workspace; not followed; \
                      .claude/commands/escape.md is used instead"
                 ),
                 (
                     Severity::Warning,
                     ".mecatl/commands/fifo.md",
-                    "not used: not a regular file (FIFO); .claude/commands/fifo.md is used instead"
+                    "not a regular file (FIFO); skipped without being opened; .claude/commands/fifo.md is used instead"
                 ),
             ]
         );

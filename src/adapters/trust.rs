@@ -150,7 +150,7 @@ fn trusted_workspaces(
         return Vec::new();
     }
     let text = String::from_utf8_lossy(&bounded.bytes);
-    let parsed: Settings = match crate::prompt::frontmatter::parse_yaml(&text) {
+    let parsed: Settings = match crate::prompt::yaml::parse_yaml(&text) {
         Ok(Some(settings)) => settings,
         Ok(None) => return Vec::new(),
         Err(err) => {
@@ -185,18 +185,26 @@ fn trusted_workspaces(
     paths
 }
 
+/// How to trust a workspace (SPEC §3.4): the one wording every message
+/// that needs it uses, naming the settings file when there is one.
+pub fn trust_hint(settings_file: Option<&Path>) -> String {
+    let settings = settings_file
+        .map(|p| p.display().to_string())
+        .unwrap_or_else(|| "settings.yaml".to_string());
+    format!(
+        "trust it with --trust-project, MECATL_TRUST_PROJECT=1 or trustedWorkspaces in {settings}"
+    )
+}
+
 /// The one notice printed when project files were withheld, naming every way
 /// to trust the workspace.
 pub fn withheld_notice(settings_file: Option<&Path>) -> Diagnostic {
-    let settings = settings_file
-        .map(|p| format!(", or list it under trustedWorkspaces in {}", p.display()))
-        .unwrap_or_default();
     Diagnostic::new(
         crate::diagnostic::Severity::Warning,
         None,
         format!(
-            "project files were withheld because the workspace is not trusted; \
-             pass --trust-project, set MECATL_TRUST_PROJECT=1{settings}"
+            "project files were withheld because the workspace is not trusted; {}",
+            trust_hint(settings_file)
         ),
     )
 }

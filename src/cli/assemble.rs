@@ -6,17 +6,18 @@ use clap::Args;
 use serde::Serialize;
 
 use crate::adapters::memoryfs::MemoryStore;
-use crate::adapters::rulesfs::{DiscoveredRule, assemble_rules};
 use crate::adapters::soulfs::SoulFile;
 use crate::adapters::trust::Trust;
 use crate::cli::context::{Context, Format};
 use crate::cli::output::{self, SCHEMA};
-use crate::cli::sources::{project_tier_withheld, rule_locations, with_context_diagnostics};
+use crate::cli::sources::{project_tier_withheld, rule_dirs, with_context_diagnostics};
 use crate::cli::stats::{self, Stats, Turn0AccountingArgs};
 use crate::cli::{CliError, Status};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::prompt::instructions::{Role, load_instructions};
 use crate::prompt::memory_index::render_memory_index;
+use crate::prompt::rules::discovery::DiscoveredRule;
+use crate::prompt::rules::lazy::{LeftOutRule, assemble_rules};
 use crate::prompt::soul::render_soul;
 use crate::prompt::user_model::render_user_model;
 
@@ -104,6 +105,8 @@ pub struct Turn0 {
     pub messages: Vec<Turn0Message>,
     /// The rules rendered into the rules message, in order.
     pub rules_shown: Vec<DiscoveredRule>,
+    /// The rules the rules message does not hold, and why, sorted by name.
+    pub rules_left_out: Vec<LeftOutRule>,
     /// Diagnostics, context ones first.
     pub diagnostics: Vec<Diagnostic>,
     /// Why a soul file that exists gave no message (rejected, unreadable,
@@ -168,11 +171,7 @@ pub fn collect_turn0(ctx: &Context, args: &Turn0Args) -> Result<Turn0, CliError>
     }
 
     if !args.no_rules {
-        let assembled = assemble_rules(
-            &rule_locations(ctx),
-            args.rules_max_bytes,
-            args.rules_max_count,
-        );
+        let assembled = assemble_rules(&rule_dirs(ctx), args.rules_max_bytes, args.rules_max_count);
         found.extend(assembled.diagnostics);
         for (source, origin) in assembled.read {
             verbose(&mut found, source, origin.as_str());
@@ -181,6 +180,7 @@ pub fn collect_turn0(ctx: &Context, args: &Turn0Args) -> Result<Turn0, CliError>
             turn0.push("rules", rendered.text, None);
         }
         turn0.rules_shown = assembled.shown;
+        turn0.rules_left_out = assembled.left_out;
     }
 
     if !args.no_soul {
@@ -314,7 +314,7 @@ fn write_text(messages: &[Turn0Message]) -> std::io::Result<()> {
 pub fn run(ctx: &Context, args: &AssembleArgs) -> Result<Status, CliError> {
     let turn0 = collect_turn0(ctx, &args.turn0)?;
     output::print_diagnostics(ctx, &turn0.diagnostics);
-    let accounting = stats::for_turn0(ctx, &turn0, &args.turn0, &args.accounting);
+    let accounting = stats::for_turn0(&turn0, &args.turn0, &args.accounting);
     let messages = &turn0.messages;
     match ctx.format {
         Format::Json => output::print_json(&AssembleDocument {

@@ -1,12 +1,11 @@
 //! `commands list`: list discovered slash commands (SPEC §2.3).
 
-use std::path::PathBuf;
-
 use clap::{Args, Subcommand};
 use serde::Serialize;
 
 use crate::adapters::commandsfs::ListedCommand;
 use crate::adapters::trust::Trust;
+use crate::cli::args::CommandDirsArgs;
 use crate::cli::context::{Context, Format};
 use crate::cli::output::{self, SCHEMA};
 use crate::cli::sources::{command_catalog, with_context_diagnostics};
@@ -23,9 +22,9 @@ pub enum CommandsCommand {
 /// Arguments of `commands list`.
 #[derive(Debug, Clone, Args)]
 pub struct CommandsListArgs {
-    /// Read commands from DIR instead of .mecatl/commands and .claude/commands (repeatable; never trust-gated)
-    #[arg(long = "commands-dir", value_name = "DIR")]
-    pub commands_dirs: Vec<PathBuf>,
+    /// The command directories to search.
+    #[command(flatten)]
+    pub dirs: CommandDirsArgs,
 }
 
 #[derive(Serialize)]
@@ -59,7 +58,7 @@ fn text_line(command: &ListedCommand) -> String {
 /// Runs `commands list`.
 pub fn run_list(ctx: &Context, args: &CommandsListArgs) -> Result<Status, CliError> {
     ctx.require_text_or_json("commands list")?;
-    let listing = command_catalog(ctx, &args.commands_dirs).list();
+    let listing = command_catalog(ctx, &args.dirs.commands_dirs)?.list();
     let withheld = listing.commands.iter().any(|c| c.withheld);
     let diagnostics = with_context_diagnostics(ctx, listing.diagnostics, withheld);
     output::print_diagnostics(ctx, &diagnostics);
@@ -82,14 +81,14 @@ pub fn run_list(ctx: &Context, args: &CommandsListArgs) -> Result<Status, CliErr
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::adapters::commandsfs::CommandTier;
+    use crate::prompt::tiers::Tier;
 
     fn listed(name: &str, description: &str, withheld: bool) -> ListedCommand {
         ListedCommand {
             name: name.into(),
             description: description.into(),
             source: String::new(),
-            tier: CommandTier::Project,
+            tier: Tier::Project,
             withheld,
         }
     }

@@ -1,15 +1,22 @@
-//! The value completers behind dynamic shell completion (SPEC §2.6).
+//! Dynamic shell completion (SPEC §2.6): the pieces every value completer
+//! shares.
 //!
 //! At TAB time the shell runs `COMPLETE=<shell> mecatl-prompt -- <words>`;
-//! clap_complete finds the argument under the cursor and calls one of these
-//! functions with the word being completed. A completer sees only that word,
-//! so the options that change the answer (`-C`, `--commands-dir`, the trust
-//! flags) are read back from the whole line, parsed by the same clap
-//! definitions as a normal run, and the workspace is resolved by
-//! [`Context::resolve`] exactly as a real `expand` or `rules list` would.
-//! Every failure (a line clap cannot make sense of, a missing workspace)
-//! completes nothing rather than guessing.
+//! clap_complete finds the argument under the cursor and calls its
+//! completer with the word being completed. A completer sees only that
+//! word, so the options that change the answer (`-C`, `--commands-dir`, the
+//! trust flags) are read back from the whole line (`read_line`), parsed
+//! by the same clap definitions as a normal run, and the workspace is
+//! resolved by [`Context::resolve`] exactly as a real `expand` or
+//! `rules list` would. Every failure (a line clap cannot make sense of, a
+//! missing workspace) completes nothing rather than guessing.
+//!
+//! A subcommand's own completers sit beside its arguments (`expand`'s
+//! INPUT, `explain`'s NAME) and read the line into them with
+//! `read_line`; this module imports no subcommand, so no subcommand
+//! imports another through it.
 
+use std::collections::BTreeSet;
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 
@@ -18,12 +25,12 @@ use clap_complete::engine::{CompletionCandidate, PathCompleter, ValueCompleter};
 
 use crate::cli::Cli;
 use crate::cli::context::{Context, GlobalArgs};
-use crate::cli::expand::ExpandArgs;
-use crate::cli::sources::command_catalog;
+use crate::cli::sources::{command_catalog, rule_dirs};
+use crate::prompt::rules::discovery::discover;
 
 /// The words the shell passed after `--`: the command line being completed,
 /// program name first.
-fn completion_words() -> Vec<OsString> {
+pub(crate) fn completion_words() -> Vec<OsString> {
     let mut args = std::env::args_os().skip(1);
     args.by_ref().find(|a| a == "--");
     args.collect()
@@ -39,29 +46,58 @@ struct Line {
     innermost: ArgMatches,
 }
 
-/// Parses the line with the same clap definitions as a normal run. Parse
-/// errors are ignored, so an unfinished line still yields the options it
-/// names before the first bad word (clap stops reading there); `None` when
-/// clap gives up anyway (`--help` on the line, for one).
-fn parse_line(words: &[OsString]) -> Option<Line> {
-    let mut matches = Cli::command()
-        .ignore_errors(true)
-        .try_get_matches_from(words)
-        .ok()?;
-    let mut path = Vec::new();
-    while let Some((name, sub)) = matches.remove_subcommand() {
-        path.push(name);
-        matches = sub;
+impl Line {
+    /// Parses the line with the same clap definitions as a normal run.
+    /// Parse errors are ignored, so an unfinished line still yields the
+    /// options it names before the first bad word (clap stops reading
+    /// there); `None` when clap gives up anyway (`--help` on the line, for
+    /// one).
+    fn parse(words: &[OsString]) -> Option<Line> {
+        let mut matches = Cli::command()
+            .ignore_errors(true)
+            .try_get_matches_from(words)
+            .ok()?;
+        let mut path = Vec::new();
+        while let Some((name, sub)) = matches.remove_subcommand() {
+            path.push(name);
+            matches = sub;
+        }
+        // Global options reach every level; a level whose parse stopped
+        // early lacks the defaults, so start from them and overlay what was
+        // given.
+        let mut global = default_globals()?;
+        global.update_from_arg_matches(&matches).ok()?;
+        Some(Line {
+            path,
+            global,
+            innermost: matches,
+        })
     }
-    // Global options reach every level; a level whose parse stopped early
-    // lacks the defaults, so start from them and overlay what was given.
-    let mut global = default_globals()?;
-    global.update_from_arg_matches(&matches).ok()?;
-    Some(Line {
-        path,
-        global,
-        innermost: matches,
-    })
+
+    /// The innermost subcommand's arguments as the line gives them, over
+    /// `start` (an unfinished line lacks required values, so they cannot
+    /// be built from the matches alone).
+    fn args<A: FromArgMatches>(&self, mut start: A) -> Option<A> {
+        start.update_from_arg_matches(&self.innermost).ok()?;
+        Some(start)
+    }
+
+    /// The context a run of this line would resolve.
+    fn context(&self) -> Option<Context> {
+        Context::resolve(&self.global).ok()
+    }
+}
+
+/// What a subcommand's completer needs from the line `words`, when its
+/// subcommand path is `path`: its arguments as the line gives them, over
+/// `start`, and the context a run of the line would resolve.
+pub(crate) fn read_line<A: FromArgMatches>(
+    words: &[OsString],
+    path: &[&str],
+    start: A,
+) -> Option<(A, Context)> {
+    let line = Line::parse(words).filter(|line| line.path == path)?;
+    Some((line.args(start)?, line.context()?))
 }
 
 /// The global options as a line that gives none of them parses.
@@ -75,7 +111,7 @@ fn default_globals() -> Option<GlobalArgs> {
 /// The slash-command names offered for `current`: `/name` for every name
 /// `commands list` would show as invokable (withheld ones excluded), kept
 /// when it starts with `current`.
-fn command_names(
+pub(crate) fn command_names(
     ctx: &Context,
     commands_dirs: &[PathBuf],
     current: &OsStr,
@@ -83,7 +119,10 @@ fn command_names(
     let Some(prefix) = current.to_str() else {
         return Vec::new();
     };
-    command_catalog(ctx, commands_dirs)
+    let Ok(catalog) = command_catalog(ctx, commands_dirs) else {
+        return Vec::new();
+    };
+    catalog
         .completion_names()
         .into_iter()
         .map(|name| format!("/{name}"))
@@ -92,46 +131,25 @@ fn command_names(
         .collect()
 }
 
+/// The rule names offered for `current`: every rule of every tier that
+/// would be injected (withheld ones excluded, as for commands), kept when it
+/// starts with `current`.
+pub(crate) fn rule_names(ctx: &Context, current: &OsStr) -> Vec<CompletionCandidate> {
+    let Some(prefix) = current.to_str() else {
+        return Vec::new();
+    };
+    let discovery = discover(&rule_dirs(ctx));
+    let names: BTreeSet<&str> = discovery
+        .active()
+        .map(|r| r.rule.name.as_str())
+        .filter(|name| name.starts_with(prefix))
+        .collect();
+    names.into_iter().map(CompletionCandidate::new).collect()
+}
+
 /// Paths starting with `current`, relative paths taken from `dir`.
-fn paths_under(dir: &Path, current: &OsStr) -> Vec<CompletionCandidate> {
+pub(crate) fn paths_under(dir: &Path, current: &OsStr) -> Vec<CompletionCandidate> {
     PathCompleter::any().current_dir(dir).complete(current)
-}
-
-/// Completes a word of `expand`'s INPUT. The first word is the command, so
-/// it completes to the slash-command names of the workspace named on the
-/// line (an empty word offers them all, a word not starting with `/` none);
-/// the words after it are the command's arguments, usually files, so they
-/// complete to paths relative to the workspace.
-pub fn expand_input(current: &OsStr) -> Vec<CompletionCandidate> {
-    expand_input_on(&completion_words(), current)
-}
-
-fn expand_input_on(words: &[OsString], current: &OsStr) -> Vec<CompletionCandidate> {
-    let Some(line) = parse_line(words).filter(|line| line.path == ["expand"]) else {
-        return Vec::new();
-    };
-    let mut args = ExpandArgs {
-        commands_dirs: Vec::new(),
-        require: false,
-        input: Vec::new(),
-    };
-    if args.update_from_arg_matches(&line.innermost).is_err() {
-        return Vec::new();
-    }
-    let Ok(ctx) = Context::resolve(&line.global) else {
-        return Vec::new();
-    };
-    // The word under the cursor is on the line too; when it is the first
-    // INPUT word, the command name is being completed.
-    let completing_name = args
-        .input
-        .first()
-        .is_none_or(|first| OsStr::new(first) == current);
-    if completing_name {
-        command_names(&ctx, &args.commands_dirs, current)
-    } else {
-        paths_under(&ctx.workspace, current)
-    }
 }
 
 /// Completes a `rules list --for` value: paths relative to the workspace
@@ -141,8 +159,8 @@ pub fn for_path(current: &OsStr) -> Vec<CompletionCandidate> {
 }
 
 fn for_path_on(words: &[OsString], current: &OsStr) -> Vec<CompletionCandidate> {
-    parse_line(words)
-        .and_then(|line| Context::resolve(&line.global).ok())
+    Line::parse(words)
+        .and_then(|line| line.context())
         .map(|ctx| paths_under(&ctx.workspace, current))
         .unwrap_or_default()
 }
@@ -150,6 +168,7 @@ fn for_path_on(words: &[OsString], current: &OsStr) -> Vec<CompletionCandidate> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cli::args::CommandDirsArgs;
 
     fn words(line: &[&str]) -> Vec<OsString> {
         line.iter().map(OsString::from).collect()
@@ -157,7 +176,7 @@ mod tests {
 
     #[test]
     fn line_options_survive_an_unfinished_line() {
-        let line = parse_line(&words(&[
+        let line = Line::parse(&words(&[
             "mecatl-prompt",
             "-C",
             "ws",
@@ -171,7 +190,7 @@ mod tests {
         assert_eq!(line.path, ["expand"]);
         assert_eq!(line.global.workspace.as_deref(), Some(Path::new("ws")));
         assert!(line.global.no_trust_project);
-        let dirs: Vec<&PathBuf> = line.innermost.get_many("commands_dirs").unwrap().collect();
+        let dirs = line.args(CommandDirsArgs::default()).unwrap().commands_dirs;
         assert_eq!(dirs, [Path::new("cmds")]);
     }
 
@@ -179,7 +198,7 @@ mod tests {
     fn an_empty_for_value_keeps_the_options_before_it() {
         // clap stops at the first bad value (an empty path), so options
         // after the word under the cursor are not seen.
-        let line = parse_line(&words(&[
+        let line = Line::parse(&words(&[
             "mecatl-prompt",
             "--workspace=ws",
             "rules",
@@ -196,13 +215,6 @@ mod tests {
 
     #[test]
     fn a_line_that_asks_for_help_completes_nothing() {
-        assert!(parse_line(&words(&["mecatl-prompt", "--help", "expand", "/"])).is_none());
-        assert!(
-            expand_input_on(
-                &words(&["mecatl-prompt", "--help", "expand", "/"]),
-                OsStr::new("/")
-            )
-            .is_empty()
-        );
+        assert!(Line::parse(&words(&["mecatl-prompt", "--help", "expand", "/"])).is_none());
     }
 }

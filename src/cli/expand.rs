@@ -1,26 +1,29 @@
 //! `expand`: expand a slash-command invocation (SPEC §2.2).
 
+use std::ffi::{OsStr, OsString};
 use std::io::Read;
-use std::path::PathBuf;
 
 use clap::Args;
+use clap_complete::engine::CompletionCandidate;
 use serde::Serialize;
 
-use crate::adapters::trust::Trust;
+use crate::adapters::trust::{Trust, trust_hint};
+use crate::cli::args::CommandDirsArgs;
+use crate::cli::complete;
 use crate::cli::context::{Context, Format};
 use crate::cli::output::{self, SCHEMA};
 use crate::cli::sources::{command_catalog, with_context_diagnostics};
 use crate::cli::{CliError, Status};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::limits::MAX_EXPAND_STDIN_BYTES;
-use crate::prompt::command::{Expansion, parse_invocation};
+use crate::prompt::command::{Expansion, NotExpanded, cannot_invoke, parse_invocation};
 
 /// Arguments of `expand`.
 #[derive(Debug, Clone, Args)]
 pub struct ExpandArgs {
-    /// Read commands from DIR instead of .mecatl/commands and .claude/commands (repeatable; never trust-gated)
-    #[arg(long = "commands-dir", value_name = "DIR")]
-    pub commands_dirs: Vec<PathBuf>,
+    /// The command directories to search.
+    #[command(flatten)]
+    pub dirs: CommandDirsArgs,
 
     /// Exit 1 when the input is not a known command
     #[arg(long)]
@@ -32,9 +35,40 @@ pub struct ExpandArgs {
         required = true,
         trailing_var_arg = true,
         allow_hyphen_values = true,
-        add = clap_complete::ArgValueCompleter::new(crate::cli::complete::expand_input)
+        add = clap_complete::ArgValueCompleter::new(complete_input)
     )]
     pub input: Vec<String>,
+}
+
+/// Completes a word of INPUT (SPEC §2.6). The first word is the command, so
+/// it completes to the slash-command names of the workspace named on the
+/// line (an empty word offers them all, a word not starting with `/` none);
+/// the words after it are the command's arguments, usually files, so they
+/// complete to paths relative to the workspace.
+fn complete_input(current: &OsStr) -> Vec<CompletionCandidate> {
+    complete_input_on(&complete::completion_words(), current)
+}
+
+fn complete_input_on(words: &[OsString], current: &OsStr) -> Vec<CompletionCandidate> {
+    let start = ExpandArgs {
+        dirs: CommandDirsArgs::default(),
+        require: false,
+        input: Vec::new(),
+    };
+    let Some((args, ctx)) = complete::read_line(words, &["expand"], start) else {
+        return Vec::new();
+    };
+    // The word under the cursor is on the line too; when it is the first
+    // INPUT word, the command name is being completed.
+    let completing_name = args
+        .input
+        .first()
+        .is_none_or(|first| OsStr::new(first) == current);
+    if completing_name {
+        complete::command_names(&ctx, &args.dirs.commands_dirs, current)
+    } else {
+        complete::paths_under(&ctx.workspace, current)
+    }
 }
 
 #[derive(Serialize)]
@@ -74,31 +108,61 @@ fn input_line(words: &[String]) -> Result<String, CliError> {
     Ok(words.join(" "))
 }
 
-/// Why an input did not expand, for `--require`.
-fn not_expanded_reason(input: &str, withheld_hint: Option<&str>) -> String {
-    match (parse_invocation(input), withheld_hint) {
-        (Some(_), Some(hint)) => hint.to_string(),
-        (Some(invocation), None) => format!("unknown command /{}", invocation.name),
-        (None, _) => "input is not a slash command".to_string(),
-    }
+/// The error `--require` adds for an input that did not expand, saying why;
+/// `None` when a warning already does (a command withheld because the
+/// workspace is untrusted: the warning also says how to trust it).
+fn require_error(input: &str, not_expanded: Option<&NotExpanded>) -> Option<Diagnostic> {
+    let (path, reason) = match not_expanded {
+        Some(NotExpanded::Withheld { .. }) => return None,
+        Some(NotExpanded::Unusable { name, candidates }) => {
+            let why: Vec<String> = candidates
+                .iter()
+                .map(|c| {
+                    format!(
+                        "{}: {}",
+                        c.source,
+                        c.fate
+                            .detail()
+                            .unwrap_or_else(|| c.fate.as_str().to_string())
+                    )
+                })
+                .collect();
+            (
+                None,
+                format!("/{name} exists but cannot be used: {}", why.join("; ")),
+            )
+        }
+        Some(NotExpanded::InvalidName { name, source }) => {
+            (Some(source.clone()), cannot_invoke(name))
+        }
+        None => match parse_invocation(input) {
+            Some(invocation) => (None, format!("unknown command /{}", invocation.name)),
+            None => (None, "input is not a slash command".to_string()),
+        },
+    };
+    Some(Diagnostic::new(Severity::Fatal, path, reason))
 }
 
 /// Runs `expand`.
 pub fn run(ctx: &Context, args: &ExpandArgs) -> Result<Status, CliError> {
     ctx.require_text_or_json("expand")?;
     let input = input_line(&args.input)?;
-    let outcome = command_catalog(ctx, &args.commands_dirs).expand(&input)?;
+    let outcome = command_catalog(ctx, &args.dirs.commands_dirs)?.expand(&input)?;
     let mut status = Status::Success;
     let mut found = outcome.diagnostics.clone();
+    if let Some(NotExpanded::Withheld { name, source }) = &outcome.not_expanded {
+        found.push(Diagnostic::warning(
+            source,
+            format!(
+                "/{name} is defined here but was not expanded: the workspace is not trusted, \
+                 so its commands are withheld; {}",
+                trust_hint(ctx.locations.settings_file().as_deref())
+            ),
+        ));
+    }
     if args.require && !outcome.expansion.expanded {
         status = Status::CheckFailed;
-        if outcome.withheld_hint.is_none() {
-            found.push(Diagnostic::new(
-                Severity::Fatal,
-                None,
-                not_expanded_reason(&input, None),
-            ));
-        }
+        found.extend(require_error(&input, outcome.not_expanded.as_ref()));
     }
     let diagnostics = with_context_diagnostics(ctx, found, false);
     output::print_diagnostics(ctx, &diagnostics);
@@ -118,17 +182,78 @@ pub fn run(ctx: &Context, args: &ExpandArgs) -> Result<Status, CliError> {
 mod tests {
     use super::*;
 
+    use crate::prompt::tiers::{Candidate, Fate};
+
+    fn error(input: &str, not_expanded: Option<NotExpanded>) -> Option<(Option<String>, String)> {
+        require_error(input, not_expanded.as_ref()).map(|d| {
+            assert_eq!(d.severity, Severity::Fatal);
+            (d.path, d.reason)
+        })
+    }
+
     #[test]
     fn reasons_name_the_problem() {
         assert_eq!(
-            not_expanded_reason("/nope x", None),
-            "unknown command /nope"
+            error("/nope x", None),
+            Some((None, "unknown command /nope".into()))
         );
         assert_eq!(
-            not_expanded_reason("hello", None),
-            "input is not a slash command"
+            error("hello", None),
+            Some((None, "input is not a slash command".into()))
         );
-        assert_eq!(not_expanded_reason("/x", Some("withheld")), "withheld");
+        let withheld = NotExpanded::Withheld {
+            name: "x".into(),
+            source: "x.md".into(),
+        };
+        assert_eq!(error("/x", Some(withheld)), None);
+        let dropped = |path: &str, reason: &str| Candidate {
+            name: "x".into(),
+            dir_index: 0,
+            rel: path.into(),
+            source: path.into(),
+            fate: Fate::NotFound {
+                reason: reason.into(),
+            },
+            item: None,
+            diagnostics: Vec::new(),
+        };
+        let unusable = NotExpanded::Unusable {
+            name: "x".into(),
+            candidates: vec![
+                dropped("a/x.md", "not a regular file (FIFO)"),
+                dropped("b/x.md", "symlink loop"),
+            ],
+        };
+        assert_eq!(
+            error("/x", Some(unusable)),
+            Some((
+                None,
+                "/x exists but cannot be used: a/x.md: not a regular file (FIFO); \
+                 b/x.md: symlink loop"
+                    .into()
+            ))
+        );
+        let invalid = NotExpanded::InvalidName {
+            name: "a:b".into(),
+            source: "c/a:b.md".into(),
+        };
+        assert_eq!(
+            error("/a:b", Some(invalid)),
+            Some((
+                Some("c/a:b.md".into()),
+                "/a:b cannot be invoked: command names use only ASCII letters, digits, -, _ and ."
+                    .into()
+            ))
+        );
+    }
+
+    #[test]
+    fn a_line_that_asks_for_help_completes_nothing() {
+        let words: Vec<OsString> = ["mecatl-prompt", "--help", "expand", "/"]
+            .into_iter()
+            .map(OsString::from)
+            .collect();
+        assert!(complete_input_on(&words, OsStr::new("/")).is_empty());
     }
 
     #[test]

@@ -7,21 +7,25 @@
 //! location holds anything under that name; when neither does, both
 //! searches are shown and the exit status is 1.
 
+use std::ffi::{OsStr, OsString};
+
 use clap::Args;
+use clap_complete::engine::CompletionCandidate;
 use serde::Serialize;
 
-use crate::adapters::commandsfs::{Candidate, CommandCatalog, CommandTier};
-use crate::adapters::rulesfs::{CandidateFate, RuleCandidate, candidates};
-use crate::adapters::trust::Trust;
-use crate::cli::commands::CommandsListArgs;
+use crate::adapters::commandsfs::CommandCatalog;
+use crate::adapters::trust::{Trust, trust_hint};
+use crate::cli::args::CommandDirsArgs;
+use crate::cli::complete;
 use crate::cli::context::{Context, Format};
 use crate::cli::output::{self, SCHEMA};
-use crate::cli::sources::{command_catalog, rule_locations, with_context_diagnostics};
+use crate::cli::sources::{command_catalog, rule_dirs, with_context_diagnostics};
 use crate::cli::{CliError, Status};
-use crate::diagnostic::{Diagnostic, Severity};
-use crate::prompt::command::Fate;
+use crate::diagnostic::Diagnostic;
+use crate::prompt::rules::discovery::explain_rule;
+
 use crate::prompt::rules::{RuleOrigin, render_rule_block};
-use crate::workspace::join;
+use crate::prompt::tiers::{Fate, NameResolution, SearchDir, Tier};
 
 /// Arguments of `explain`.
 #[derive(Debug, Clone, Args)]
@@ -32,11 +36,48 @@ pub struct ExplainArgs {
 
     /// The command directories to search, as for `expand`.
     #[command(flatten)]
-    pub dirs: CommandsListArgs,
+    pub dirs: CommandDirsArgs,
 
     /// `/NAME` for a command, NAME for a command or else a rule
-    #[arg(value_name = "NAME")]
+    #[arg(
+        value_name = "NAME",
+        add = clap_complete::ArgValueCompleter::new(complete_name)
+    )]
     pub name: String,
+}
+
+/// Completes NAME (SPEC §2.6): with `--rule`, the rule names; else a word
+/// starting with `/` completes to the slash-command names as for `expand`,
+/// another word to the rule names, and an empty word offers both.
+/// Commands are offered with their `/` only, so a bare word is a rule.
+fn complete_name(current: &OsStr) -> Vec<CompletionCandidate> {
+    complete_name_on(&complete::completion_words(), current)
+}
+
+fn complete_name_on(words: &[OsString], current: &OsStr) -> Vec<CompletionCandidate> {
+    let start = ExplainArgs {
+        rule: false,
+        dirs: CommandDirsArgs::default(),
+        name: String::new(),
+    };
+    let Some((args, ctx)) = complete::read_line(words, &["explain"], start) else {
+        return Vec::new();
+    };
+    let commands =
+        !args.rule && (current.is_empty() || current.as_encoded_bytes().starts_with(b"/"));
+    let rules = args.rule || !current.as_encoded_bytes().starts_with(b"/");
+    let mut names = Vec::new();
+    if commands {
+        names.extend(complete::command_names(
+            &ctx,
+            &args.dirs.commands_dirs,
+            current,
+        ));
+    }
+    if rules {
+        names.extend(complete::rule_names(&ctx, current));
+    }
+    names
 }
 
 /// Trust state of a location, as `explain` prints it.
@@ -49,24 +90,39 @@ fn trust_state(project: bool, withheld: bool) -> &'static str {
 }
 
 /// One candidate file, whatever its kind.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// One place that could hold the name, whatever the kind: the file there
+/// and what became of it, straight from the precedence engine.
+#[derive(Debug, Clone, PartialEq, Eq)]
 struct CandidateView {
     /// The file, as its reader displays it.
     source: String,
-    /// `project`, `user` or `operator`.
-    tier: &'static str,
+    /// The directory's tier.
+    tier: Tier,
     /// `trusted`, `untrusted` or `not gated`.
     trust: &'static str,
-    /// `winner`, `shadowed`, `withheld`, `unreadable`, `malformed`,
-    /// `refused symlink` or `not found`.
-    fate: &'static str,
-    /// What shadows it, or why it could not be used.
-    detail: Option<String>,
+    /// What became of the file; [`Fate::NotFound`] with no reason when
+    /// nothing is there.
+    fate: Fate,
 }
 
 impl CandidateView {
     fn found(&self) -> bool {
-        self.fate != CandidateFate::NotFound.as_str()
+        !matches!(self.fate, Fate::NotFound { .. })
+    }
+}
+
+/// The JSON shape: `{source, tier, trust, fate, detail}`, the fate by its
+/// name and its data as one detail string.
+impl Serialize for CandidateView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut view = serializer.serialize_struct("CandidateView", 5)?;
+        view.serialize_field("source", &self.source)?;
+        view.serialize_field("tier", self.tier.as_str())?;
+        view.serialize_field("trust", self.trust)?;
+        view.serialize_field("fate", self.fate.as_str())?;
+        view.serialize_field("detail", &self.fate.detail())?;
+        view.end()
     }
 }
 
@@ -107,75 +163,27 @@ struct ExplainDocument<'a> {
     trust: Trust,
 }
 
-/// The command candidates of every directory, in precedence order: the
-/// catalog's candidates, and `not found` for a directory without the file.
-fn command_views(
-    catalog: &CommandCatalog,
-    name: &str,
-    found: Vec<Candidate>,
-) -> Vec<CandidateView> {
-    let file = format!("{name}.md");
-    catalog
-        .dirs()
-        .iter()
-        .map(|dir| {
-            let source = dir.reader.display(&join(&dir.dir, &file));
-            let project = dir.tier == CommandTier::Project;
-            let view = |fate: &'static str, detail: Option<String>| CandidateView {
-                source: source.clone(),
-                tier: dir.tier.as_str(),
-                trust: trust_state(project, dir.withheld),
-                fate,
-                detail,
-            };
-            match found.iter().find(|c| c.source == source) {
-                None => view(CandidateFate::NotFound.as_str(), None),
-                Some(candidate) => {
-                    let detail = match &candidate.fate {
-                        Fate::Winner | Fate::Withheld => None,
-                        Fate::Shadowed { by } => Some(format!("by {by}")),
-                        Fate::Unreadable { cause } => Some(cause.clone()),
-                        Fate::RefusedSymlink { reason } | Fate::NotFound { reason } => {
-                            Some(reason.clone())
-                        }
-                    };
-                    view(candidate.fate.as_str(), detail)
-                }
-            }
-        })
-        .collect()
-}
-
-/// The rule candidates as views; a shadowed file names the file that
-/// claimed the name before it (in its own view: active, or withheld).
-fn rule_views(found: &[RuleCandidate]) -> Vec<CandidateView> {
-    found
-        .iter()
+/// Every searched directory's place for the name, in precedence order,
+/// with what became of the file there (`not found` where there is none).
+fn candidate_views<T>(dirs: &[SearchDir<'_>], found: &NameResolution<T>) -> Vec<CandidateView> {
+    dirs.iter()
+        .zip(&found.places)
         .enumerate()
-        .map(|(i, candidate)| {
-            let detail = match candidate.fate {
-                CandidateFate::Winner | CandidateFate::Withheld | CandidateFate::NotFound => None,
-                CandidateFate::Shadowed => found[..i]
-                    .iter()
-                    .find(|earlier| {
-                        earlier.fate == CandidateFate::Winner
-                            || (candidate.withheld && earlier.fate == CandidateFate::Withheld)
-                    })
-                    .map(|holder| format!("by {}", holder.source)),
-                CandidateFate::Unreadable
-                | CandidateFate::Malformed
-                | CandidateFate::RefusedSymlink => candidate
-                    .diagnostics
-                    .iter()
-                    .find(|d| d.severity != Severity::Info)
-                    .map(|d| d.reason.clone()),
+        .map(|(i, (dir, place))| {
+            let (source, fate) = match found.candidate_in(i) {
+                Some(c) => (c.source.clone(), c.fate.clone()),
+                None => (
+                    place.clone(),
+                    Fate::NotFound {
+                        reason: String::new(),
+                    },
+                ),
             };
             CandidateView {
-                source: candidate.source.clone(),
-                tier: candidate.origin.as_str(),
-                trust: trust_state(candidate.origin == RuleOrigin::Project, candidate.withheld),
-                fate: candidate.fate.as_str(),
-                detail,
+                source,
+                tier: dir.tier,
+                trust: trust_state(dir.tier == Tier::Project, dir.withheld),
+                fate,
             }
         })
         .collect()
@@ -191,11 +199,9 @@ fn join_words(words: &[String]) -> String {
 }
 
 /// One sentence saying why the winner won, or why nothing did.
-fn why(label: &str, views: &[CandidateView]) -> String {
-    let described = |v: &CandidateView| format!("{} ({})", v.source, v.fate);
-    let winner = views
-        .iter()
-        .position(|v| v.fate == CandidateFate::Winner.as_str());
+fn why(ctx: &Context, label: &str, views: &[CandidateView]) -> String {
+    let described = |v: &CandidateView| format!("{} ({})", v.source, v.fate.as_str());
+    let winner = views.iter().position(|v| v.fate == Fate::Winner);
     if let Some(w) = winner {
         let earlier: Vec<String> = views[..w]
             .iter()
@@ -204,7 +210,7 @@ fn why(label: &str, views: &[CandidateView]) -> String {
             .collect();
         let shadowed: Vec<String> = views[w + 1..]
             .iter()
-            .filter(|v| v.fate == CandidateFate::Shadowed.as_str())
+            .filter(|v| matches!(v.fate, Fate::Shadowed { .. }))
             .map(|v| v.source.clone())
             .collect();
         let mut sentence = if earlier.is_empty() {
@@ -225,15 +231,12 @@ fn why(label: &str, views: &[CandidateView]) -> String {
         sentence.push('.');
         return sentence;
     }
-    if let Some(withheld) = views
-        .iter()
-        .find(|v| v.fate == CandidateFate::Withheld.as_str())
-    {
+    if let Some(withheld) = views.iter().find(|v| v.fate == Fate::Withheld) {
         return format!(
             "Nothing is injected: {} would provide {label} but is withheld because the workspace \
-             is not trusted (trust it with --trust-project, MECATL_TRUST_PROJECT=1 or \
-             trustedWorkspaces in settings.yaml).",
-            withheld.source
+             is not trusted ({}).",
+            withheld.source,
+            trust_hint(ctx.locations.settings_file().as_deref())
         );
     }
     let failed: Vec<String> = views.iter().filter(|v| v.found()).map(described).collect();
@@ -249,63 +252,60 @@ fn why(label: &str, views: &[CandidateView]) -> String {
 
 fn explain_command(
     ctx: &Context,
-    args: &ExplainArgs,
+    catalog: &CommandCatalog,
     name: &str,
 ) -> (CommandSection, Vec<Diagnostic>) {
-    let catalog = command_catalog(ctx, &args.dirs.commands_dirs);
     let explanation = catalog.explain(name);
-    let candidates = command_views(&catalog, name, explanation.candidates);
-    let winner = candidates
-        .iter()
-        .find(|v| v.fate == CandidateFate::Winner.as_str())
-        .map(|v| v.source.clone());
+    let found = explanation.found;
+    let candidates = candidate_views(catalog.dirs(), &found);
     let section = CommandSection {
         name: name.to_string(),
-        why: why(&format!("/{name}"), &candidates),
+        why: why(ctx, &format!("/{name}"), &candidates),
+        winner: found.winner().map(|c| c.source.clone()),
         candidates,
-        winner,
         description: explanation.description,
         frontmatter_keys: explanation.frontmatter_keys,
     };
-    (section, explanation.diagnostics)
+    (section, found.resolution.diagnostics)
 }
 
-fn explain_rule(ctx: &Context, name: &str) -> (RuleSection, Vec<Diagnostic>) {
-    let found = candidates(&rule_locations(ctx), name);
-    let views = rule_views(&found);
-    let shown = found
-        .iter()
-        .find(|c| c.fate == CandidateFate::Winner)
-        .or_else(|| found.iter().find(|c| c.fate == CandidateFate::Withheld));
-    let rule = shown.and_then(|c| c.rule.as_ref());
+fn explain_rule_section(ctx: &Context, name: &str) -> (RuleSection, Vec<Diagnostic>) {
+    let dirs = rule_dirs(ctx);
+    let found = explain_rule(&dirs, name);
+    let views = candidate_views(&dirs, &found);
+    let shown = found.winner().or_else(|| {
+        found
+            .resolution
+            .candidates
+            .iter()
+            .find(|c| c.fate == Fate::Withheld)
+    });
+    let loaded = shown.and_then(|c| c.item.as_ref());
+    let rule = loaded.map(|l| &l.rule);
     let section = RuleSection {
         name: name.to_string(),
-        why: why(&format!("rule {name}"), &views),
-        winner: views
-            .iter()
-            .find(|v| v.fate == CandidateFate::Winner.as_str())
-            .map(|v| v.source.clone()),
+        why: why(ctx, &format!("rule {name}"), &views),
+        winner: found.winner().map(|c| c.source.clone()),
         candidates: views,
         origin: rule.map(|r| r.origin),
         paths: rule.map(|r| r.paths.clone()),
-        truncated: shown.is_some_and(|c| c.truncated),
-        injected: shown.is_some_and(|c| c.fate == CandidateFate::Winner),
+        truncated: loaded.is_some_and(|l| l.truncated),
+        injected: shown.is_some_and(|c| c.fate == Fate::Winner),
         block: rule.map(render_rule_block),
     };
-    let diagnostics = found.into_iter().flat_map(|c| c.diagnostics).collect();
-    (section, diagnostics)
+    (section, found.resolution.diagnostics)
 }
 
 fn candidate_table(views: &[CandidateView]) -> String {
     let mut rows = vec![["SOURCE", "TIER", "TRUST", "FATE"].map(String::from)];
     rows.extend(views.iter().map(|v| {
-        let fate = match &v.detail {
-            Some(detail) => format!("{} ({detail})", v.fate),
-            None => v.fate.to_string(),
+        let fate = match v.fate.detail() {
+            Some(detail) => format!("{} ({detail})", v.fate.as_str()),
+            None => v.fate.as_str().to_string(),
         };
         [
             v.source.clone(),
-            v.tier.to_string(),
+            v.tier.as_str().to_string(),
             v.trust.to_string(),
             fate,
         ]
@@ -366,9 +366,10 @@ pub fn run(ctx: &Context, args: &ExplainArgs) -> Result<Status, CliError> {
         Some(name) => (true, name),
         None => (false, args.name.as_str()),
     };
+    let catalog = command_catalog(ctx, &args.dirs.commands_dirs)?;
     let mut found = Vec::new();
     let command = (!args.rule).then(|| {
-        let (section, notes) = explain_command(ctx, args, name);
+        let (section, notes) = explain_command(ctx, &catalog, name);
         found.extend(notes);
         section
     });
@@ -376,7 +377,7 @@ pub fn run(ctx: &Context, args: &ExplainArgs) -> Result<Status, CliError> {
         .as_ref()
         .is_some_and(|c| c.candidates.iter().any(CandidateView::found));
     let rule = (!command_only && !command_found).then(|| {
-        let (section, notes) = explain_rule(ctx, name);
+        let (section, notes) = explain_rule_section(ctx, name);
         found.extend(notes);
         section
     });
@@ -392,7 +393,7 @@ pub fn run(ctx: &Context, args: &ExplainArgs) -> Result<Status, CliError> {
     .into_iter()
     .flatten()
     .flatten()
-    .any(|v| v.fate == CandidateFate::Withheld.as_str());
+    .any(|v| v.fate == Fate::Withheld);
     let diagnostics = with_context_diagnostics(ctx, found, withheld);
     output::print_diagnostics(ctx, &diagnostics);
     let any_found = command_found || rule_found;

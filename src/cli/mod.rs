@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 
 use crate::prompt::instructions::ReadFault;
 
+pub mod args;
 pub mod assemble;
 pub mod build;
 pub mod check;

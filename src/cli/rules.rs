@@ -7,15 +7,15 @@ use std::path::{Path, PathBuf};
 use clap::{Args, Subcommand};
 use serde::Serialize;
 
-use crate::adapters::rulesfs::{DiscoveredRule, discover};
 use crate::adapters::trust::Trust;
 use crate::cli::context::{Context, Format, normalise};
 use crate::cli::output::{self, SCHEMA};
-use crate::cli::sources::{rule_locations, with_context_diagnostics};
+use crate::cli::sources::{rule_dirs, with_context_diagnostics};
 use crate::cli::{CliError, Status};
 use crate::diagnostic::Diagnostic;
 use crate::prompt::glob::PathMatcher;
 use crate::prompt::rules::RuleOrigin;
+use crate::prompt::rules::discovery::{DiscoveredRule, discover};
 
 /// Subcommands of `rules`.
 #[derive(Debug, Clone, Subcommand)]
@@ -161,7 +161,7 @@ pub fn run_list(ctx: &Context, args: &RulesListArgs) -> Result<Status, CliError>
         .iter()
         .map(|p| relative_for_path(ctx, p))
         .collect::<Result<Vec<_>, _>>()?;
-    let discovery = discover(&rule_locations(ctx));
+    let discovery = discover(&rule_dirs(ctx));
     let withheld = discovery.rules.iter().any(|r| r.withheld);
     let entries: Vec<RuleEntry<'_>> = discovery
         .rules

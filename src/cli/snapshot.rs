@@ -187,7 +187,7 @@ pub fn build_manifest(
     };
     let turn0 = collect_turn0(ctx, &turn0_args)?;
     let (commands, withheld_commands) =
-        command_digests(ctx, &command_catalog(ctx, &[]), &mut found)?;
+        command_digests(ctx, &command_catalog(ctx, &[])?, &mut found)?;
     let manifest = Manifest {
         schema: SNAPSHOT_SCHEMA.to_string(),
         prefix: Digest::of(&prefix),

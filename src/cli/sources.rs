@@ -5,32 +5,46 @@
 use std::path::PathBuf;
 
 use crate::adapters::commandsfs::CommandCatalog;
-use crate::adapters::rulesfs::{RuleLocation, project_locations};
+use crate::adapters::rulesfs;
+use crate::cli::CliError;
 use crate::cli::context::Context;
 use crate::diagnostic::Diagnostic;
+use crate::prompt::tiers::SearchDir;
 
 /// The command catalog: the operator's `--commands-dir` directories when
 /// given (resolved against `-C`, never trust-gated), else the project
 /// directories, withheld when the workspace is untrusted.
-pub fn command_catalog(ctx: &Context, commands_dirs: &[PathBuf]) -> CommandCatalog {
-    if commands_dirs.is_empty() {
+///
+/// A whitespace-only `--commands-dir` is a usage error, as an empty one is
+/// (clap refuses that): resolved against `-C` it would name the workspace
+/// itself.
+pub fn command_catalog(
+    ctx: &Context,
+    commands_dirs: &[PathBuf],
+) -> Result<CommandCatalog, CliError> {
+    if let Some(blank) = commands_dirs
+        .iter()
+        .find(|d| d.to_string_lossy().trim().is_empty())
+    {
+        return Err(CliError::Usage(format!(
+            "--commands-dir {blank:?}: a commands directory cannot be blank"
+        )));
+    }
+    Ok(if commands_dirs.is_empty() {
         CommandCatalog::for_workspace(ctx.reader.clone(), ctx.trust.trusted)
     } else {
         CommandCatalog::for_operator_dirs(commands_dirs.iter().map(|d| ctx.resolve_path(d)))
-    }
+    })
 }
 
-/// Every rule location in precedence order: the two project directories
+/// Every rule directory in precedence order: the two project directories
 /// (withheld when untrusted), then the user directories.
-pub fn rule_locations(ctx: &Context) -> Vec<RuleLocation> {
-    let mut locations = project_locations(ctx.reader.clone(), !ctx.trust.trusted);
-    locations.extend(
-        ctx.locations
-            .user_rule_dirs()
-            .into_iter()
-            .map(|dir| RuleLocation::user(dir, "")),
-    );
-    locations
+pub fn rule_dirs(ctx: &Context) -> Vec<SearchDir<'static>> {
+    rulesfs::rule_dirs(
+        ctx.reader.clone(),
+        !ctx.trust.trusted,
+        ctx.locations.user_rule_dirs(),
+    )
 }
 
 /// The context's own diagnostics, then `found`, then the withheld notice
@@ -59,7 +73,7 @@ pub fn project_tier_withheld(ctx: &Context, rules: bool, soul: bool) -> bool {
             .is_ok_and(|entries| entries.iter().any(|e| e.name.ends_with(".md")))
     };
     (rules
-        && crate::adapters::rulesfs::PROJECT_RULE_DIRS
+        && crate::prompt::rules::files::PROJECT_RULE_DIRS
             .iter()
             .any(|d| has_rule(d)))
         || (soul

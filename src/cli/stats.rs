@@ -23,7 +23,6 @@
 //! - A total's status is `ok`, or `over --max-…-bytes N` when its budget
 //!   is exceeded.
 
-use std::collections::{BTreeMap, HashSet};
 use std::io::Write;
 
 use clap::Args;
@@ -33,11 +32,10 @@ use crate::cli::Status;
 use crate::cli::assemble::{Turn0, Turn0Args};
 use crate::cli::context::{Context, Format};
 use crate::cli::output;
-use crate::cli::sources::rule_locations;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::prompt::build::{Config, Layered, Section, prefix_sections, suffix_sections};
 use crate::prompt::rules::render_rule_block;
-use crate::workspace::{EntryKind, join};
+use crate::prompt::tiers::Fate;
 
 /// How tokens are estimated, as stated in the output.
 pub const ESTIMATOR: &str = "bytes / 4, rounded up";
@@ -260,12 +258,7 @@ pub fn for_build(
 
 /// Accounts the turn-0 messages: one entry per message, a refused soul,
 /// and every rule of the rules message or left out of it.
-pub fn for_turn0(
-    ctx: &Context,
-    turn0: &Turn0,
-    content: &Turn0Args,
-    args: &Turn0AccountingArgs,
-) -> Accounting {
+pub fn for_turn0(turn0: &Turn0, content: &Turn0Args, args: &Turn0AccountingArgs) -> Accounting {
     let mut entries: Vec<Entry> = turn0
         .messages
         .iter()
@@ -297,9 +290,7 @@ pub fn for_turn0(
     let mut group = Group {
         entries,
         separators: None,
-        // Listing the rule directories again is the only I/O here: only
-        // for the table, never for a bare budget check.
-        rules: (args.stats.stats && !content.no_rules).then(|| rule_entries(ctx, turn0)),
+        rules: (args.stats.stats && !content.no_rules).then(|| rule_entries(turn0)),
         total: Amount::ok(total),
     };
     let over_budget = check_budget(
@@ -390,11 +381,9 @@ fn check_budget(
 }
 
 /// Every rule the rules message shows, rejects or leaves out, sorted by
-/// name: shown ones with the size of their block, then, from directory
-/// listings alone (no file is opened), the active names that were not
-/// shown — `rejected` when a diagnostic names one of their files, else
-/// `dropped (cap)` — and the names of withheld locations.
-fn rule_entries(ctx: &Context, turn0: &Turn0) -> Vec<Entry> {
+/// name: shown ones with the size of their block, then the ones the rules
+/// assembly left out, with why (no file is opened or listed here).
+fn rule_entries(turn0: &Turn0) -> Vec<Entry> {
     let mut entries: Vec<Entry> = turn0
         .rules_shown
         .iter()
@@ -408,48 +397,15 @@ fn rule_entries(ctx: &Context, turn0: &Turn0) -> Vec<Entry> {
             )
         })
         .collect();
-    let shown: HashSet<&str> = turn0
-        .rules_shown
-        .iter()
-        .map(|found| found.rule.name.as_str())
-        .collect();
-    let mut active: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    let mut withheld: BTreeMap<String, String> = BTreeMap::new();
-    for loc in rule_locations(ctx) {
-        let Ok(listing) = loc.reader.list(&loc.dir) else {
-            continue;
+    entries.extend(turn0.rules_left_out.iter().map(|left| {
+        let status = match (&left.fate, &left.reason) {
+            (Fate::Withheld, _) => "withheld".to_string(),
+            (Fate::DroppedAtCap, _) => "dropped (cap)".to_string(),
+            (_, Some(reason)) => format!("rejected ({reason})"),
+            (fate, None) => format!("rejected ({})", fate.as_str()),
         };
-        for entry in listing {
-            if entry.lossy || !matches!(entry.kind, EntryKind::File | EntryKind::Symlink) {
-                continue;
-            }
-            let Some(name) = entry.name.strip_suffix(".md").filter(|n| !n.is_empty()) else {
-                continue;
-            };
-            let source = loc.reader.display(&join(&loc.dir, &entry.name));
-            if loc.withheld {
-                withheld.entry(name.to_string()).or_insert(source);
-            } else {
-                active.entry(name.to_string()).or_default().push(source);
-            }
-        }
-    }
-    for (name, sources) in active.iter().filter(|(n, _)| !shown.contains(n.as_str())) {
-        let problem = turn0.diagnostics.iter().find(|d| {
-            d.severity != Severity::Info && d.path.as_ref().is_some_and(|p| sources.contains(p))
-        });
-        entries.push(match problem {
-            Some(problem) => Entry::left_out(
-                name,
-                problem.path.clone(),
-                format!("rejected ({})", problem.reason),
-            ),
-            None => Entry::left_out(name, sources.first().cloned(), "dropped (cap)".into()),
-        });
-    }
-    for (name, source) in withheld {
-        entries.push(Entry::left_out(&name, Some(source), "withheld".into()));
-    }
+        Entry::left_out(&left.name, Some(left.source.clone()), status)
+    }));
     entries.sort_by(|a, b| a.name.cmp(&b.name));
     entries
 }

@@ -140,8 +140,10 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
-    use crate::adapters::rulesfs::{FsRulesSource, RuleLocation, discover, project_locations};
-    use crate::prompt::frontmatter;
+    use crate::adapters::rulesfs::user_dir;
+    use crate::prompt::rules::discovery::{DirRulesSource, discover};
+    use crate::prompt::rules::files::project_rule_dirs;
+    use crate::prompt::rules::frontmatter;
     use crate::prompt::rules::{MemRulesSource, RulesError};
     use crate::workspace::{LinkPolicy, MemWorkspace, OsWorkspace};
 
@@ -184,8 +186,8 @@ mod tests {
     #[test]
     fn fs_source_over_memory_conforms() {
         run_rules_source(|| {
-            let locations = project_locations(Arc::new(mem_workspace()), false);
-            FsRulesSource::from_discovery(&discover(&locations))
+            let locations = project_rule_dirs(Arc::new(mem_workspace()), false);
+            DirRulesSource::from_discovery(&discover(&locations))
         });
     }
 
@@ -203,10 +205,10 @@ mod tests {
         let project_root = dir.path().join("project");
         run_rules_source(|| {
             let reader = Arc::new(OsWorkspace::new(&project_root, LinkPolicy::Confine));
-            FsRulesSource::load(&project_locations(reader, false)).0
+            DirRulesSource::load(&project_rule_dirs(reader, false)).0
         });
         let user_root = dir.path().join("config/mecatl");
-        run_rules_source(|| FsRulesSource::load(&[RuleLocation::user(&user_root, "rules")]).0);
+        run_rules_source(|| DirRulesSource::load(&[user_dir(user_root.join("rules"))]).0);
     }
 
     struct Unsorted;

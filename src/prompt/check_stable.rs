@@ -6,6 +6,7 @@ use crate::prompt::build::Config;
 use crate::prompt::env::Env;
 use crate::prompt::memory_index::MemoryEntry;
 use crate::prompt::operator_profile::OperatorProfileConfig;
+use crate::prompt::text::parse_date;
 
 /// The git status every B environment carries: plausible, and unlike any
 /// real repository's.
@@ -74,45 +75,12 @@ pub fn config_b(a: &Config) -> Config {
 /// The day after `date` when it is a valid `YYYY-MM-DD` calendar date
 /// (Gregorian, leap years included), else `None`.
 pub fn next_day(date: &str) -> Option<String> {
-    let (year, month, day) = parse_date(date)?;
-    let (year, month, day) = if day < days_in_month(year, month) {
-        (year, month, day + 1)
-    } else if month < 12 {
-        (year, month + 1, 1)
-    } else {
-        (year + 1, 1, 1)
-    };
-    Some(format!("{year:04}-{month:02}-{day:02}"))
-}
-
-fn parse_date(date: &str) -> Option<(u32, u32, u32)> {
-    let bytes = date.as_bytes();
-    let shape_ok = bytes.len() == 10
-        && bytes[4] == b'-'
-        && bytes[7] == b'-'
-        && bytes
-            .iter()
-            .enumerate()
-            .all(|(i, b)| i == 4 || i == 7 || b.is_ascii_digit());
-    if !shape_ok {
-        return None;
-    }
-    // The shape check above guarantees ASCII digits at these byte ranges.
-    let number = |range: std::ops::Range<usize>| date.get(range)?.parse::<u32>().ok();
-    let (year, month, day) = (number(0..4)?, number(5..7)?, number(8..10)?);
-    let valid = (1..=12).contains(&month) && (1..=days_in_month(year, month)).contains(&day);
-    valid.then_some((year, month, day))
-}
-
-fn days_in_month(year: u32, month: u32) -> u32 {
-    match month {
-        2 if year.is_multiple_of(4) && (!year.is_multiple_of(100) || year.is_multiple_of(400)) => {
-            29
-        }
-        2 => 28,
-        4 | 6 | 9 | 11 => 30,
-        _ => 31,
-    }
+    let date = parse_date(date)?;
+    Some(match date.tomorrow() {
+        Ok(next) => next.to_string(),
+        // jiff's calendar ends with 9999-12-31.
+        Err(_) => format!("{}-01-01", i32::from(date.year()) + 1),
+    })
 }
 
 /// The env keys `--env-b` accepts, as in the builder-command JSON.

@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use crate::diagnostic::Diagnostic;
 use crate::limits;
-use crate::prompt::text::{decode_lossy, truncate_utf8};
+use crate::prompt::text::{INVALID_UTF8_REPLACED, decode_read, truncate_utf8};
 use crate::workspace::{Bounded, Workspace, WsError};
 
 /// Who a message is from. Turn-0 messages are always from the user.
@@ -198,8 +198,8 @@ pub struct Instructions {
 /// file size minus the bytes kept. Trailing whitespace of a file that was
 /// read whole never causes a cut: a file of exactly the cap plus a final
 /// newline is shown whole. At most [`limits::MAX_INSTRUCTIONS_READ_BYTES`]
-/// are read. Invalid UTF-8 is decoded lossily; N is then counted in decoded
-/// bytes and never below zero.
+/// are read. Invalid UTF-8 is decoded lossily, with a warning (SPEC §9); N
+/// is then counted in decoded bytes and never below zero.
 pub fn load_instructions(ws: &dyn Workspace) -> Result<Instructions, ReadFault> {
     let mut diagnostics = Vec::new();
     for name in INSTRUCTION_FILES {
@@ -235,6 +235,9 @@ pub fn load_instructions(ws: &dyn Workspace) -> Result<Instructions, ReadFault> 
                     limits::MAX_INSTRUCTIONS_BYTES
                 ),
             ));
+        }
+        if rendered.lossy {
+            diagnostics.push(Diagnostic::warning(path.clone(), INVALID_UTF8_REPLACED));
         }
         return Ok(Instructions {
             message: Some(Message::user(rendered.text)),
@@ -279,12 +282,7 @@ fn holds_the_cap(head: &[u8]) -> bool {
     let ascii_space = |b: &u8| matches!(b, b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b' ');
     match head.iter().position(|b| !ascii_space(b)) {
         Some(at) if head[at].is_ascii() => head.len() - at >= cap + 3,
-        Some(_) => {
-            decode_lossy(without_partial_last_char(head))
-                .trim_start()
-                .len()
-                >= cap
-        }
+        Some(_) => decode_read(head, true).text.trim_start().len() >= cap,
         None => false,
     }
 }
@@ -300,10 +298,12 @@ fn absent_reason(err: &WsError) -> String {
     }
 }
 
-/// A rendered instructions message and, when cut, the bytes omitted.
+/// A rendered instructions message, the bytes omitted when it was cut, and
+/// whether invalid UTF-8 was replaced with U+FFFD.
 struct RenderedInstructions {
     text: String,
     omitted: Option<u64>,
+    lossy: bool,
 }
 
 /// Renders the message for file `name`, or `None` when it is blank. The
@@ -312,15 +312,9 @@ struct RenderedInstructions {
 fn render_instructions(name: &str, bounded: Bounded) -> Option<RenderedInstructions> {
     let read_whole = !bounded.is_truncated();
     let size = bounded.size;
-    let mut bytes = bounded.bytes;
-    if !read_whole {
-        let whole_chars = without_partial_last_char(&bytes).len();
-        bytes.truncate(whole_chars);
-    }
-    let mut text = match String::from_utf8(bytes) {
-        Ok(text) => text,
-        Err(err) => String::from_utf8_lossy(err.as_bytes()).into_owned(),
-    };
+    let decoded = decode_read(bounded.bytes, !read_whole);
+    let lossy = decoded.lossy;
+    let mut text = decoded.text.into_owned();
     // The content is text[start..end]: trimmed, or only trim_start when the
     // file was not read whole.
     let start = text.len() - text.trim_start().len();
@@ -348,30 +342,11 @@ fn render_instructions(name: &str, bounded: Bounded) -> Option<RenderedInstructi
     if let Some(omitted) = omitted {
         text.push_str(&format!("\n\n[truncated: {omitted} bytes omitted]"));
     }
-    Some(RenderedInstructions { text, omitted })
-}
-
-/// `bytes` without a UTF-8 sequence cut short at its end (a bounded read
-/// can stop inside a character).
-fn without_partial_last_char(bytes: &[u8]) -> &[u8] {
-    let is_continuation = |b: u8| b & 0xC0 == 0x80;
-    let Some(start) = (1..=bytes.len().min(4))
-        .map(|back| bytes.len() - back)
-        .find(|&at| !is_continuation(bytes[at]))
-    else {
-        return bytes;
-    };
-    let needed = match bytes[start] {
-        b if b >= 0xF0 => 4,
-        b if b >= 0xE0 => 3,
-        b if b >= 0xC0 => 2,
-        _ => 1,
-    };
-    if bytes.len() - start < needed {
-        &bytes[..start]
-    } else {
-        bytes
-    }
+    Some(RenderedInstructions {
+        text,
+        omitted,
+        lossy,
+    })
 }
 
 /// The default project-instructions assembler: `AGENTS.md` or `CLAUDE.md`
@@ -644,18 +619,6 @@ mod tests {
     }
 
     #[test]
-    fn a_partial_character_at_the_read_bound_is_dropped() {
-        assert_eq!(without_partial_last_char(b"ab\xc3"), b"ab");
-        assert_eq!(without_partial_last_char(b"ab\xe2\x82"), b"ab");
-        assert_eq!(
-            without_partial_last_char("ab€".as_bytes()),
-            "ab€".as_bytes()
-        );
-        assert_eq!(without_partial_last_char(b"\x80\x80"), b"\x80\x80");
-        assert_eq!(without_partial_last_char(b""), b"");
-    }
-
-    #[test]
     fn refused_symlink_falls_back_to_claude_md_with_a_hint() {
         let ws = MemWorkspace::new()
             .node("AGENTS.md", MemNode::Symlink("../secrets".into()))
@@ -724,12 +687,38 @@ mod tests {
     }
 
     #[test]
-    fn invalid_utf8_is_decoded_lossily() {
-        let ws = MemWorkspace::new().file("AGENTS.md", b"ok \xff end");
-        assert_eq!(
-            text_of(&ws).as_deref(),
-            Some("Project instructions (AGENTS.md):\n\nok \u{fffd} end")
+    fn invalid_utf8_is_decoded_lossily_with_one_warning_naming_the_file() {
+        for name in INSTRUCTION_FILES {
+            let ws = MemWorkspace::new().file(name, b"ok \xff end \xfe");
+            let got = load_instructions(&ws).unwrap();
+            assert_eq!(
+                got.message.unwrap().text,
+                format!("Project instructions ({name}):\n\nok \u{fffd} end \u{fffd}")
+            );
+            assert_eq!(
+                got.diagnostics,
+                [Diagnostic::warning(name, INVALID_UTF8_REPLACED)]
+            );
+        }
+        // Cut at the cap, the warning follows the truncation one; a
+        // character the read bound cut in two is not invalid.
+        let mut cut = b"\xff".to_vec();
+        cut.extend(
+            "é".repeat(limits::MAX_INSTRUCTIONS_READ_BYTES as usize)
+                .as_bytes(),
         );
+        let ws = MemWorkspace::new().file("AGENTS.md", cut);
+        let reasons: Vec<String> = (load_instructions(&ws).unwrap().diagnostics)
+            .into_iter()
+            .map(|d| d.reason)
+            .collect();
+        assert_eq!(reasons.len(), 2, "{reasons:?}");
+        assert_eq!(reasons[1], INVALID_UTF8_REPLACED);
+        let valid = "é".repeat(limits::MAX_INSTRUCTIONS_READ_BYTES as usize);
+        let ws = MemWorkspace::new().file("AGENTS.md", format!("x{valid}"));
+        let got = load_instructions(&ws).unwrap();
+        assert!(got.truncated);
+        assert_eq!(got.diagnostics.len(), 1, "{:?}", got.diagnostics);
     }
 
     #[test]

@@ -5,10 +5,10 @@
 
 pub mod build;
 pub mod check_stable;
+pub mod codex;
 pub mod command;
 pub mod defaults;
 pub mod env;
-pub mod frontmatter;
 pub mod glob;
 pub mod imports;
 pub mod instructions;
@@ -18,6 +18,9 @@ pub mod operator_profile;
 pub mod rules;
 pub mod soul;
 pub mod text;
+pub mod tiers;
 pub mod tools;
 pub mod turn0;
 pub mod user_model;
+pub mod walk;
+pub mod yaml;

@@ -10,8 +10,17 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
+pub mod discovery;
+pub mod files;
+pub mod frontmatter;
+pub mod lazy;
+
+#[cfg(test)]
+mod dir_tests;
+
 use crate::limits;
 use crate::prompt::instructions::{InstructionAssembler, InstructionManifest, Message, ReadFault};
+use crate::prompt::text::floor_char_boundary;
 use crate::workspace::Workspace;
 
 /// One rule: guidance text, optionally scoped to path globs.
@@ -123,15 +132,6 @@ pub fn cap_body(body: &str) -> (String, bool) {
     cut.push_str(&body[..keep]);
     cut.push_str(ELLIPSIS);
     (cut, true)
-}
-
-/// The largest index ≤ `at` that is a char boundary of `text`.
-fn floor_char_boundary(text: &str, at: usize) -> usize {
-    let mut at = at.min(text.len());
-    while !text.is_char_boundary(at) {
-        at -= 1;
-    }
-    at
 }
 
 /// A rule name made safe for the `name="…"` attribute: `"` becomes `'`,

@@ -119,11 +119,16 @@ pub fn render_hints(tools: &[ToolSpec]) -> String {
         );
     }
     if names.contains("Parallel") {
-        sentences.push(
-            "Use Parallel to run independent subtasks at the same time rather than one after \
-             another."
-                .to_string(),
-        );
+        let lookups = if names.contains("Subagent") {
+            "; independent read-only lookups go to several Subagent calls in the same turn \
+             instead."
+        } else {
+            ", not for independent read-only lookups."
+        };
+        sentences.push(format!(
+            "Use Parallel only for branches that each need their own writable copy of the work \
+             or that compete to solve the same problem{lookups}"
+        ));
     }
     if names.contains("Team") {
         sentences.push(
@@ -446,6 +451,22 @@ mod tests {
         let position = |word: &str| ordered.find(word).unwrap();
         assert!(position("Subagent") < position("Parallel"));
         assert!(position("Parallel") < position("Team"));
+    }
+
+    #[test]
+    fn hints_keep_parallel_for_isolated_or_competing_branches() {
+        let branches = "Use Parallel only for branches that each need their own writable copy \
+                        of the work or that compete to solve the same problem";
+        assert_eq!(
+            render_hints(&tools(&["Parallel"])),
+            format!("{branches}, not for independent read-only lookups. {CLOSING}")
+        );
+        let with_subagent = render_hints(&tools(&["Parallel", "Subagent"]));
+        let expected = format!(
+            "{branches}; independent read-only lookups go to several Subagent calls in the \
+             same turn instead."
+        );
+        assert!(with_subagent.contains(&expected), "{with_subagent}");
     }
 
     #[test]

@@ -145,6 +145,81 @@ fn words_after_the_command_complete_to_paths_in_the_workspace() {
     );
 }
 
+/// [`workspace`] plus two project rules and one user rule.
+fn workspace_with_rules() -> TestEnv {
+    let env = workspace();
+    env.write(".mecatl/rules/style.md", "Style.\n");
+    env.write(".claude/rules/security.md", "Security.\n");
+    env.write(".claude/rules/style.md", "Shadowed style.\n");
+    env.write_config("mecatl/rules/release.md", "Release.\n");
+    env
+}
+
+#[test]
+fn explain_completes_command_names_like_expand() {
+    let env = workspace_with_rules();
+    env.write("ops/report.md", "Report.\n");
+    assert_eq!(
+        fish(&env, &["--trust-project", "explain", "/re"]),
+        "/refactor\n/review\n"
+    );
+    assert_eq!(
+        fish(&env, &["explain", "--trust-project", "/"]),
+        fish(&env, &["expand", "--trust-project", "/"])
+    );
+    assert_eq!(
+        fish(&env, &["explain", "/re"]),
+        "",
+        "withheld when untrusted"
+    );
+    assert_eq!(
+        fish(&env, &["explain", "--commands-dir", "ops", "/r"]),
+        "/report\n"
+    );
+}
+
+/// The value candidates of a completion: clap also offers the options when
+/// the word is empty, which are not the point here.
+fn values(completed: &str) -> Vec<&str> {
+    completed.lines().filter(|l| !l.starts_with('-')).collect()
+}
+
+#[test]
+fn explain_rule_completes_rule_names() {
+    let env = workspace_with_rules();
+    assert_eq!(
+        values(&fish(&env, &["--trust-project", "explain", "--rule", ""])),
+        ["release", "security", "style"]
+    );
+    assert_eq!(
+        fish(&env, &["--trust-project", "explain", "--rule", "s"]),
+        "security\nstyle\n"
+    );
+    assert_eq!(
+        values(&fish(&env, &["explain", "--rule", ""])),
+        ["release"],
+        "project rules are withheld when untrusted"
+    );
+    assert_eq!(
+        fish(&env, &["--trust-project", "explain", "--rule", "/"]),
+        ""
+    );
+    // Without --rule a bare word is a rule name, and an empty word offers
+    // the commands (with their /) and the rules.
+    assert_eq!(fish(&env, &["--trust-project", "explain", "st"]), "style\n");
+    assert_eq!(
+        values(&fish(&env, &["--trust-project", "explain", ""])),
+        [
+            "/fix",
+            "/refactor",
+            "/review",
+            "release",
+            "security",
+            "style"
+        ]
+    );
+}
+
 #[test]
 fn rules_for_completes_paths_relative_to_the_workspace() {
     let env = workspace();

@@ -5,8 +5,7 @@
 use crate::support::{TestEnv, code, json, make_unreadable, stderr, stdout};
 
 const FATAL: &str = "mecatl-prompt: error: .mecatl/rules/bad.md: malformed YAML frontmatter at \
-     line 2, column 8: invalid YAML (a `[…]` or `{…}` collection is not closed properly); rule \
-     dropped\n";
+     line 2, column 8: invalid YAML (a `[…]` or `{…}` collection is not closed properly)\n";
 const INFO: &str = "mecatl-prompt: info: .mecatl/rules/top.md: pattern `*.ts` matches only files \
      at the workspace root; write `**/*.ts` to match at any depth\n";
 const WARNING: &str =
@@ -137,7 +136,7 @@ fn unreadable_project_files_are_fatal_and_fail_the_rules_check() {
     assert_eq!(
         stderr(&output),
         "mecatl-prompt: error: .mecatl/rules/locked.md: cannot be read: Permission denied (os \
-         error 13); rule dropped\n"
+         error 13)\n"
     );
     let output = run(&["rules", "list", "--check"]);
     assert_eq!(code(&output), Some(1), "untrusted too");

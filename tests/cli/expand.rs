@@ -160,14 +160,19 @@ fn an_untrusted_workspace_does_not_expand_its_commands_and_says_how_to_trust() {
     let env = grep_env();
     let warning = "mecatl-prompt: warning: .mecatl/commands/grep.md: /grep is defined here but \
          was not expanded: the workspace is not trusted, so its commands are withheld; trust it \
-         with --trust-project, MECATL_TRUST_PROJECT=1 or trustedWorkspaces in settings.yaml\n";
+         with --trust-project, MECATL_TRUST_PROJECT=1 or trustedWorkspaces in \
+         [ROOT]/config/mecatl/settings.yaml\n";
     let output = env.run(&["expand", "/grep", "x"]);
     assert_eq!(code(&output), Some(0));
     assert_eq!(stdout(&output), "/grep x\n");
-    assert_eq!(stderr(&output), warning);
+    assert_eq!(env.redact(&stderr(&output)), warning);
     let output = env.run(&["expand", "--require", "/grep", "x"]);
     assert_eq!(code(&output), Some(1));
-    assert_eq!(stderr(&output), warning, "the warning is the reason");
+    assert_eq!(
+        env.redact(&stderr(&output)),
+        warning,
+        "the warning is the reason"
+    );
     let output = env.run(&["expand", "/other"]);
     assert_eq!(
         stderr(&output),
@@ -233,6 +238,41 @@ fn commands_dirs_resolve_against_c_replace_project_dirs_and_ignore_trust() {
 }
 
 #[test]
+fn a_blank_commands_dir_is_a_usage_error_like_an_empty_one() {
+    let env = grep_env();
+    env.write("AGENTS.md", "Project instructions.");
+    for blank in [" ", "\t", " \n "] {
+        for args in [
+            &[
+                "--trust-project",
+                "expand",
+                "--commands-dir",
+                blank,
+                "/AGENTS",
+                "x",
+            ][..],
+            &["commands", "list", "--commands-dir", blank],
+            &["explain", "--commands-dir", blank, "/AGENTS"],
+        ] {
+            let output = env.run(args);
+            assert_eq!(code(&output), Some(2), "{args:?}");
+            assert_eq!(stdout(&output), "", "{args:?}");
+            assert_eq!(
+                stderr(&output),
+                format!(
+                    "mecatl-prompt: error: --commands-dir {blank:?}: a commands directory \
+                     cannot be blank\n"
+                ),
+                "{args:?}"
+            );
+        }
+    }
+    let empty = env.run(&["expand", "--commands-dir", "", "/AGENTS"]);
+    assert_eq!(code(&empty), Some(2));
+    assert_eq!(stdout(&empty), "");
+}
+
+#[test]
 fn a_later_commands_dir_loses_to_an_earlier_one() {
     let env = TestEnv::new();
     env.write("a/x.md", "from a");
@@ -253,13 +293,18 @@ fn a_read_fault_exits_2_naming_the_file() {
     let env = TestEnv::new();
     std::fs::create_dir_all(env.ws.join("ops")).unwrap();
     std::os::unix::fs::symlink("/proc/self/mem", env.ws.join("ops/broken.md")).unwrap();
-    let output = env.run(&["expand", "--commands-dir", "ops", "/broken", "x"]);
-    assert_eq!(code(&output), Some(2));
-    assert_eq!(stdout(&output), "");
-    assert_eq!(
-        env.redact(&stderr(&output)),
-        "mecatl-prompt: error: reading [ROOT]/ws/ops/broken.md: Input/output error (os error 5)\n"
-    );
+    for require in [&[][..], &["--require"]] {
+        let mut args = vec!["expand", "--commands-dir", "ops"];
+        args.extend(require);
+        args.extend(["/broken", "x"]);
+        let output = env.run(&args);
+        assert_eq!(code(&output), Some(2));
+        assert_eq!(stdout(&output), "");
+        assert_eq!(
+            env.redact(&stderr(&output)),
+            "mecatl-prompt: error: reading [ROOT]/ws/ops/broken.md: Input/output error (os error 5)\n"
+        );
+    }
 }
 
 #[test]
@@ -284,9 +329,43 @@ fn a_directory_or_fifo_named_like_a_command_is_not_found() {
         assert_eq!(
             stderr(&output),
             format!(
-                "mecatl-prompt: warning: .mecatl/commands/{name}.md: not used: not a regular \
-                 file ({kind})\nmecatl-prompt: error: unknown command /{name}\n"
+                "mecatl-prompt: warning: .mecatl/commands/{name}.md: not a regular \
+                 file ({kind}); skipped without being opened\nmecatl-prompt: error: /{name} exists but cannot be used: \
+                 .mecatl/commands/{name}.md: not a regular file ({kind})\n"
             )
         );
     }
+}
+
+#[test]
+fn require_names_a_file_whose_name_cannot_be_invoked() {
+    let env = TestEnv::new();
+    env.write(".claude/commands/git:commit.md", "Commit.");
+    env.write(".claude/commands/\u{e9}t\u{e9}.md", "Summer.");
+    for (input, name) in [
+        ("/git:commit -m x", "git:commit"),
+        ("/\u{e9}t\u{e9}", "\u{e9}t\u{e9}"),
+    ] {
+        for trust in ["--trust-project", "--no-trust-project"] {
+            let output = env.run(&[trust, "expand", "--require", input]);
+            assert_eq!(code(&output), Some(1), "{input} {trust}");
+            assert_eq!(stdout(&output), format!("{input}\n"));
+            assert_eq!(
+                stderr(&output),
+                format!(
+                    "mecatl-prompt: error: .claude/commands/{name}.md: /{name} cannot be invoked: \
+                     command names use only ASCII letters, digits, -, _ and .\n"
+                ),
+                "{input} {trust}"
+            );
+        }
+        let output = env.run(&["--trust-project", "expand", input]);
+        assert_eq!(code(&output), Some(0), "without --require nothing changes");
+        assert_eq!(stderr(&output), "");
+    }
+    let output = env.run(&["--trust-project", "expand", "--require", "/git"]);
+    assert_eq!(
+        stderr(&output),
+        "mecatl-prompt: error: unknown command /git\n"
+    );
 }

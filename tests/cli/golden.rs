@@ -15,12 +15,12 @@ use crate::support::{FIXED_ENV, TestEnv, code, stderr};
 /// The notice printed once when an untrusted workspace had project files
 /// withheld, with the temp root redacted.
 pub(crate) const WITHHELD_NOTICE: &str = "mecatl-prompt: warning: project files were withheld \
-     because the workspace is not trusted; pass --trust-project, set MECATL_TRUST_PROJECT=1, or \
-     list it under trustedWorkspaces in [ROOT]/config/mecatl/settings.yaml\n";
+     because the workspace is not trusted; trust it with --trust-project, MECATL_TRUST_PROJECT=1 \
+     or trustedWorkspaces in [ROOT]/config/mecatl/settings.yaml\n";
 
 /// The shadowing warning of the demo's two `review.md` files.
 const REVIEW_SHADOWED: &str = "mecatl-prompt: warning: .claude/commands/review.md: shadowed by \
-     .mecatl/commands/review.md, which takes precedence\n";
+     .mecatl/commands/review.md\n";
 
 /// One golden case.
 struct Case<'a> {
@@ -223,10 +223,14 @@ fn build_goldens() {
 #[test]
 fn expand_goldens() {
     let env = TestEnv::demo();
-    let untrusted_warning = "mecatl-prompt: warning: .mecatl/commands/review.md: /review is \
+    // Withheld directories resolve precedence among themselves: the second
+    // withheld review.md is shadowed by the first, as it would be trusted.
+    let untrusted_warning = &format!(
+        "{REVIEW_SHADOWED}mecatl-prompt: warning: .mecatl/commands/review.md: /review is \
          defined here but was not expanded: the workspace is not trusted, so its commands are \
          withheld; trust it with --trust-project, MECATL_TRUST_PROJECT=1 or trustedWorkspaces \
-         in settings.yaml\n";
+         in [ROOT]/config/mecatl/settings.yaml\n"
+    );
     let cases = [
         Case {
             golden: "expand-review.txt",
@@ -272,6 +276,8 @@ fn expand_goldens() {
 #[test]
 fn commands_list_goldens() {
     let env = TestEnv::demo();
+    // The second withheld review.md is shadowed by the first, as trusted.
+    let review_shadowed_then_notice = format!("{REVIEW_SHADOWED}{WITHHELD_NOTICE}");
     let cases = [
         Case {
             golden: "commands-list.txt",
@@ -290,14 +296,14 @@ fn commands_list_goldens() {
         Case {
             golden: "commands-list-untrusted.txt",
             args: vec!["commands", "list"],
-            stderr: WITHHELD_NOTICE,
+            stderr: &review_shadowed_then_notice,
             code: 0,
             keys: None,
         },
         Case {
             golden: "commands-list-untrusted.json",
             args: vec!["--format", "json", "commands", "list"],
-            stderr: WITHHELD_NOTICE,
+            stderr: &review_shadowed_then_notice,
             code: 0,
             keys: Some(COMMANDS_KEYS),
         },

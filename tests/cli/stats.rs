@@ -196,7 +196,9 @@ fn rules_beyond_the_cap_are_dropped_and_a_malformed_one_rejected() {
     let statuses = rule_statuses(&output);
     assert_eq!(statuses[0].0, "broken");
     assert!(
-        statuses[0].1.starts_with("rejected (") && statuses[0].1.contains("rule dropped"),
+        statuses[0]
+            .1
+            .starts_with("rejected (malformed YAML frontmatter at line 2"),
         "{statuses:?}"
     );
     assert_eq!(

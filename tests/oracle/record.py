@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Record oracle fixtures: what the real agents load, captured once, replayed by `cargo test`.
 
-usage: python3 tests/oracle/record.py [--print] CASE...
+usage: python3 tests/oracle/record.py [--print | --raw] CASE...
   CASE   a case folder relative to tests/oracle/cases (e.g. claude-instructions/both-files),
          a group folder (all its cases), or "all"
   --print  print the expected.json instead of writing it
+  --raw    print the whole captured request, masked, instead of extracting from it
 
 For each case (see tests/oracle/README.md for the format) this copies `tree/` into a fresh
 temp directory, creates the `.git` markers `case.json` asks for, runs the agent through
@@ -22,6 +23,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import unicodedata
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CASES = os.path.join(HERE, "cases")
@@ -217,7 +219,7 @@ def claude_parts(text):
 MEMORY_WARNING_RE = re.compile(r"\n\n> WARNING: [^\n]*$")
 
 
-def extract_claude_instructions(body):
+def extract_claude_instructions(body, case):
     parts, touch = [], []
     for role, text in claude_texts(body, "user"):
         if "Contents of " not in text:
@@ -253,23 +255,32 @@ def listing_entries(body):
     return []
 
 
-_BUNDLED = None
+def entry_name(entry):
+    """The name an entry lists: `- NAME` or `- NAME: DESCRIPTION` (a name may hold `:`)."""
+    head = entry[2:].split("\n", 1)[0]
+    return head.split(": ", 1)[0]
 
 
-def bundled_entries():
-    """Listing entries of an empty workspace: the agent's bundled ones."""
-    global _BUNDLED
-    if _BUNDLED is None:
+_BUNDLED = {}
+
+
+def bundled_names(case):
+    """Names in the listing of an empty workspace under the case's env: the agent's own
+    entries. Compared by name, because an over-budget listing shortens entries differently
+    when the custom ones are there."""
+    key = json.dumps(case.get("env", {}), sort_keys=True)
+    if key not in _BUNDLED:
         tmp = os.path.realpath(tempfile.mkdtemp(prefix="mp-oracle-empty-"))
         try:
-            body = capture(tmp, {"agent": "claude"}, tmp, tmp)
-            _BUNDLED = set(listing_entries(body))
+            empty = {"agent": "claude", "env": case.get("env", {})}
+            body = capture(tmp, empty, tmp, tmp)
+            _BUNDLED[key] = {entry_name(e) for e in listing_entries(body)}
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
-    return _BUNDLED
+    return _BUNDLED[key]
 
 
-def extract_claude_commands(body):
+def extract_claude_commands(body, case):
     texts = [t for _, t in claude_texts(body, "user")]
     command, expansion = None, None
     for i, t in enumerate(texts):
@@ -283,10 +294,27 @@ def extract_claude_commands(body):
     for t in texts:
         for m in READ_RE.finditer(t):
             attachments.append(json.loads(m.group(1)).get("file_path"))
-    bundled = bundled_entries()
-    listing = [e for e in listing_entries(body) if e not in bundled]
+    bundled = bundled_names(case)
+    entries = listing_entries(body)
+    listing = [e for e in entries if entry_name(e) not in bundled]
+    others = [e for e in entries if entry_name(e) in bundled]
+    # The agent's own entries share the listing's budget: their count and display width as
+    # sent (the budget counts width), so a replay can place the budget's cut.
     return {"command": command, "expansion": expansion, "attachments": attachments,
-            "listing": listing}
+            "listing": listing,
+            "listing_others": {"entries": len(others),
+                               "width": sum(display_width(e) for e in others)}}
+
+
+def display_width(text):
+    """Terminal columns: East Asian wide and fullwidth characters 2, control and combining
+    characters 0, others 1 (what the listing budget was observed to count)."""
+    width = 0
+    for c in text:
+        if unicodedata.category(c) in ("Cc", "Mn", "Me") or c == "\u200b":
+            continue
+        width += 2 if unicodedata.east_asian_width(c) in ("W", "F") else 1
+    return width
 
 
 # --- Codex -------------------------------------------------------------------------------
@@ -305,8 +333,11 @@ AGENTS_RE = re.compile(r"^# AGENTS\.md instructions(?: for [^\n]*)?\n\n<INSTRUCT
 SEPARATOR = "\n\n--- project-doc ---\n\n"
 
 
-def extract_codex(body):
-    out = {"global": None, "project": None, "skills": None, "skill_block": None}
+def extract_codex(body, case):
+    """The global and project texts between the AGENTS.md wrappers, the custom skill entries
+    (bundled `.system` ones left out) with their root aliases expanded, and the `<skill>` blocks
+    an exec run added, in the order sent (`null` when the run added none)."""
+    out = {"global": None, "project": None, "skills": None, "skill_blocks": None}
     for t in codex_texts(body):
         m = AGENTS_RE.match(t)
         if m:
@@ -328,7 +359,7 @@ def extract_codex(body):
                 skills.append({"name": name, "description": desc, "path": base + "/" + rest})
             out["skills"] = skills
         elif t.startswith("<skill>\n"):
-            out["skill_block"] = t
+            out["skill_blocks"] = (out["skill_blocks"] or []) + [t]
     return out
 
 
@@ -339,7 +370,7 @@ EXTRACT = {
 }
 
 
-def record(case_dir, show):
+def record(case_dir, show, raw=False):
     with open(os.path.join(case_dir, "case.json")) as f:
         case = json.load(f)
     group = os.path.relpath(case_dir, CASES).split(os.sep)[0]
@@ -349,13 +380,13 @@ def record(case_dir, show):
     home = home_fixture(case_dir, case, tmp)
     try:
         body = capture(case_dir, case, ws, cwd, home)
-        expected = mask(EXTRACT[group](body), tmp)
+        expected = mask(body if raw else EXTRACT[group](body, case), tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
         if home and case.get("auto_memory"):
             shutil.rmtree(home, ignore_errors=True)
     text = json.dumps(expected, indent=2, ensure_ascii=False) + "\n"
-    if show:
+    if show or raw:
         sys.stdout.write(text)
     else:
         with open(os.path.join(case_dir, "expected.json"), "w") as f:
@@ -365,13 +396,13 @@ def record(case_dir, show):
 
 def main():
     args = sys.argv[1:]
-    show = "--print" in args
-    args = [a for a in args if a != "--print"]
+    show, raw = "--print" in args, "--raw" in args
+    args = [a for a in args if a not in ("--print", "--raw")]
     if not args:
         fail(__doc__)
     for arg in args:
         for case_dir in case_dirs(arg):
-            record(case_dir, show)
+            record(case_dir, show, raw)
 
 
 if __name__ == "__main__":

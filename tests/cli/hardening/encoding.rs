@@ -77,7 +77,7 @@ an MCP tools/list result {\"tools\": [...]}, or its JSON-RPC envelope";
 // Invalid UTF-8, one kind at a time
 
 #[test]
-fn invalid_utf8_in_agents_md_is_decoded_lossily() {
+fn invalid_utf8_in_agents_md_is_decoded_lossily_with_a_warning() {
     let env = TestEnv::new();
     env.write("AGENTS.md", b"Use \xff tabs.\n");
     let out = assemble(&env);
@@ -89,12 +89,20 @@ fn invalid_utf8_in_agents_md_is_decoded_lossily() {
             "Project instructions (AGENTS.md):\n\nUse \u{fffd} tabs.".to_string()
         )]
     );
-    assert_eq!(out.problems(), Vec::<String>::new());
-    assert_eq!(out.stderr, "");
+    assert_eq!(
+        out.problems(),
+        ["warning AGENTS.md: not valid UTF-8; invalid bytes are replaced with U+FFFD"]
+    );
+    assert_eq!(
+        out.stderr_lines(),
+        [
+            "mecatl-prompt: warning: AGENTS.md: not valid UTF-8; invalid bytes are replaced with U+FFFD"
+        ]
+    );
 }
 
 #[test]
-fn invalid_utf8_in_a_rule_is_decoded_lossily_in_paths_and_body() {
+fn invalid_utf8_in_a_rule_is_decoded_lossily_in_paths_and_body_with_a_warning() {
     let env = TestEnv::new();
     env.write(
         ".claude/rules/r.md",
@@ -105,7 +113,10 @@ fn invalid_utf8_in_a_rule_is_decoded_lossily_in_paths_and_body() {
     let rule = &out.json()["rules"][0];
     assert_eq!(rule["paths"], json!(["src/\u{fffd}.rs"]));
     assert_eq!(rule["bytes"], 9);
-    assert_eq!(out.problems(), Vec::<String>::new());
+    assert_eq!(
+        out.problems(),
+        ["warning .claude/rules/r.md: not valid UTF-8; invalid bytes are replaced with U+FFFD"]
+    );
     let out = assemble(&env);
     assert_eq!(
         rule_blocks(&out),
@@ -134,6 +145,49 @@ fn invalid_utf8_in_a_command_is_decoded_lossily_with_a_warning() {
         [
             "mecatl-prompt: warning: .claude/commands/c.md: not valid UTF-8; invalid bytes are replaced with U+FFFD"
         ]
+    );
+}
+
+/// `head` then ideographic spaces (U+3000, whitespace) until the file is
+/// over the 1 MiB read bound.
+fn wide_file(head: &[u8]) -> Vec<u8> {
+    let mut content = head.to_vec();
+    while content.len() <= 1 << 20 {
+        content.extend_from_slice("\u{3000}".as_bytes());
+    }
+    content
+}
+
+#[test]
+fn an_invalid_byte_does_not_turn_a_character_cut_by_a_bound_into_text() {
+    let env = TestEnv::new();
+    // The rule's 24 KiB head cuts a space in two; the body is the text.
+    env.write(".claude/rules/wide.md", wide_file(b"Rule text \xff here"));
+    let out = trusted_json(&env, &["rules", "list"]);
+    out.assert_code(0);
+    let rule = &out.json()["rules"][0];
+    assert_eq!(
+        (&rule["bytes"], &rule["truncated"]),
+        (&json!(18), &json!(true))
+    );
+    let out = assemble(&env);
+    assert_eq!(
+        rule_blocks(&out),
+        "<rule name=\"wide\">\nApplies when: (always)\nRule text \u{fffd} here\n</rule>"
+    );
+    // The command's 1 MiB bound cuts a space in two; it is dropped, not
+    // replaced with U+FFFD.
+    let head = b"Run \xff $ARGUMENTS.";
+    env.write(".claude/commands/wide.md", wide_file(head));
+    let out = expand(&env, &["/wide", "x"]);
+    out.assert_code(0);
+    let spaces = ((1 << 20) - head.len()) / 3;
+    let expected = format!("Run \u{fffd} x.{}\n", "\u{3000}".repeat(spaces));
+    assert!(
+        out.stdout == expected,
+        "expansion differs (len {}, ends {:?})",
+        out.stdout.len(),
+        out.stdout.chars().rev().take(2).collect::<String>()
     );
 }
 

@@ -48,7 +48,7 @@ fn rules_with_odd_names_are_listed_and_rendered_by_name() {
     );
     assert_eq!(
         out.problems(),
-        ["warning .claude/rules/.md: a file named just `.md` has no rule name; skipped"]
+        ["warning .claude/rules/.md: a file named only .md has no rule name; skipped"]
     );
     // Text rows stay one line each and carry no escape sequence.
     let out = run(&env, &["--trust-project", "rules", "list"]);
@@ -113,7 +113,7 @@ fn file_names_that_are_not_utf8_are_reported_not_read() {
     assert_eq!(
         out.problems(),
         [
-            "fatal .claude/rules/bad\u{fffd}.md: file name is not valid UTF-8, so the rule cannot be read; rule dropped"
+            "fatal .claude/rules/bad\u{fffd}.md: file name is not valid UTF-8, so the rule cannot be named; skipped"
         ]
     );
     let out = trusted_json(&env, &["commands", "list"]);

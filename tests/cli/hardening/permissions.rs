@@ -124,7 +124,7 @@ fn unreadable_rules_commands_soul_memory_and_tools() {
     assert_eq!(
         out.problems(),
         [
-            format!("fatal .claude/rules/r.md: cannot be read: {DENIED}; rule dropped"),
+            format!("fatal .claude/rules/r.md: cannot be read: {DENIED}"),
             format!(
                 "warning [ROOT]/config/mecatl/soul.md: soul file cannot be read: {DENIED} (the project soul is not used in its place)"
             ),
@@ -205,8 +205,8 @@ fn unlistable_directories_are_fatal_for_their_tier_only() {
             format!(
                 "warning [ROOT]/ws/mem/memory.json: cannot be read: {DENIED}; no memory entries loaded"
             ),
-            "warning project files were withheld because the workspace is not trusted; pass \
-             --trust-project, set MECATL_TRUST_PROJECT=1, or list it under trustedWorkspaces in \
+            "warning project files were withheld because the workspace is not trusted; trust it \
+             with --trust-project, MECATL_TRUST_PROJECT=1 or trustedWorkspaces in \
              [ROOT]/config/mecatl/settings.yaml"
                 .to_string(),
         ]

@@ -70,7 +70,7 @@ fn fifo_and_dev_null_rules_are_skipped_and_the_link_fails_the_check() {
         out.stderr_lines(),
         [
             "mecatl-prompt: warning: .claude/rules/fifo.md: not a regular file (FIFO); skipped without being opened",
-            "mecatl-prompt: error: .claude/rules/null.md: refused symlink: symlink resolves outside the workspace; not followed; rule dropped",
+            "mecatl-prompt: error: .claude/rules/null.md: refused symlink: symlink resolves outside the workspace; not followed",
         ]
     );
     // The FIFO alone is a warning: the check passes.
@@ -102,14 +102,16 @@ fn fifo_and_dev_null_commands_are_not_used() {
     std::fs::create_dir_all(env.ws.join(".claude/commands/dir.md")).unwrap();
     env.write(".claude/commands/ok.md", "Fine.");
     let warnings = [
-        "mecatl-prompt: warning: .claude/commands/dir.md: not used: not a regular file (directory)",
-        "mecatl-prompt: warning: .claude/commands/fifo.md: not used: not a regular file (FIFO)",
-        "mecatl-prompt: warning: .claude/commands/null.md: not used: symlink resolves outside the workspace; not followed",
+        "mecatl-prompt: warning: .claude/commands/dir.md: not a regular file (directory); skipped without being opened",
+        "mecatl-prompt: warning: .claude/commands/fifo.md: not a regular file (FIFO); skipped without being opened",
+        "mecatl-prompt: warning: .claude/commands/null.md: refused symlink: symlink resolves outside the workspace; not followed",
     ];
     let out = run(&env, &["--trust-project", "commands", "list"]);
     out.assert_code(0);
     assert_eq!(out.stdout, "/ok  Fine.\n");
-    assert_eq!(out.stderr_lines(), warnings);
+    // A listing reports a directory as a subdirectory (info), whatever its
+    // name; a lookup by name finds it and says it is not a regular file.
+    assert_eq!(out.stderr_lines(), warnings[1..]);
     for (name, warning) in [
         ("fifo", warnings[1]),
         ("null", warnings[2]),
@@ -122,11 +124,18 @@ fn fifo_and_dev_null_commands_are_not_used() {
         assert_eq!(out.stderr_lines(), [warning]);
         let out = run(&env, &["--trust-project", "expand", "--require", &input]);
         out.assert_code(1);
+        let (path, why) = warning
+            .strip_prefix("mecatl-prompt: warning: ")
+            .and_then(|w| w.split_once(": "))
+            .unwrap();
+        let why = why
+            .trim_start_matches("refused symlink: ")
+            .trim_end_matches("; skipped without being opened");
         assert_eq!(
             out.stderr_lines(),
             [
                 warning,
-                &format!("mecatl-prompt: error: unknown command /{name}")
+                &format!("mecatl-prompt: error: /{name} exists but cannot be used: {path}: {why}")
             ]
         );
     }
@@ -177,7 +186,7 @@ fn a_commands_path_that_is_a_file_is_reported() {
     assert_eq!(out.stdout, "/ok  Fine.\n");
     assert_eq!(
         out.stderr,
-        "mecatl-prompt: error: .claude/commands: a command directory is expected here, but this is not a directory\n"
+        "mecatl-prompt: error: .claude/commands: is not a directory; no commands are read from it\n"
     );
 }
 

@@ -62,7 +62,7 @@ fn links_out_of_the_workspace_are_refused_and_never_read() {
             format!("warning AGENTS.md: symlink resolves outside the workspace; not followed; treated as not found {hint}"),
             format!("warning CLAUDE.md: symlink resolves outside the workspace; not followed; treated as not found {hint}"),
             "fatal .claude/rules: rules directory not read: symlink resolves outside the workspace; not followed".to_string(),
-            "fatal .mecatl/rules/leak.md: refused symlink: symlink resolves outside the workspace; not followed; rule dropped".to_string(),
+            "fatal .mecatl/rules/leak.md: refused symlink: symlink resolves outside the workspace; not followed".to_string(),
             "warning .mecatl/soul.md: symlink resolves outside the workspace; not followed; soul file skipped".to_string(),
         ]
     );
@@ -74,7 +74,7 @@ fn links_out_of_the_workspace_are_refused_and_never_read() {
     assert_eq!(
         out.stderr_lines(),
         [
-            "mecatl-prompt: warning: .mecatl/commands/leak.md: not used: symlink resolves outside the workspace; not followed",
+            "mecatl-prompt: warning: .mecatl/commands/leak.md: refused symlink: symlink resolves outside the workspace; not followed",
             "mecatl-prompt: error: .claude/commands: command directory not read: symlink resolves outside the workspace; not followed",
         ]
     );
@@ -160,8 +160,8 @@ fn loops_and_dangling_links_count_as_not_found_with_a_warning() {
         out.stderr_lines(),
         [
             "mecatl-prompt: warning: .mecatl/commands: command directory is a dangling symlink; treated as missing",
-            "mecatl-prompt: warning: .claude/commands/dangling.md: not used: dangling symlink",
-            "mecatl-prompt: warning: .claude/commands/loop.md: not used: symlink loop",
+            "mecatl-prompt: warning: .claude/commands/dangling.md: dangling symlink; treated as not found",
+            "mecatl-prompt: warning: .claude/commands/loop.md: symlink loop; treated as not found",
         ]
     );
 }

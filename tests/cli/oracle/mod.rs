@@ -11,8 +11,6 @@
 //! `expected.json` (`<TREE>`, `<HOME>`, `<TREE-SLUG>`) into the temp paths of
 //! this run.
 
-mod claude_instructions;
-
 use std::path::{Path, PathBuf};
 
 use mecatl_prompt::prompt::imports::normalise;
@@ -20,6 +18,10 @@ use serde_json::Value;
 use tempfile::TempDir;
 
 use crate::support::copy_tree;
+
+mod claude_commands;
+mod claude_instructions;
+mod codex;
 
 /// The folder holding every case group.
 pub(crate) fn cases_dir() -> PathBuf {

@@ -1,0 +1,437 @@
+//! Claude Code's command dialect (SPEC §14.5): how a command or skill file
+//! and the typed arguments become the text the model sees, as observed
+//! from Claude Code 2.1.328 (`tests/oracle/cases/claude-commands/`).
+//!
+//! [`render`] removes the frontmatter, puts a skill's base-directory line in
+//! front, and substitutes in one pass from left to right, so substituted
+//! text is never scanned again:
+//!
+//! - `${CLAUDE_SKILL_DIR}` (skills only) and `${CLAUDE_PROJECT_DIR}` become
+//!   those directories;
+//! - `\$` before a placeholder gives the placeholder literally, without the
+//!   backslash (`\\$0` is a backslash then argument 0: a backslash before
+//!   the backslash turns the escape off);
+//! - `$NAME` for a name of the frontmatter's `arguments:` (not followed by a
+//!   word character or `[`) becomes the argument at that position, or
+//!   nothing past the end;
+//! - `$ARGUMENTS[N]` and `$N` (a whole digit run not followed by a word
+//!   character) become argument N counting from 0, and stay as written past
+//!   the end;
+//! - `$ARGUMENTS` becomes the typed argument string, trimmed;
+//! - when nothing was substituted (placeholders left as written do not
+//!   count) and the argument string is not empty, `\n\nARGUMENTS: <string>`
+//!   is appended.
+//!
+//! Every substituted value has a `!` that starts a word escaped as `\!` and
+//! `` `! `` / `` !` `` spaced apart, so an argument cannot add a
+//! `` !`command` `` for Claude Code to run; U+FFFE and U+FFFF become U+FFFD.
+//!
+//! Choices the spec leaves open, made here:
+//!
+//! - **Output bound.** Claude Code refuses an expansion over 4,000,000
+//!   characters; the preview cuts at the same bound and with the same marker
+//!   as the engine's [`super::render`], so a preview always shows something.
+//! - **`${CLAUDE_SESSION_ID}` and `${CLAUDE_EFFORT}`** are left as written:
+//!   they name one session's values, which a preview does not have.
+//! - **Argument names containing `$`** are matched where they start, left to
+//!   right; Claude Code's one-name-at-a-time replacement could differ only
+//!   when such a name overlaps another's match.
+
+mod split;
+
+use std::borrow::Cow;
+
+pub use split::split_arguments;
+
+use super::Rendered;
+use super::substitute::{Capped, TEMPLATE_OUTPUT_BOUND};
+use crate::limits;
+
+/// The line (and blank line) Claude Code puts before a skill's body.
+pub fn skill_prefix(skill_dir: &str) -> String {
+    format!("Base directory for this skill: {skill_dir}\n\n")
+}
+
+/// What an expansion needs besides the file and the typed arguments.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Context<'a> {
+    /// The skill's absolute directory, for a skill; `None` for a command.
+    /// It gives the base-directory line and `${CLAUDE_SKILL_DIR}`.
+    pub skill_dir: Option<&'a str>,
+    /// The directory Claude Code starts in (`${CLAUDE_PROJECT_DIR}`: the
+    /// cwd, not the git root, was observed); left as written when `None`.
+    pub project_dir: Option<&'a str>,
+    /// The names of the frontmatter's `arguments:` key, as
+    /// [`argument_names`] keeps them.
+    pub argument_names: &'a [String],
+}
+
+/// The argument names Claude Code takes from an `arguments:` key: the
+/// strings of a list, or the whitespace-separated words of a string (the
+/// caller splits it), less blank ones and ones made only of digits. A
+/// name's position in the result is the argument it stands for. [`render`]
+/// then uses the first [`limits::CLAUDE_MAX_ARGUMENT_NAMES`] of those at
+/// most [`limits::CLAUDE_MAX_ARGUMENT_NAME_UNITS`] UTF-16 code units long,
+/// each keeping its position.
+pub fn argument_names<'a>(words: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+    words
+        .into_iter()
+        .filter(|w| !w.trim_matches(is_js_space).is_empty())
+        .filter(|w| !w.bytes().all(|b| b.is_ascii_digit()))
+        .map(str::to_string)
+        .collect()
+}
+
+/// The body of a command or skill file as Claude Code sends it: without a
+/// leading BOM and frontmatter block, and without the whitespace that
+/// follows the block (blank lines and the first line's indentation).
+///
+/// A block opens with `---` at the very start (after a BOM), then
+/// whitespace up to and including a line break, and ends at the next
+/// `---`, wherever it stands. Without a block the file is unchanged, BOM
+/// included.
+pub fn strip_frontmatter(raw: &str) -> &str {
+    frontmatter_end(raw).map_or(raw, |end| &raw[end..])
+}
+
+/// A file's frontmatter text (between the fences, as [`strip_frontmatter`]
+/// finds them) and its body; `None` and the whole file without a block.
+pub fn split_frontmatter(raw: &str) -> (Option<&str>, &str) {
+    match frontmatter_bounds(raw) {
+        Some((content, close, end)) => (Some(&raw[content..close]), &raw[end..]),
+        None => (None, raw),
+    }
+}
+
+/// The byte offset where the body starts, when `raw` has a block.
+fn frontmatter_end(raw: &str) -> Option<usize> {
+    frontmatter_bounds(raw).map(|(_, _, end)| end)
+}
+
+/// Where the block's text starts, where its closing `---` starts, and where
+/// the body starts.
+fn frontmatter_bounds(raw: &str) -> Option<(usize, usize, usize)> {
+    let bom = if raw.starts_with('\u{feff}') {
+        '\u{feff}'.len_utf8()
+    } else {
+        0
+    };
+    let after_open = raw[bom..].strip_prefix("---")?;
+    let content = bom + 3 + leading_space(after_open).rfind('\n')? + 1;
+    let close = content + raw[content..].find("---")?;
+    let end = close + 3;
+    Some((content, close, end + leading_space(&raw[end..]).len()))
+}
+
+/// The second reading Claude Code gives frontmatter that is not valid YAML:
+/// each `key: value` line (a key of ASCII letters, `_` and `-`) whose value
+/// is not quoted, not a valid flow list (`is_flow_list` decides) and holds
+/// one of ``{}[]*&#!|>%@` `` or `": "` gets its value double-quoted (`\` and
+/// `"` escaped), and leading tabs become two spaces each. When that parses,
+/// its keys are used (`argument-hint: [a] [b]` is the string `[a] [b]`);
+/// when it does not, Claude Code ignores the whole block.
+pub fn requote_frontmatter(yaml: &str, is_flow_list: impl Fn(&str) -> bool) -> String {
+    let lines: Vec<String> = yaml
+        .split('\n')
+        .map(|line| requote_line(line, &is_flow_list).unwrap_or_else(|| line.to_string()))
+        .map(|line| {
+            let tabs = line.len() - line.trim_start_matches('\t').len();
+            format!("{}{}", "  ".repeat(tabs), &line[tabs..])
+        })
+        .collect();
+    lines.join("\n")
+}
+
+fn requote_line(line: &str, is_flow_list: &impl Fn(&str) -> bool) -> Option<String> {
+    let (key, rest) = line.split_once(':')?;
+    let value = rest.trim_start_matches(is_js_space);
+    let matches = !key.is_empty()
+        && key
+            .bytes()
+            .all(|b| b.is_ascii_alphabetic() || b == b'_' || b == b'-')
+        && value.len() < rest.len()
+        && !value.is_empty()
+        && !value.contains(['\r', '\u{2028}', '\u{2029}']);
+    if !matches {
+        return None;
+    }
+    let quoted = |q: char| value.len() >= 2 && value.starts_with(q) && value.ends_with(q);
+    let flow_list = value.starts_with('[') && value.ends_with(']') && is_flow_list(value);
+    let special = value.contains([
+        '{', '}', '[', ']', '*', '&', '#', '!', '|', '>', '%', '@', '`',
+    ]) || value.contains(": ");
+    (special && !quoted('"') && !quoted('\'') && !flow_list).then(|| {
+        let escaped = value.replace('\\', "\\\\").replace('"', "\\\"");
+        format!("{key}: \"{escaped}\"")
+    })
+}
+
+fn leading_space(text: &str) -> &str {
+    &text[..text.len() - text.trim_start_matches(is_js_space).len()]
+}
+
+/// JavaScript's `\s`: what Claude Code trims and splits on.
+pub(super) fn is_js_space(c: char) -> bool {
+    matches!(
+        c,
+        '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
+            ..='\u{200a}'
+                | '\u{2028}'
+                | '\u{2029}'
+                | '\u{202f}'
+                | '\u{205f}'
+                | '\u{3000}'
+                | '\u{feff}'
+    )
+}
+
+/// JavaScript's `\w`.
+fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+const SKILL_DIR_VAR: &str = "${CLAUDE_SKILL_DIR}";
+const PROJECT_DIR_VAR: &str = "${CLAUDE_PROJECT_DIR}";
+
+/// Renders a command or skill file with the typed argument string the way
+/// Claude Code does (see the module docs), bounded like the engine's
+/// [`super::render`].
+pub fn render(raw: &str, args: &str, context: &Context<'_>) -> Rendered {
+    let body = strip_frontmatter(raw);
+    let template: Cow<'_, str> = match context.skill_dir {
+        Some(dir) => Cow::Owned(skill_prefix(dir) + body),
+        None => Cow::Borrowed(body),
+    };
+    let args = args.trim_matches(is_js_space);
+    let mut render = Render {
+        context,
+        args,
+        positional: split_arguments(args),
+        names: usable_names(context.argument_names),
+        out: Capped::new(TEMPLATE_OUTPUT_BOUND, template.len()),
+        substituted: false,
+    };
+    render.template(&template);
+    if !render.substituted && !args.is_empty() {
+        render.out.push("\n\nARGUMENTS: ");
+        render.value(args);
+    }
+    render.out.into_rendered()
+}
+
+/// The names [`render`] uses, with their argument positions, longest first
+/// (a longer name wins where two could match), ties in declared order.
+fn usable_names(names: &[String]) -> Vec<(usize, &str)> {
+    let mut usable: Vec<(usize, &str)> = names
+        .iter()
+        .map(String::as_str)
+        .enumerate()
+        .filter(|(_, name)| name.encode_utf16().count() <= limits::CLAUDE_MAX_ARGUMENT_NAME_UNITS)
+        .take(limits::CLAUDE_MAX_ARGUMENT_NAMES)
+        .collect();
+    usable.sort_by_key(|(_, name)| std::cmp::Reverse(name.encode_utf16().count()));
+    usable
+}
+
+struct Render<'c, 'a> {
+    context: &'c Context<'a>,
+    args: &'c str,
+    positional: Vec<String>,
+    names: Vec<(usize, &'a str)>,
+    out: Capped,
+    substituted: bool,
+}
+
+/// What a `$` at some position starts.
+enum Placeholder<'a> {
+    /// A directory variable's value.
+    Variable(&'a str),
+    /// A named argument, by position; past the end it gives nothing.
+    Named(usize),
+    /// `$ARGUMENTS[N]` or `$N`: argument N, or the text as written when
+    /// there is none (`None`: too large for any position).
+    Index(Option<usize>),
+    /// `$ARGUMENTS`.
+    All,
+}
+
+impl<'a> Render<'_, 'a> {
+    fn template(&mut self, template: &str) {
+        let bytes = template.as_bytes();
+        let mut literal = 0;
+        let mut at = 0;
+        while let Some(found) = template[at..].find(['$', '\\', '\u{fffe}', '\u{ffff}']) {
+            let start = at + found;
+            self.literal(&template[literal..start]);
+            let rest = &template[start..];
+            at = if let Some(after_dollar) = rest.strip_prefix('$') {
+                start + 1 + self.dollar(after_dollar)
+            } else if let Some(after_dollar) = rest.strip_prefix("\\$") {
+                let escapes = (start == 0 || bytes[start - 1] != b'\\')
+                    && self.variable(after_dollar).is_none()
+                    && self.escapable(after_dollar);
+                self.out.push(if escapes { "$" } else { "\\" });
+                start + if escapes { 2 } else { 1 }
+            } else if rest.starts_with('\\') {
+                self.out.push("\\");
+                start + 1
+            } else {
+                // U+FFFE or U+FFFF, three bytes each.
+                self.out.push("\u{fffd}");
+                start + 3
+            };
+            literal = at;
+            if self.out.overflowed {
+                return;
+            }
+        }
+        self.literal(&template[literal..]);
+    }
+
+    /// Handles the text after a `$`; returns how much of it was used.
+    fn dollar(&mut self, after: &str) -> usize {
+        let Some((placeholder, len)) = self.placeholder(after) else {
+            self.out.push("$");
+            return 0;
+        };
+        match placeholder {
+            Placeholder::Variable(value) => self.literal(value),
+            Placeholder::Named(index) => {
+                self.substituted = true;
+                let value = self.positional.get(index).cloned().unwrap_or_default();
+                self.value(&value);
+            }
+            Placeholder::Index(index) => match index.and_then(|i| self.positional.get(i)) {
+                Some(value) => {
+                    self.substituted = true;
+                    let value = value.clone();
+                    self.value(&value);
+                }
+                None => {
+                    self.out.push("$");
+                    self.literal(&after[..len]);
+                }
+            },
+            Placeholder::All => {
+                self.substituted = true;
+                self.value(self.args);
+            }
+        }
+        len
+    }
+
+    /// The placeholder `after` (the text after a `$`) starts with, and its
+    /// length, in Claude Code's order of precedence.
+    fn placeholder(&self, after: &str) -> Option<(Placeholder<'a>, usize)> {
+        if let Some((value, len)) = self.variable(after) {
+            return Some((Placeholder::Variable(value), len));
+        }
+        if let Some((index, len)) = self.named(after) {
+            return Some((Placeholder::Named(index), len));
+        }
+        if let Some(inner) = after.strip_prefix("ARGUMENTS[") {
+            let digits = inner.bytes().take_while(u8::is_ascii_digit).count();
+            if digits > 0 && inner[digits..].starts_with(']') {
+                let len = "ARGUMENTS[".len() + digits + 1;
+                return Some((Placeholder::Index(parse_index(&inner[..digits])), len));
+            }
+        }
+        let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+        if digits > 0
+            && !after
+                .as_bytes()
+                .get(digits)
+                .copied()
+                .is_some_and(is_word_byte)
+        {
+            return Some((Placeholder::Index(parse_index(&after[..digits])), digits));
+        }
+        after
+            .starts_with("ARGUMENTS")
+            .then_some((Placeholder::All, "ARGUMENTS".len()))
+    }
+
+    /// The value and length of a directory variable `after` starts with.
+    fn variable(&self, after: &str) -> Option<(&'a str, usize)> {
+        [
+            (SKILL_DIR_VAR, self.context.skill_dir),
+            (PROJECT_DIR_VAR, self.context.project_dir),
+        ]
+        .into_iter()
+        .find_map(|(var, value)| {
+            let value = value.filter(|_| after.starts_with(&var[1..]))?;
+            Some((value, var.len() - 1))
+        })
+    }
+
+    /// The argument position and length of a name `after` starts with.
+    fn named(&self, after: &str) -> Option<(usize, usize)> {
+        self.names.iter().find_map(|&(index, name)| {
+            let next = after.strip_prefix(name)?.bytes().next();
+            let ends = !next.is_some_and(|b| b == b'[' || is_word_byte(b));
+            ends.then_some((index, name.len()))
+        })
+    }
+
+    /// True when `\$` before `after` is an escape: a digit, `ARGUMENTS` or
+    /// an argument name follows.
+    fn escapable(&self, after: &str) -> bool {
+        after.starts_with(|c: char| c.is_ascii_digit())
+            || after.starts_with("ARGUMENTS")
+            || self.named(after).is_some()
+    }
+
+    /// Template text: copied, with U+FFFE and U+FFFF made U+FFFD.
+    fn literal(&mut self, text: &str) {
+        self.out.push(&replace_nonchars(text));
+    }
+
+    /// A substituted value: directory variables in it filled in, `!`
+    /// escaped (see the module docs).
+    fn value(&mut self, value: &str) {
+        let mut value = Cow::Borrowed(value);
+        for (var, dir) in [
+            (SKILL_DIR_VAR, self.context.skill_dir),
+            (PROJECT_DIR_VAR, self.context.project_dir),
+        ] {
+            if let Some(dir) = dir.filter(|_| value.contains(var)) {
+                value = Cow::Owned(value.replace(var, dir));
+            }
+        }
+        self.literal(&escape_bangs(&value));
+    }
+}
+
+/// Claude Code's escape of `!` in substituted values.
+fn escape_bangs(value: &str) -> Cow<'_, str> {
+    if !value.contains('!') {
+        return Cow::Borrowed(value);
+    }
+    let spaced = value.replace("`!", "` !").replace("!`", "! `");
+    let mut out = String::with_capacity(spaced.len() + 4);
+    let mut after_space = true;
+    for c in spaced.chars() {
+        if c == '!' && after_space {
+            out.push('\\');
+        }
+        out.push(c);
+        after_space = is_js_space(c);
+    }
+    Cow::Owned(out)
+}
+
+fn replace_nonchars(text: &str) -> Cow<'_, str> {
+    if text.contains(['\u{fffe}', '\u{ffff}']) {
+        Cow::Owned(text.replace(['\u{fffe}', '\u{ffff}'], "\u{fffd}"))
+    } else {
+        Cow::Borrowed(text)
+    }
+}
+
+/// A digit run as an index; `None` when too large for any argument list.
+fn parse_index(digits: &str) -> Option<usize> {
+    digits.parse().ok()
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,136 @@
+//! Command files (SPEC §5.5) as a kind of the precedence engine
+//! ([`crate::prompt::tiers`]): how one is read, what is reported about it,
+//! and where command directories are searched.
+
+use std::sync::Arc;
+
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::limits;
+use crate::prompt::command::command_frontmatter::misplaced_frontmatter;
+use crate::prompt::text::{INVALID_UTF8_REPLACED, decode_read};
+use crate::prompt::tiers::{Kind, Listed, Loaded, Loss, SearchDir, Tier, Words, read_listed};
+use crate::workspace::{EntryKind, Workspace};
+
+/// The default project command directories, highest precedence first.
+pub const DEFAULT_COMMAND_DIRS: [&str; 2] = [".mecatl/commands", ".claude/commands"];
+
+/// How command files are named in diagnostics; a refused symlink or a
+/// file name that is not UTF-8 is a warning (SPEC §5.5: "not found" plus a
+/// warning).
+pub const COMMAND_WORDS: Words = Words {
+    noun: "command",
+    plural: "commands",
+    dir_noun: "command directory",
+    refusal: Severity::Warning,
+};
+
+/// The command directories `dirs` of `reader` (relative to its root), in
+/// the order given, with `tier`, withheld when `withheld`.
+pub fn command_dirs<'r>(
+    reader: Arc<dyn Workspace + 'r>,
+    dirs: &[impl AsRef<str>],
+    tier: Tier,
+    withheld: bool,
+) -> Vec<SearchDir<'r>> {
+    dirs.iter()
+        .map(|dir| SearchDir::flat(reader.clone(), dir.as_ref(), tier).withheld_if(withheld))
+        .collect()
+}
+
+/// The command-file kind of the precedence engine: a usable file yields
+/// its content, decoded lossily, read up to `read_bytes` (the description
+/// head for listings, the whole read bound for expansion).
+#[derive(Debug, Clone, Copy)]
+pub struct CommandFiles {
+    /// How much of a file is read.
+    pub read_bytes: u64,
+}
+
+impl CommandFiles {
+    /// Reads whole files (up to [`limits::MAX_COMMAND_FILE_BYTES`]), for
+    /// expansion.
+    pub const WHOLE: Self = Self {
+        read_bytes: limits::MAX_COMMAND_FILE_BYTES,
+    };
+    /// Reads the first [`limits::COMMAND_DESCRIPTION_HEAD_BYTES`], all a
+    /// description can come from, for listings.
+    pub const HEAD: Self = Self {
+        read_bytes: limits::COMMAND_DESCRIPTION_HEAD_BYTES,
+    };
+}
+
+impl Kind for CommandFiles {
+    type Item = String;
+
+    fn words(&self) -> &Words {
+        &COMMAND_WORDS
+    }
+
+    fn load(&self, dir: &SearchDir<'_>, file: &Listed) -> Result<Loaded<String>, Loss> {
+        let content = read_listed(&COMMAND_WORDS, dir, file, self.read_bytes)?;
+        let source = dir.display(&file.rel);
+        let mut notes = Vec::new();
+        if content.size > limits::MAX_COMMAND_FILE_BYTES {
+            notes.push(Diagnostic::warning(
+                &source,
+                format!(
+                    "file is {} bytes; only the first {} bytes are used",
+                    content.size,
+                    limits::MAX_COMMAND_FILE_BYTES
+                ),
+            ));
+        }
+        let misplaced = misplaced_frontmatter(&content.bytes);
+        let truncated = content.is_truncated();
+        let decoded = decode_read(content.bytes, truncated);
+        if decoded.lossy {
+            notes.push(Diagnostic::warning(&source, INVALID_UTF8_REPLACED));
+        }
+        if let Some(reason) = misplaced {
+            notes.push(Diagnostic::warning(&source, reason));
+        }
+        Ok(Loaded {
+            item: decoded.text.into_owned(),
+            notes,
+        })
+    }
+
+    /// The engine does not read nested directories; Claude Code offers
+    /// their files as `/dir:name`, which the info says.
+    fn nested_dir(
+        &self,
+        dir: &SearchDir<'_>,
+        rel: &str,
+        name: &str,
+        kind: EntryKind,
+    ) -> Option<Diagnostic> {
+        let is_dir = match kind {
+            EntryKind::Dir => true,
+            EntryKind::Symlink => matches!(dir.reader.stat(rel), Ok(EntryKind::Dir)),
+            _ => false,
+        };
+        if !is_dir {
+            return None;
+        }
+        let stems: Vec<String> = match dir.reader.list(rel) {
+            Ok(entries) => entries
+                .into_iter()
+                .filter(|e| !e.lossy)
+                .filter_map(|e| e.name.strip_suffix(".md").map(str::to_string))
+                .filter(|stem| !stem.is_empty())
+                .collect(),
+            Err(_) => Vec::new(),
+        };
+        let reason = match stems.first() {
+            Some(first) => format!(
+                "nested directory not read: its {} .md file(s) are not commands here \
+                 (Claude Code would offer them as /{name}:NAME, e.g. /{name}:{first})",
+                stems.len()
+            ),
+            None => "nested directory not read: commands are only taken from .md files \
+                     directly in the commands directory"
+                .to_string(),
+        };
+        Some(Diagnostic::info(dir.display(rel), reason))
+    }
+}

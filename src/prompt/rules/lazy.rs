@@ -1,0 +1,143 @@
+//! The rules message read as little as possible (SPEC §6.3, §11): names
+//! resolved in order from the directory listings, bodies read only while
+//! the message can still take a rule, and a typed account of every rule it
+//! leaves out.
+
+use crate::diagnostic::Diagnostic;
+use crate::prompt::rules::discovery::DiscoveredRule;
+use crate::prompt::rules::files::RuleFiles;
+use crate::prompt::rules::{RenderedRules, RulesMessageBuilder};
+use crate::prompt::tiers::{Fate, InOrder, Losers, ReadPolicy, SearchDir, Tier};
+
+/// A rule the message does not hold, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LeftOutRule {
+    /// The rule's name.
+    pub name: String,
+    /// The file concerned: the first file of the name (the one that would
+    /// have been read next, or the first that was dropped).
+    pub source: String,
+    /// Why: [`Fate::Withheld`] (its directory is untrusted),
+    /// [`Fate::DroppedAtCap`] (never opened: the caps were reached first),
+    /// or the fate of its first file when every file of the name was
+    /// dropped (malformed, unreadable, refused, not found).
+    pub fate: Fate,
+    /// For a dropped name, the first file's diagnostic reason.
+    pub reason: Option<String>,
+}
+
+/// What [`assemble_rules`] produced.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AssembledRules {
+    /// The rules message, `None` when no rule exists.
+    pub message: Option<RenderedRules>,
+    /// The rules shown in the message, in order.
+    pub shown: Vec<DiscoveredRule>,
+    /// Every rule the message does not hold, sorted by name: the names of
+    /// withheld directories, names dropped whole, names past the caps.
+    pub left_out: Vec<LeftOutRule>,
+    /// Diagnostics for the directories listed and the files opened.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Every file opened, with its tier, in the order read.
+    pub read: Vec<(String, Tier)>,
+}
+
+/// Builds the rules message reading as little as possible (SPEC §11): the
+/// active directories are listed, names resolved by precedence from the
+/// listings, and bodies read in name order only while the message can
+/// still take a rule. Files never opened count as discovered in the
+/// footer. Caps of 0 select the defaults. Withheld directories are only
+/// listed, for [`AssembledRules::left_out`].
+///
+/// For the same files this renders exactly what
+/// [`crate::prompt::rules::discovery::discover`] and the
+/// [`crate::prompt::rules::RulesAssembler`] render, except that when the
+/// caps are hit, unopened files that would have been dropped still count
+/// in the footer's N.
+pub fn assemble_rules(
+    dirs: &[SearchDir<'_>],
+    max_bytes: usize,
+    max_count: usize,
+) -> AssembledRules {
+    let (active, withheld): (Vec<SearchDir<'_>>, Vec<SearchDir<'_>>) =
+        dirs.iter().cloned().partition(|dir| !dir.withheld);
+    let policy = ReadPolicy {
+        contender: true,
+        losers: Losers::Skip,
+        withheld: false,
+    };
+    let mut order = InOrder::new(&active, &RuleFiles, policy);
+    let discovered = order.remaining();
+    let mut builder = RulesMessageBuilder::new(max_bytes, max_count);
+    let mut out = AssembledRules::default();
+    let mut unavailable = 0;
+    while builder.accepts_more() {
+        let Some(range) = order.next_name() else {
+            break;
+        };
+        let candidates = &order.resolution.candidates[range.clone()];
+        out.read.extend(
+            candidates
+                .iter()
+                .map(|c| (c.source.clone(), active[c.dir_index].tier)),
+        );
+        let Some(at) = range
+            .clone()
+            .find(|&i| order.resolution.candidates[i].fate == Fate::Winner)
+        else {
+            unavailable += 1;
+            let first = &order.resolution.candidates[range.start];
+            let reason = order
+                .resolution
+                .diagnostics_of(first)
+                .next()
+                .map(|d| d.reason.clone());
+            out.left_out.push(LeftOutRule {
+                name: first.name.clone(),
+                source: first.source.clone(),
+                fate: first.fate.clone(),
+                reason,
+            });
+            continue;
+        };
+        let winner = &order.resolution.candidates[at];
+        let Some(loaded) = winner.item.clone() else {
+            continue;
+        };
+        if !builder.try_push(&loaded.rule) {
+            out.left_out.push(LeftOutRule {
+                name: winner.name.clone(),
+                source: winner.source.clone(),
+                fate: Fate::DroppedAtCap,
+                reason: None,
+            });
+            order.unreport(at);
+            break;
+        }
+        out.shown
+            .push(DiscoveredRule::new(loaded, winner.source.clone(), false));
+    }
+    for (name, files) in order.take_rest() {
+        let (dir_index, file) = &files[0];
+        out.left_out.push(LeftOutRule {
+            name,
+            source: active[*dir_index].display(&file.rel),
+            fate: Fate::DroppedAtCap,
+            reason: None,
+        });
+    }
+    let mut listing = InOrder::new(&withheld, &RuleFiles, ReadPolicy::LOOK);
+    for (name, files) in listing.take_rest() {
+        let (dir_index, file) = &files[0];
+        out.left_out.push(LeftOutRule {
+            name,
+            source: withheld[*dir_index].display(&file.rel),
+            fate: Fate::Withheld,
+            reason: None,
+        });
+    }
+    out.left_out.sort_by(|a, b| a.name.cmp(&b.name));
+    out.message = builder.finish(discovered - unavailable);
+    out.diagnostics = order.resolution.diagnostics;
+    out
+}

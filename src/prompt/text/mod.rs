@@ -1,0 +1,24 @@
+//! Text helpers shared by the turn-0 messages, commands and the operator
+//! profile (SPEC §6.5, §6.6, §9, §11), one concern per file:
+//!
+//! - `utf8`: lossy decoding and cutting text on a character boundary;
+//! - `canonical`: canonical stored text and the fence JSON encoder;
+//! - `shapes`: the memory key grammar and the secret- and
+//!   directive-shape detectors;
+//! - `timestamp`: RFC 3339 timestamps and `YYYY-MM-DD` dates.
+//!
+//! Everything is re-exported here, so callers name `text::canonicalise`
+//! whatever file it lives in.
+
+mod canonical;
+mod shapes;
+mod timestamp;
+mod utf8;
+
+pub use canonical::{canonicalise, fence_json_string, is_format_char, is_line_break};
+pub use shapes::{is_directive_shaped, is_secret_named, is_secret_shaped, valid_memory_key};
+pub use timestamp::{Timestamp, parse_date};
+pub use utf8::{
+    Decoded, INVALID_UTF8_REPLACED, decode_lossy, decode_read, floor_char_boundary, truncate_utf8,
+    whole_chars,
+};

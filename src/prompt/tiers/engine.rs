@@ -1,0 +1,618 @@
+//! The precedence rules (SPEC §3.3) and the three ways of applying them:
+//! to every name of the directories ([`resolve_all`]), to one name
+//! ([`resolve_name`]), and name by name in order, for a consumer that stops
+//! early ([`InOrder`]).
+
+use std::collections::HashMap;
+use std::io;
+
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::prompt::instructions::ReadFault;
+use crate::prompt::tiers::dir::{SearchDir, Tier, Words};
+use crate::prompt::tiers::fate::{Candidate, Fate};
+use crate::prompt::tiers::walk::{self, Entry, Listed};
+use crate::workspace::{Bounded, EntryKind, WsError};
+
+/// One kind of named file (rules, commands, skills): how its files are
+/// read and judged, and how its events are worded.
+pub trait Kind {
+    /// What a usable file yields when it is read.
+    type Item;
+
+    /// The words and the refusal severity of this kind.
+    fn words(&self) -> &Words;
+
+    /// Reads and judges one file offered for its name (through
+    /// [`read_listed`], which words every read failure the same way).
+    /// `Ok` when the file is usable: it claims its name, and the notes
+    /// (adjustments such as a cut body) are reported when it wins.
+    fn load(&self, dir: &SearchDir<'_>, file: &Listed) -> Result<Loaded<Self::Item>, Loss>;
+
+    /// Reports a subdirectory of a flat directory, or a link that may be
+    /// one; silent by default.
+    fn nested_dir(
+        &self,
+        dir: &SearchDir<'_>,
+        rel: &str,
+        name: &str,
+        kind: EntryKind,
+    ) -> Option<Diagnostic> {
+        let _ = (dir, rel, name, kind);
+        None
+    }
+}
+
+/// A usable file as its kind loaded it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Loaded<T> {
+    /// The value.
+    pub item: T,
+    /// Adjustments and hints, reported when the file wins (or, withheld,
+    /// would win once trusted).
+    pub notes: Vec<Diagnostic>,
+}
+
+/// Why a file offered for a name provides nothing.
+#[derive(Debug)]
+pub enum Loss {
+    /// Nothing is there (only when the file was looked up by name, not
+    /// listed): no candidate at all.
+    Absent,
+    /// The file is there and dropped: it claims nothing and the next
+    /// directory's file may win.
+    Dropped {
+        /// Why, as a fate.
+        fate: Fate,
+        /// The diagnostic; "; X is used instead" is added when another
+        /// file provides the name.
+        diagnostic: Diagnostic,
+        /// The operating-system error, for a read fault.
+        fault: Option<io::Error>,
+    },
+}
+
+impl Loss {
+    /// A file dropped because its content cannot be used: fatal.
+    pub fn malformed(source: &str, reason: impl Into<String>) -> Self {
+        let reason = reason.into();
+        Loss::Dropped {
+            diagnostic: Diagnostic::fatal(source, reason.clone()),
+            fate: Fate::Malformed { reason },
+            fault: None,
+        }
+    }
+}
+
+/// Reads at most `max_bytes` of `file`, trusting its listed kind; every
+/// failure becomes the [`Loss`] all kinds report the same way.
+pub fn read_listed(
+    words: &Words,
+    dir: &SearchDir<'_>,
+    file: &Listed,
+    max_bytes: u64,
+) -> Result<Bounded, Loss> {
+    let read = match file.kind {
+        Some(kind) => dir.reader.read_listed(&file.rel, kind, max_bytes),
+        None => dir.reader.read(&file.rel, max_bytes),
+    };
+    read.map_err(|err| loss(words, dir, file, err))
+}
+
+/// How a failure to read or look at `file` is reported (SPEC §3.1, §9).
+fn loss(words: &Words, dir: &SearchDir<'_>, file: &Listed, err: WsError) -> Loss {
+    let source = dir.display(&file.rel);
+    let listed = file.kind.is_some();
+    let dropped = |fate, severity, reason: String, fault| Loss::Dropped {
+        fate,
+        diagnostic: Diagnostic::new(severity, Some(source.clone()), reason),
+        fault,
+    };
+    match err {
+        WsError::NotFound | WsError::NotADirectory if !listed => Loss::Absent,
+        WsError::Io(e) if !listed && e.kind() == io::ErrorKind::InvalidFilename => Loss::Absent,
+        WsError::NotFound => dropped(
+            Fate::NotFound {
+                reason: "disappeared before it could be read".into(),
+            },
+            Severity::Warning,
+            "disappeared before it could be read".into(),
+            None,
+        ),
+        WsError::NotADirectory => dropped(
+            Fate::Unreadable {
+                cause: "a parent is not a directory".into(),
+            },
+            Severity::Fatal,
+            "cannot be read: a parent is not a directory".into(),
+            None,
+        ),
+        WsError::Refused(why) => dropped(
+            Fate::RefusedSymlink {
+                reason: why.clone(),
+            },
+            words.refusal,
+            format!("refused symlink: {why}"),
+            None,
+        ),
+        WsError::Unresolvable(why) => dropped(
+            Fate::NotFound {
+                reason: why.clone(),
+            },
+            Severity::Warning,
+            format!("{why}; treated as not found"),
+            None,
+        ),
+        WsError::NotRegular(what) => dropped(
+            Fate::NotFound {
+                reason: format!("not a regular file ({what})"),
+            },
+            Severity::Warning,
+            format!("not a regular file ({what}); skipped without being opened"),
+            None,
+        ),
+        WsError::Io(e) => dropped(
+            Fate::Unreadable {
+                cause: e.to_string(),
+            },
+            Severity::Fatal,
+            format!("cannot be read: {e}"),
+            Some(e),
+        ),
+    }
+}
+
+/// Finds out whether `file` is a usable file without reading it, trusting
+/// a listing's kind unless it is a link.
+fn look(words: &Words, dir: &SearchDir<'_>, file: &Listed) -> Result<(), Loss> {
+    let kind = match file.kind {
+        Some(kind) if kind != EntryKind::Symlink => Ok(kind),
+        _ => dir.reader.stat(&file.rel),
+    };
+    let err = match kind {
+        Ok(EntryKind::File) => return Ok(()),
+        Ok(EntryKind::Dir) => WsError::NotRegular("directory"),
+        Ok(EntryKind::Other(what)) => WsError::NotRegular(what),
+        Ok(EntryKind::Symlink) => WsError::Unresolvable("symlink".into()),
+        Err(err) => err,
+    };
+    Err(loss(words, dir, file, err))
+}
+
+/// What is done with the files of a name that is already provided.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Losers {
+    /// Read them (rules validate every file, so `rules list --check`
+    /// fails on a broken shadowed file).
+    Read,
+    /// Only look whether they are usable, to report them as shadowed.
+    Look,
+    /// Leave them alone: no candidate, no diagnostic (assembly, which
+    /// reports only the files it opens).
+    Skip,
+}
+
+/// Which files are read (loaded by their kind) and which only looked at.
+/// Files are never read beyond what the consumer needs (SPEC §11).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReadPolicy {
+    /// Read the file that can still claim its name (else only look whether
+    /// it is usable: completion, a listing without descriptions).
+    pub contender: bool,
+    /// The files of a name already provided.
+    pub losers: Losers,
+    /// Read withheld files (to list or explain what trust would use).
+    pub withheld: bool,
+}
+
+impl ReadPolicy {
+    /// Read nothing: look at every file.
+    pub const LOOK: Self = Self {
+        contender: false,
+        losers: Losers::Look,
+        withheld: false,
+    };
+    /// Read every file.
+    pub const ALL: Self = Self {
+        contender: true,
+        losers: Losers::Read,
+        withheld: true,
+    };
+}
+
+/// Who provides a name so far, per view: active directories see only
+/// active claims; withheld directories also see withheld ones.
+#[derive(Debug, Default)]
+struct Claims {
+    active: Option<String>,
+    withheld: Option<String>,
+    /// Dropped files waiting to learn what is used instead: (diagnostic
+    /// index, from a withheld directory).
+    pending: Vec<(usize, bool)>,
+}
+
+impl Claims {
+    fn holder(&self, withheld: bool) -> Option<&String> {
+        match withheld {
+            true => self.active.as_ref().or(self.withheld.as_ref()),
+            false => self.active.as_ref(),
+        }
+    }
+}
+
+/// The outcome of resolving names: every candidate with its fate, in the
+/// order considered, and the diagnostics about every file and directory.
+#[derive(Debug)]
+pub struct Resolution<T> {
+    /// The candidates, in the order they were considered.
+    pub candidates: Vec<Candidate<T>>,
+    /// Diagnostics about the directories and files, in the order met.
+    pub diagnostics: Vec<Diagnostic>,
+    /// The tier of each diagnostic's directory (parallel to `diagnostics`).
+    tiers: Vec<Tier>,
+    /// Read faults: directories that could not be listed, files that could
+    /// not be read. Each is also in `diagnostics`.
+    pub faults: Vec<ReadFault>,
+}
+
+impl<T> Default for Resolution<T> {
+    fn default() -> Self {
+        Self {
+            candidates: Vec::new(),
+            diagnostics: Vec::new(),
+            tiers: Vec::new(),
+            faults: Vec::new(),
+        }
+    }
+}
+
+impl<T> Resolution<T> {
+    /// True when a file or directory of `tier` has a fatal diagnostic (for
+    /// the project tier: what fails `rules list --check`, trusted or not).
+    pub fn has_fatal_in(&self, tier: Tier) -> bool {
+        self.diagnostics
+            .iter()
+            .zip(&self.tiers)
+            .any(|(d, t)| *t == tier && d.severity == Severity::Fatal)
+    }
+
+    /// The diagnostics of one candidate.
+    pub fn diagnostics_of<'a>(
+        &'a self,
+        candidate: &'a Candidate<T>,
+    ) -> impl Iterator<Item = &'a Diagnostic> + 'a {
+        candidate.diagnostics.iter().map(|&i| &self.diagnostics[i])
+    }
+
+    /// The winners, in the order considered.
+    pub fn winners(&self) -> impl Iterator<Item = &Candidate<T>> {
+        self.candidates.iter().filter(|c| c.fate == Fate::Winner)
+    }
+
+    fn push(&mut self, tier: Tier, diagnostic: Diagnostic) -> usize {
+        self.diagnostics.push(diagnostic);
+        self.tiers.push(tier);
+        self.diagnostics.len() - 1
+    }
+
+    fn push_listing(&mut self, dir: &SearchDir<'_>, problem: walk::DirProblem) {
+        self.push(dir.tier, problem.diagnostic);
+        self.faults.extend(problem.fault);
+    }
+
+    /// Decides the fate of `file`, offered from `dirs[dir_index]` for its
+    /// name, given who provides the name so far; `None` when nothing is
+    /// there.
+    fn consider<K: Kind<Item = T>>(
+        &mut self,
+        dirs: &[SearchDir<'_>],
+        dir_index: usize,
+        file: Listed,
+        claims: &mut Claims,
+        kind: &K,
+        policy: ReadPolicy,
+    ) -> Option<usize> {
+        let dir = &dirs[dir_index];
+        let words = kind.words();
+        let holder = claims.holder(dir.withheld).cloned();
+        let read = match (dir.withheld, &holder) {
+            (_, Some(_)) if policy.losers == Losers::Skip => return None,
+            (true, None) => policy.withheld,
+            (_, Some(_)) => policy.losers == Losers::Read,
+            (false, None) => policy.contender,
+        };
+        // A FIFO, socket or device the listing saw is never handed to the
+        // kind: looking at it is enough to drop it, unopened.
+        let special = matches!(file.kind, Some(EntryKind::Other(_)));
+        let outcome = if read && !special {
+            kind.load(dir, &file).map(Some)
+        } else {
+            look(words, dir, &file).map(|()| None)
+        };
+        let source = dir.display(&file.rel);
+        let mut candidate = Candidate {
+            name: file.name,
+            dir_index,
+            rel: file.rel,
+            source: source.clone(),
+            fate: Fate::Winner,
+            item: None,
+            diagnostics: Vec::new(),
+        };
+        match outcome {
+            Err(Loss::Absent) => return None,
+            Err(Loss::Dropped {
+                fate,
+                mut diagnostic,
+                fault,
+            }) => {
+                if let Some(holder) = &holder {
+                    diagnostic
+                        .reason
+                        .push_str(&format!("; {holder} is used instead"));
+                }
+                let index = self.push(dir.tier, diagnostic);
+                if holder.is_none() {
+                    claims.pending.push((index, dir.withheld));
+                }
+                if let Some(source) = fault {
+                    self.faults.push(ReadFault {
+                        path: candidate.source.clone(),
+                        source,
+                    });
+                }
+                candidate.fate = fate;
+                candidate.diagnostics.push(index);
+            }
+            Ok(loaded) => {
+                if let Some(by) = holder {
+                    let index = self.push(
+                        dir.tier,
+                        Diagnostic::warning(&source, format!("shadowed by {by}")),
+                    );
+                    candidate.diagnostics.push(index);
+                    candidate.fate = Fate::Shadowed { by };
+                } else {
+                    self.claim(claims, dir.withheld, &source);
+                    candidate.fate = if dir.withheld {
+                        Fate::Withheld
+                    } else {
+                        Fate::Winner
+                    };
+                    if let Some(loaded) = loaded {
+                        for note in loaded.notes {
+                            let index = self.push(dir.tier, note);
+                            candidate.diagnostics.push(index);
+                        }
+                        candidate.item = Some(loaded.item);
+                    }
+                }
+            }
+        }
+        self.candidates.push(candidate);
+        Some(self.candidates.len() - 1)
+    }
+
+    /// Records `source` as providing the name in its view, and names it in
+    /// the diagnostics of the files dropped before it that see that view.
+    fn claim(&mut self, claims: &mut Claims, withheld: bool, source: &str) {
+        if withheld {
+            claims.withheld = Some(source.to_string());
+        } else {
+            claims.active = Some(source.to_string());
+        }
+        let diagnostics = &mut self.diagnostics;
+        claims.pending.retain(|&(index, pending_withheld)| {
+            let sees = pending_withheld || !withheld;
+            if sees {
+                diagnostics[index]
+                    .reason
+                    .push_str(&format!("; {source} is used instead"));
+            }
+            !sees
+        });
+    }
+}
+
+/// Lists every directory and resolves every name found (listings: `rules
+/// list`, `commands list`, completion). Candidates and diagnostics come in
+/// the order the directories and their entries are listed.
+pub fn resolve_all<K: Kind>(
+    dirs: &[SearchDir<'_>],
+    kind: &K,
+    policy: ReadPolicy,
+) -> Resolution<K::Item> {
+    let mut resolution = Resolution::default();
+    let mut claims: HashMap<String, Claims> = HashMap::new();
+    let nested =
+        |d: &SearchDir<'_>, rel: &str, name: &str, k: EntryKind| kind.nested_dir(d, rel, name, k);
+    for (dir_index, dir) in dirs.iter().enumerate() {
+        let entries = match walk::list_dir(dir, kind.words(), &nested) {
+            Ok(entries) => entries,
+            Err(problem) => {
+                if let Some(problem) = problem {
+                    resolution.push_listing(dir, problem);
+                }
+                continue;
+            }
+        };
+        for entry in entries {
+            match entry {
+                Entry::Note(note) => {
+                    resolution.push(dir.tier, note);
+                }
+                Entry::File(file) => {
+                    let name_claims = claims.entry(file.name.clone()).or_default();
+                    resolution.consider(dirs, dir_index, file, name_claims, kind, policy);
+                }
+            }
+        }
+    }
+    resolution
+}
+
+/// Every directory's place for one name and what became of the file there
+/// (`expand`, `explain`).
+#[derive(Debug)]
+pub struct NameResolution<T> {
+    /// The candidates that exist, in precedence order, and their diagnostics.
+    pub resolution: Resolution<T>,
+    /// Per searched directory, where the file for the name would be, as
+    /// displayed (for a name that cannot be a file there, where it would
+    /// be if it could: `explain` shows every place).
+    pub places: Vec<String>,
+}
+
+impl<T> NameResolution<T> {
+    /// The candidate in directory `dir_index`, when a file is there.
+    pub fn candidate_in(&self, dir_index: usize) -> Option<&Candidate<T>> {
+        self.resolution
+            .candidates
+            .iter()
+            .find(|c| c.dir_index == dir_index)
+    }
+
+    /// The winning candidate.
+    pub fn winner(&self) -> Option<&Candidate<T>> {
+        self.resolution.winners().next()
+    }
+}
+
+/// Looks up `name` in every directory, in precedence order, without
+/// listing them (SPEC §5.5: expansion reads `<dir>/<name>.md` directly).
+pub fn resolve_name<K: Kind>(
+    dirs: &[SearchDir<'_>],
+    name: &str,
+    kind: &K,
+    policy: ReadPolicy,
+) -> NameResolution<K::Item> {
+    let mut resolution = Resolution::default();
+    let mut claims = Claims::default();
+    let mut places = Vec::with_capacity(dirs.len());
+    for (dir_index, dir) in dirs.iter().enumerate() {
+        let Some(rel) = dir.file_for(name) else {
+            places.push(dir.display(&dir.naive_file_for(name)));
+            continue;
+        };
+        places.push(dir.display(&rel));
+        let file = Listed {
+            name: name.to_string(),
+            rel,
+            kind: None,
+        };
+        resolution.consider(dirs, dir_index, file, &mut claims, kind, policy);
+    }
+    NameResolution { resolution, places }
+}
+
+/// The files of every directory grouped by name, resolved one name at a
+/// time in name order, so a consumer that stops early never opens the
+/// files of the names after it (SPEC §11).
+pub struct InOrder<'d, K: Kind> {
+    dirs: &'d [SearchDir<'d>],
+    kind: &'d K,
+    policy: ReadPolicy,
+    /// The names not resolved yet, last name first (popped from the end),
+    /// each with its files in precedence order.
+    pending: Vec<(String, Vec<(usize, Listed)>)>,
+    /// The candidates and diagnostics so far: the listings' diagnostics,
+    /// then each resolved name's.
+    pub resolution: Resolution<K::Item>,
+}
+
+impl<'d, K: Kind> InOrder<'d, K> {
+    /// Lists every directory (listing diagnostics are collected now).
+    pub fn new(dirs: &'d [SearchDir], kind: &'d K, policy: ReadPolicy) -> Self {
+        let mut resolution = Resolution::default();
+        let mut files: Vec<(usize, Listed)> = Vec::new();
+        // Subdirectories go unreported: a consumer in name order reports
+        // the files it lists and opens, not the tree around them.
+        let quiet = |_: &SearchDir<'_>, _: &str, _: &str, _: EntryKind| None;
+        for (dir_index, dir) in dirs.iter().enumerate() {
+            match walk::list_dir(dir, kind.words(), &quiet) {
+                Ok(entries) => {
+                    for entry in entries {
+                        match entry {
+                            Entry::File(file) => files.push((dir_index, file)),
+                            Entry::Note(note) => {
+                                resolution.push(dir.tier, note);
+                            }
+                        }
+                    }
+                }
+                Err(Some(problem)) => resolution.push_listing(dir, problem),
+                Err(None) => {}
+            }
+        }
+        // Last name first, so names pop off the end in order; the sort is
+        // stable, so each name's files stay in precedence order.
+        files.sort_by(|(_, a), (_, b)| b.name.cmp(&a.name));
+        let mut pending: Vec<(String, Vec<(usize, Listed)>)> = Vec::new();
+        for (dir_index, file) in files {
+            match pending.last_mut() {
+                Some((name, group)) if *name == file.name => group.push((dir_index, file)),
+                _ => pending.push((file.name.clone(), vec![(dir_index, file)])),
+            }
+        }
+        Self {
+            dirs,
+            kind,
+            policy,
+            pending,
+            resolution,
+        }
+    }
+
+    /// The number of names not resolved yet.
+    pub fn remaining(&self) -> usize {
+        self.pending.len()
+    }
+
+    /// The next name and its files (directory index, file), without
+    /// resolving it.
+    pub fn peek(&self) -> Option<(&str, &[(usize, Listed)])> {
+        self.pending
+            .last()
+            .map(|(name, files)| (name.as_str(), files.as_slice()))
+    }
+
+    /// Resolves the next name; returns the indices of its candidates in
+    /// [`InOrder::resolution`].
+    pub fn next_name(&mut self) -> Option<std::ops::Range<usize>> {
+        let (_, files) = self.pending.pop()?;
+        let start = self.resolution.candidates.len();
+        let mut claims = Claims::default();
+        for (dir_index, file) in files {
+            self.resolution.consider(
+                self.dirs,
+                dir_index,
+                file,
+                &mut claims,
+                self.kind,
+                self.policy,
+            );
+        }
+        Some(start..self.resolution.candidates.len())
+    }
+
+    /// Takes back the diagnostics of candidate `index`, which must be the
+    /// last one considered: its consumer could not use it after all (a
+    /// rule that does not fit the message), so its adjustments are not
+    /// reported (the model never sees it).
+    pub fn unreport(&mut self, index: usize) {
+        let candidate = &mut self.resolution.candidates[index];
+        for &at in candidate.diagnostics.iter().rev() {
+            if at + 1 == self.resolution.diagnostics.len() {
+                self.resolution.diagnostics.pop();
+                self.resolution.tiers.pop();
+            }
+        }
+        candidate.diagnostics.clear();
+    }
+
+    /// Takes the names not resolved yet, leaving none.
+    pub fn take_rest(&mut self) -> Vec<(String, Vec<(usize, Listed)>)> {
+        let mut rest = std::mem::take(&mut self.pending);
+        rest.reverse();
+        rest
+    }
+}

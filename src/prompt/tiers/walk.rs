@@ -1,0 +1,330 @@
+//! Listing a search directory into the files it offers for names, under
+//! its layout, and the one bounded walk of a directory tree.
+
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::limits;
+use crate::prompt::instructions::ReadFault;
+use crate::prompt::tiers::dir::{Layout, SKILL_FILE, SearchDir, Words};
+use crate::workspace::{DirEntry, EntryKind, Workspace, WsError, join};
+
+/// A file a directory offers for a name, before it is read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Listed {
+    /// The name it offers.
+    pub name: String,
+    /// Its path relative to the directory's reader.
+    pub rel: String,
+    /// What the listing said it is; `None` when it was not listed but
+    /// looked up by name.
+    pub kind: Option<EntryKind>,
+}
+
+/// One event of a directory listing, in listing order.
+#[derive(Debug)]
+pub(crate) enum Entry {
+    /// A file to consider for its name.
+    File(Listed),
+    /// Something reported and skipped (a bare `.md`, a name that is not
+    /// UTF-8, a skill directory without its file, a subdirectory).
+    Note(Diagnostic),
+}
+
+/// A directory that could not be listed: its diagnostic, and the read
+/// fault when the operating system refused (EACCES, EIO).
+#[derive(Debug)]
+pub(crate) struct DirProblem {
+    pub(crate) diagnostic: Diagnostic,
+    pub(crate) fault: Option<ReadFault>,
+}
+
+/// Reports a subdirectory of a [`Layout::Flat`] directory, or a link that
+/// may be one (`kind` says which): `None` to stay silent. `rel` is its path
+/// relative to the reader, `name` its file name.
+pub(crate) type NestedReport<'a> =
+    &'a dyn Fn(&SearchDir<'_>, &str, &str, EntryKind) -> Option<Diagnostic>;
+
+/// Lists `dir` under its layout. A missing directory yields nothing;
+/// `Err` when it exists but cannot be listed.
+pub(crate) fn list_dir(
+    dir: &SearchDir<'_>,
+    words: &Words,
+    nested: NestedReport<'_>,
+) -> Result<Vec<Entry>, Option<DirProblem>> {
+    let entries = list_or_problem(dir, &dir.dir, words)?;
+    let mut out = Vec::new();
+    match dir.layout {
+        Layout::Flat => {
+            for entry in entries {
+                let rel = dir.rel(&entry.name);
+                // A directory is a subdirectory whatever its name (both
+                // agents recurse into `x.md/`); a link may be one unless
+                // its `.md` name makes it a candidate file.
+                let maybe_dir = entry.kind == EntryKind::Dir
+                    || (entry.kind == EntryKind::Symlink && !entry.name.ends_with(".md"));
+                if maybe_dir && !entry.lossy {
+                    out.extend(nested(dir, &rel, &entry.name, entry.kind).map(Entry::Note));
+                    continue;
+                }
+                if let Some(event) = md_file(dir, words, entry, &rel, |stem| stem.to_string()) {
+                    out.push(event);
+                }
+            }
+        }
+        Layout::Nested => {
+            let mut budget = limits::MAX_TREE_ENTRIES;
+            walk_nested(dir, words, &dir.dir, "", 0, &mut budget, entries, &mut out);
+        }
+        Layout::SkillDirs => {
+            for entry in entries {
+                if let Some(event) = skill_dir(dir, words, entry) {
+                    out.push(event);
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The listing of `rel`, or the problem that stopped it (`Err(None)` when
+/// it does not exist).
+fn list_or_problem(
+    dir: &SearchDir<'_>,
+    rel: &str,
+    words: &Words,
+) -> Result<Vec<DirEntry>, Option<DirProblem>> {
+    dir.reader.list(rel).map_err(|err| {
+        let shown = dir.display(rel);
+        let dir_noun = words.dir_noun;
+        let (severity, reason, fault) = match err {
+            WsError::NotFound => return None,
+            WsError::Unresolvable(why) => (
+                Severity::Warning,
+                format!("{dir_noun} is a {why}; treated as missing"),
+                None,
+            ),
+            WsError::Refused(why) => (Severity::Fatal, format!("{dir_noun} not read: {why}"), None),
+            WsError::NotADirectory | WsError::NotRegular(_) => (
+                Severity::Fatal,
+                format!("is not a directory; no {} are read from it", words.plural),
+                None,
+            ),
+            WsError::Io(source) => (
+                Severity::Fatal,
+                format!("{dir_noun} cannot be listed: {source}"),
+                Some(ReadFault {
+                    path: shown.clone(),
+                    source,
+                }),
+            ),
+        };
+        Some(DirProblem {
+            diagnostic: Diagnostic::new(severity, Some(shown), reason),
+            fault,
+        })
+    })
+}
+
+/// A `.md` entry as a file to consider, or a note when it cannot name
+/// anything; `None` for entries that are not `.md` files. `name_of` turns
+/// the stem into the name.
+fn md_file(
+    dir: &SearchDir<'_>,
+    words: &Words,
+    entry: DirEntry,
+    rel: &str,
+    name_of: impl Fn(&str) -> String,
+) -> Option<Entry> {
+    let stem = entry.name.strip_suffix(".md")?;
+    if entry.lossy {
+        return Some(Entry::Note(Diagnostic::new(
+            words.refusal,
+            Some(dir.display(rel)),
+            format!(
+                "file name is not valid UTF-8, so the {} cannot be named; skipped",
+                words.noun
+            ),
+        )));
+    }
+    if stem.is_empty() {
+        return Some(Entry::Note(Diagnostic::warning(
+            dir.display(rel),
+            format!("a file named only .md has no {} name; skipped", words.noun),
+        )));
+    }
+    Some(Entry::File(Listed {
+        name: name_of(stem),
+        rel: rel.to_string(),
+        kind: Some(entry.kind),
+    }))
+}
+
+/// Walks a [`Layout::Nested`] directory: `.md` files at any depth, named
+/// by their path with `:` between the levels. Subdirectories are entered
+/// where they appear in the (sorted) listing; links to directories are not
+/// followed, so a link loop cannot make the walk deep. Past
+/// [`limits::MAX_TREE_DEPTH`] levels or [`limits::MAX_TREE_ENTRIES`]
+/// entries the walk stops with a warning.
+#[allow(clippy::too_many_arguments)]
+fn walk_nested(
+    dir: &SearchDir<'_>,
+    words: &Words,
+    rel: &str,
+    prefix: &str,
+    depth: usize,
+    budget: &mut usize,
+    entries: Vec<DirEntry>,
+    out: &mut Vec<Entry>,
+) {
+    for entry in entries {
+        if *budget == 0 {
+            out.push(Entry::Note(tree_cut(dir, rel, words)));
+            return;
+        }
+        *budget -= 1;
+        let path = join(rel, &entry.name);
+        if entry.kind == EntryKind::Dir && !entry.lossy {
+            if depth + 1 >= limits::MAX_TREE_DEPTH {
+                out.push(Entry::Note(Diagnostic::warning(
+                    dir.display(&path),
+                    format!(
+                        "deeper than {} levels; the {} below it are not read",
+                        limits::MAX_TREE_DEPTH,
+                        words.plural
+                    ),
+                )));
+                continue;
+            }
+            match list_or_problem(dir, &path, words) {
+                Ok(inner) => {
+                    let prefix = format!("{prefix}{}:", entry.name);
+                    walk_nested(dir, words, &path, &prefix, depth + 1, budget, inner, out);
+                }
+                Err(problem) => out.extend(problem.map(|p| Entry::Note(p.diagnostic))),
+            }
+            continue;
+        }
+        if let Some(event) = md_file(dir, words, entry, &path, |stem| format!("{prefix}{stem}")) {
+            out.push(event);
+        }
+    }
+}
+
+fn tree_cut(dir: &SearchDir<'_>, rel: &str, words: &Words) -> Diagnostic {
+    Diagnostic::warning(
+        dir.display(rel),
+        format!(
+            "more than {} entries below the {}; the rest are not read",
+            limits::MAX_TREE_ENTRIES,
+            words.dir_noun
+        ),
+    )
+}
+
+/// A [`Layout::SkillDirs`] entry: a directory (or a link to one) whose
+/// `SKILL.md` names it; a directory without one is reported; files at the
+/// top are not entries.
+fn skill_dir(dir: &SearchDir<'_>, words: &Words, entry: DirEntry) -> Option<Entry> {
+    let path = dir.rel(&entry.name);
+    let is_dir = match entry.kind {
+        EntryKind::Dir => true,
+        EntryKind::Symlink => matches!(dir.reader.stat(&path), Ok(EntryKind::Dir)),
+        _ => false,
+    };
+    if !is_dir {
+        return None;
+    }
+    if entry.lossy {
+        return Some(Entry::Note(Diagnostic::new(
+            words.refusal,
+            Some(dir.display(&path)),
+            format!(
+                "directory name is not valid UTF-8, so the {} cannot be named; skipped",
+                words.noun
+            ),
+        )));
+    }
+    let file = join(&path, SKILL_FILE);
+    match dir.reader.stat(&file) {
+        Err(WsError::NotFound) => Some(Entry::Note(Diagnostic::warning(
+            dir.display(&path),
+            format!("no {SKILL_FILE} in this {} directory; skipped", words.noun),
+        ))),
+        _ => Some(Entry::File(Listed {
+            name: entry.name,
+            rel: file,
+            kind: None,
+        })),
+    }
+}
+
+/// Counts the `.md` files below `rel` at any depth, without following
+/// links, within the walk bounds of [`limits::MAX_TREE_DEPTH`] and
+/// [`limits::MAX_TREE_ENTRIES`].
+pub fn count_md_files(reader: &dyn Workspace, rel: &str) -> usize {
+    walk_tree(reader, rel, false)
+        .files
+        .iter()
+        .filter(|f| f.ends_with(".md"))
+        .count()
+}
+
+/// The files below a directory, found by [`walk_tree`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Tree {
+    /// Every file or link to a file (not a directory), relative to the
+    /// reader's root, in walk order.
+    pub files: Vec<String>,
+    /// True when a bound stopped the walk.
+    pub cut: bool,
+}
+
+/// Walks the tree below `rel` depth first, entering each subdirectory
+/// where it appears in the listing: in the system's listing order when
+/// `unsorted` (what Claude Code does with rule files, SPEC §14.3), else
+/// sorted by name. Links to directories are not followed; links to files
+/// are listed. Bounded by [`limits::MAX_TREE_DEPTH`] levels and
+/// [`limits::MAX_TREE_ENTRIES`] entries; an unlistable subdirectory is
+/// skipped.
+pub fn walk_tree(reader: &dyn Workspace, rel: &str, unsorted: bool) -> Tree {
+    let mut tree = Tree::default();
+    let mut budget = limits::MAX_TREE_ENTRIES;
+    walk_into(reader, rel, unsorted, 0, &mut budget, &mut tree);
+    tree
+}
+
+fn walk_into(
+    reader: &dyn Workspace,
+    rel: &str,
+    unsorted: bool,
+    depth: usize,
+    budget: &mut usize,
+    tree: &mut Tree,
+) {
+    let listed = if unsorted {
+        reader.list_unsorted(rel)
+    } else {
+        reader.list(rel)
+    };
+    let Ok(entries) = listed else {
+        return;
+    };
+    for entry in entries {
+        if *budget == 0 {
+            tree.cut = true;
+            return;
+        }
+        *budget -= 1;
+        if entry.lossy {
+            continue;
+        }
+        let path = join(rel, &entry.name);
+        match entry.kind {
+            EntryKind::Dir if depth + 1 < limits::MAX_TREE_DEPTH => {
+                walk_into(reader, &path, unsorted, depth + 1, budget, tree);
+            }
+            EntryKind::Dir => tree.cut = true,
+            EntryKind::Symlink if matches!(reader.stat(&path), Ok(EntryKind::Dir)) => {}
+            _ => tree.files.push(path),
+        }
+    }
+}

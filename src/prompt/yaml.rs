@@ -1,0 +1,221 @@
+//! YAML under budgets (SPEC §10): the one place that talks to the YAML
+//! library. Every parse runs under the nesting, alias and node budgets, so
+//! alias bombs and absurd nesting fail fast; errors are built from the
+//! error's location and kind, never from the library's text, so a message
+//! never echoes the document's content. Used for settings.yaml and for the
+//! frontmatter of rules, commands and skills.
+
+use crate::limits;
+
+/// Why a YAML document was rejected.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum YamlProblem {
+    /// The YAML does not parse; the text names the kind of mistake.
+    Syntax(&'static str),
+    /// An unquoted value starts with `*`, which YAML reads as an alias.
+    Alias,
+    /// The block exceeds the nesting, alias or node budget.
+    Budget,
+    /// A key appears twice in one mapping.
+    DuplicateKey,
+    /// The block is not a mapping of `key: value` lines.
+    NotMapping,
+}
+
+impl YamlProblem {
+    /// The problem in words, never quoting the document.
+    pub fn describe(self) -> String {
+        match self {
+            Self::Syntax(what) => format!("invalid YAML ({what})"),
+            Self::Alias => "an unquoted value starting with `*` is a YAML alias, not a glob; \
+                quote the glob, e.g. `paths: \"**/*.ts\"`"
+                .to_string(),
+            Self::Budget => format!(
+                "the YAML exceeds the frontmatter budget (nesting depth {}, {} aliases, {} nodes)",
+                limits::YAML_MAX_DEPTH,
+                limits::YAML_MAX_ALIASES,
+                limits::YAML_MAX_NODES
+            ),
+            Self::DuplicateKey => "a key appears twice in the same mapping".to_string(),
+            Self::NotMapping => {
+                "the frontmatter must be a mapping of `key: value` lines".to_string()
+            }
+        }
+    }
+}
+
+/// Malformed YAML in a whole document such as settings.yaml, located by a
+/// 1-based line and column; like a frontmatter error, it never echoes the
+/// document's content.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("malformed YAML at line {line}, column {column}: {}", problem.describe())]
+pub struct YamlError {
+    /// 1-based line.
+    pub line: u64,
+    /// 1-based column.
+    pub column: u64,
+    /// What is wrong.
+    pub problem: YamlProblem,
+}
+
+/// Parses a whole YAML document under the same budgets as frontmatter; an
+/// empty or comment-only document is `None`.
+pub fn parse_yaml<T: serde::de::DeserializeOwned>(text: &str) -> Result<Option<T>, YamlError> {
+    serde_saphyr::from_str_with_options::<Option<T>>(text, yaml_options()).map_err(|err| {
+        let (location, problem) = locate(text, &err);
+        YamlError {
+            line: location.line().max(1),
+            column: location.column().max(1),
+            problem,
+        }
+    })
+}
+
+/// The parser options every YAML read uses: the budgets of SPEC §10, and no
+/// snippet of the input in errors.
+pub(crate) fn yaml_options() -> serde_saphyr::Options {
+    let mut budget = serde_saphyr::Budget::default();
+    budget.max_depth = limits::YAML_MAX_DEPTH;
+    budget.max_aliases = limits::YAML_MAX_ALIASES;
+    budget.max_nodes = limits::YAML_MAX_NODES;
+    budget.flow_nesting_limit = limits::YAML_MAX_DEPTH;
+    let mut options = serde_saphyr::Options::default();
+    options.budget = Some(budget);
+    // Replayed alias content counts like nodes: an alias bomb stays under
+    // the alias count yet expands exponentially.
+    options.alias_limits.max_total_replayed_events = limits::YAML_MAX_NODES;
+    options.alias_limits.max_replay_stack_depth = limits::YAML_MAX_DEPTH;
+    options.non_finite_float_policy = serde_saphyr::NonFiniteFloatPolicy::AsString;
+    options.with_snippet = false;
+    options
+}
+
+/// Locates a library error in `text` and names its kind without using its
+/// message, which may quote the input.
+pub(crate) fn locate(
+    text: &str,
+    err: &serde_saphyr::Error,
+) -> (serde_saphyr::Location, YamlProblem) {
+    let location = err.location().unwrap_or(serde_saphyr::Location::UNKNOWN);
+    let mut problem = classify(err);
+    if matches!(problem, YamlProblem::Syntax(_)) && points_at_star(text, &location) {
+        problem = YamlProblem::Alias;
+    }
+    (location, problem)
+}
+
+/// True when the error location is a `*`: an unquoted glob read as an alias.
+fn points_at_star(text: &str, at: &serde_saphyr::Location) -> bool {
+    let (Ok(line), Ok(column)) = (usize::try_from(at.line()), usize::try_from(at.column())) else {
+        return false;
+    };
+    text.lines()
+        .nth(line.wrapping_sub(1))
+        .and_then(|text| text.chars().nth(column.wrapping_sub(1)))
+        == Some('*')
+}
+
+fn classify(err: &serde_saphyr::Error) -> YamlProblem {
+    use serde_saphyr::Error as E;
+    use serde_saphyr::granit_parser::ErrorKind as K;
+    match err {
+        E::Budget { .. }
+        | E::AliasReplayLimitExceeded { .. }
+        | E::AliasExpansionLimitExceeded { .. }
+        | E::AliasReplayStackDepthExceeded { .. } => YamlProblem::Budget,
+        E::UnknownAnchor { .. } => YamlProblem::Alias,
+        E::DuplicateMappingKey { .. } => YamlProblem::DuplicateKey,
+        E::AliasError { error, .. } | E::WithSnippet { error, .. } => classify(error),
+        E::MultipleDocuments { .. } => {
+            YamlProblem::Syntax("a `...` document end is followed by more content")
+        }
+        E::Eof { .. } => YamlProblem::Syntax("the block ends in the middle of a value"),
+        E::ExternalMessage { source, .. } => match source.as_ref() {
+            serde_saphyr::ExternalMessageSource::Parser(scan) => match scan.kind() {
+                K::RecursionLimitExceeded => YamlProblem::Budget,
+                K::UnknownAnchor | K::MissingAnchorOrAliasName => YamlProblem::Alias,
+                K::UnclosedQuotedScalar => YamlProblem::Syntax("a quoted value is not closed"),
+                K::UnclosedFlowCollection { .. }
+                | K::MismatchedFlowCollectionEnd { .. }
+                | K::MisplacedFlowCollectionEnd
+                | K::UnexpectedEofFlowSequence
+                | K::UnexpectedEofFlowMapping
+                | K::ExpectedFlowSequenceSeparator
+                | K::ExpectedFlowMappingSeparator => {
+                    YamlProblem::Syntax("a `[…]` or `{…}` collection is not closed properly")
+                }
+                K::TabInIndentation | K::TabInBlockIndentation | K::TabNotAllowed => {
+                    YamlProblem::Syntax("a tab is used for indentation")
+                }
+                K::UnexpectedCharacter { .. } => YamlProblem::Syntax(
+                    "an unquoted value starts with a reserved character such as `@` or a backtick",
+                ),
+                K::InvalidIndentation
+                | K::ExpectedBlockMappingKey
+                | K::SimpleKeyExpected
+                | K::InvalidSimpleKey
+                | K::ExpectedBlockSequenceEntry => {
+                    YamlProblem::Syntax("the indentation or a `key: value` line is not well formed")
+                }
+                _ => YamlProblem::Syntax("a syntax error"),
+            },
+            _ => YamlProblem::Syntax("a syntax error"),
+        },
+        _ => YamlProblem::Syntax("a value of an unexpected kind"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, serde::Deserialize, PartialEq)]
+    struct Doc {
+        name: String,
+    }
+
+    #[test]
+    fn a_document_parses_and_an_empty_one_is_none() {
+        assert_eq!(
+            parse_yaml::<Doc>("name: x\n").unwrap(),
+            Some(Doc { name: "x".into() })
+        );
+        assert_eq!(parse_yaml::<Doc>("# only a comment\n").unwrap(), None);
+    }
+
+    #[test]
+    fn errors_are_located_on_the_document_line_and_never_quote_it() {
+        let err = parse_yaml::<Doc>("name: ok\nsecret: [unclosed\n").unwrap_err();
+        assert_eq!(
+            (err.line, err.problem),
+            (
+                2,
+                YamlProblem::Syntax("a `[…]` or `{…}` collection is not closed properly")
+            )
+        );
+        assert!(!err.to_string().contains("unclosed"));
+        let star = parse_yaml::<Doc>("name: *glob\n").unwrap_err();
+        assert_eq!(
+            (star.line, star.column, star.problem),
+            (1, 7, YamlProblem::Alias)
+        );
+    }
+
+    #[test]
+    fn an_alias_bomb_hits_the_budget() {
+        let mut doc = String::from("a: &a [x, x]\n");
+        for i in 0..20 {
+            let prev = if i == 0 {
+                "a".to_string()
+            } else {
+                format!("a{}", i - 1)
+            };
+            doc.push_str(&format!("a{i}: &a{i} [*{prev}, *{prev}]\n"));
+        }
+        doc.push_str("name: y\n");
+        assert_eq!(
+            parse_yaml::<Doc>(&doc).unwrap_err().problem,
+            YamlProblem::Budget
+        );
+    }
+}
