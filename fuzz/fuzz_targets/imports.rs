@@ -8,7 +8,8 @@ use std::path::{Component, Path};
 
 use libfuzzer_sys::fuzz_target;
 use mecatl_prompt::prompt::imports::scan;
-use mecatl_prompt::prompt::markdown::{claude_content, claude_memory, js_trim};
+use mecatl_prompt::prompt::markdown::{claude_content, claude_memory};
+use mecatl_prompt::prompt::text::js_trim;
 
 fuzz_target!(|raw: &[u8]| {
     let text = String::from_utf8_lossy(raw);

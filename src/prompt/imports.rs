@@ -30,7 +30,8 @@ use std::path::{Component, Path, PathBuf};
 use pulldown_cmark::{Event, Parser, Tag, TagEnd};
 
 use crate::limits;
-use crate::prompt::markdown::{is_comment_html, is_js_whitespace, markdown_options};
+use crate::prompt::markdown::{is_comment_html, markdown_options};
+use crate::prompt::text::is_js_space;
 
 /// One `@path` found in a file's text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -247,7 +248,7 @@ fn find_paths(text: &str) -> Vec<(usize, String)> {
     let mut chars = text.char_indices().peekable();
     let mut previous: Option<char> = None;
     while let Some((at, c)) = chars.next() {
-        let opens = c == '@' && previous.is_none_or(is_js_whitespace);
+        let opens = c == '@' && previous.is_none_or(is_js_space);
         previous = Some(c);
         if !opens {
             continue;
@@ -264,7 +265,7 @@ fn find_paths(text: &str) -> Vec<(usize, String)> {
                 chars.next();
                 raw.push(' ');
                 previous = Some(' ');
-            } else if is_js_whitespace(next) {
+            } else if is_js_space(next) {
                 break;
             } else {
                 chars.next();

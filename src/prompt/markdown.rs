@@ -3,19 +3,19 @@
 //! Pure: the caller reads and decodes the file.
 //!
 //! Observed with the oracle (`tests/oracle/cases/claude-instructions/transform-*`):
-//! 1. A YAML frontmatter block is removed ([`split_frontmatter`]); its YAML need not parse.
+//! 1. A YAML frontmatter block is removed, found exactly as in command files
+//!    ([`split_frontmatter`]: it closes at the first `---` anywhere after the opening line,
+//!    whitespace after it included); its YAML need not parse.
 //! 2. Only when the rest contains `<!--` anywhere (even inside a code fence): CRLF and lone
 //!    CR become LF, every *top-level* HTML block that opens with a comment and closes it is
 //!    removed together with the empty lines after it (whatever is left of its lines after
 //!    cutting the comments out stays), and top-level link reference definitions vanish too
 //!    (Claude Code rebuilds the text from Markdown tokens and writes definitions back
 //!    nowhere). A comment inside a paragraph, a list item, a quote or indented code stays.
-//! 3. The result is trimmed with JavaScript's whitespace set ([`is_js_whitespace`]: BOM and
-//!    NBSP are whitespace, U+0085 is not); nothing left means the file contributes nothing.
+//! 3. The result is trimmed with JavaScript's whitespace set ([`js_trim`]: BOM and NBSP
+//!    are whitespace, U+0085 is not); nothing left means the file contributes nothing.
 //!
 //! Choices the spec leaves open:
-//! - A closing fence line `---` followed by spaces or tabs closes the block, like an opening
-//!   one does (observed for the opening fence only).
 //! - The block structure (which comment is top-level) is CommonMark's, from pulldown-cmark;
 //!   Claude Code's Markdown lexer agreed with it on every observed case.
 
@@ -24,85 +24,16 @@ use std::borrow::Cow;
 use pulldown_cmark::{Event, Options, Parser, Tag};
 
 use crate::limits;
+use crate::prompt::command::claude_dialect::split_frontmatter;
+use crate::prompt::text::{is_js_space, js_trim, utf16_floor, utf16_len};
 
-const BOM: char = '\u{feff}';
 const COMMENT_OPEN: &str = "<!--";
 const COMMENT_CLOSE: &str = "-->";
-
-/// Whether `c` is whitespace to JavaScript's `String.prototype.trim` (ECMAScript
-/// WhiteSpace and LineTerminator), which decides Claude Code's trimming and blank files.
-pub fn is_js_whitespace(c: char) -> bool {
-    matches!(
-        c,
-        '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
-            ..='\u{200a}' | '\u{2028}' | '\u{2029}' | '\u{202f}' | '\u{205f}' | '\u{3000}' | BOM
-    )
-}
-
-/// `text` without leading and trailing JavaScript whitespace.
-pub fn js_trim(text: &str) -> &str {
-    text.trim_matches(is_js_whitespace)
-}
-
-/// A file cut at its frontmatter.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Frontmatter<'a> {
-    /// The YAML between the fences (line breaks as in the file), when there is a block.
-    pub yaml: Option<&'a str>,
-    /// Everything after the closing fence's line break, or the whole text without a block.
-    pub body: &'a str,
-}
-
-/// Splits `text` at Claude Code's frontmatter: an optional BOM, a first line that is `---`
-/// (trailing spaces or tabs allowed, LF or CRLF), and the next such line closing it. No
-/// closing line, or anything before the opening one (even a blank line), means no block.
-pub fn split_frontmatter(text: &str) -> Frontmatter<'_> {
-    let no_block = Frontmatter {
-        yaml: None,
-        body: text,
-    };
-    let start = text.strip_prefix(BOM).unwrap_or(text);
-    let Some(yaml_start) = fence_line_end(start, 0) else {
-        return no_block;
-    };
-    let mut at = yaml_start;
-    while at < start.len() {
-        let line_end = start[at..].find('\n').map_or(start.len(), |i| at + i + 1);
-        if let Some(after) = fence_line_end(start, at) {
-            return Frontmatter {
-                yaml: Some(&start[yaml_start..at]),
-                body: &start[after..],
-            };
-        }
-        at = line_end;
-    }
-    no_block
-}
-
-/// When the line starting at `at` is a fence (`---`, then only spaces or tabs, then a line
-/// break or the end), the offset after its line break.
-fn fence_line_end(text: &str, at: usize) -> Option<usize> {
-    let rest = text.get(at..)?.strip_prefix("---")?;
-    let line = rest.split('\n').next().unwrap_or(rest);
-    let line = line.strip_suffix('\r').unwrap_or(line);
-    if !line.trim_matches([' ', '\t']).is_empty() {
-        return None;
-    }
-    let after = at + 3 + line.len();
-    let after = if text[after..].starts_with("\r\n") {
-        after + 2
-    } else if text[after..].starts_with('\n') {
-        after + 1
-    } else {
-        after
-    };
-    Some(after)
-}
 
 /// The content Claude Code sends for a file whose decoded text is `text`, or `None` when
 /// nothing but whitespace is left (the file is skipped, and its imports with it).
 pub fn claude_content(text: &str) -> Option<Cow<'_, str>> {
-    let body = split_frontmatter(text).body;
+    let (_, body) = split_frontmatter(text);
     let content: Cow<'_, str> = if body.contains(COMMENT_OPEN) {
         let normalised = normalise_line_breaks(body);
         let stripped = strip_block_comments(&normalised);
@@ -134,7 +65,7 @@ pub fn claude_memory(text: &str) -> Option<(Cow<'_, str>, bool)> {
         kept = &kept[..cut];
     }
     if utf16_len(kept) > limits::MAX_CLAUDE_MEMORY_UNITS {
-        let limit = utf16_boundary(kept, limits::MAX_CLAUDE_MEMORY_UNITS);
+        let limit = utf16_floor(kept, limits::MAX_CLAUDE_MEMORY_UNITS);
         // The last line break at or before the limit (JavaScript's lastIndexOf from it).
         let search_end = (limit + 1).min(kept.len());
         kept = match kept.as_bytes()[..search_end]
@@ -146,24 +77,6 @@ pub fn claude_memory(text: &str) -> Option<(Cow<'_, str>, bool)> {
         };
     }
     Some((Cow::Owned(kept.to_string()), true))
-}
-
-/// The length of `text` in UTF-16 code units.
-fn utf16_len(text: &str) -> usize {
-    text.chars().map(char::len_utf16).sum()
-}
-
-/// The byte offset where the first `units` UTF-16 units of `text` end, never inside a
-/// character.
-fn utf16_boundary(text: &str, units: usize) -> usize {
-    let mut seen = 0;
-    for (at, c) in text.char_indices() {
-        seen += c.len_utf16();
-        if seen > units {
-            return at;
-        }
-    }
-    text.len()
 }
 
 /// CRLF and lone CR as LF.
@@ -231,7 +144,7 @@ pub(crate) fn markdown_options() -> Options {
 
 /// Whether raw HTML opens (after leading whitespace) with `<!--` and closes a comment.
 pub(crate) fn is_comment_html(raw: &str) -> bool {
-    raw.trim_start_matches(is_js_whitespace)
+    raw.trim_start_matches(is_js_space)
         .starts_with(COMMENT_OPEN)
         && raw.contains(COMMENT_CLOSE)
 }
@@ -350,9 +263,26 @@ mod tests {
             content("\u{feff}---\nx: y\n---\nBOM\n").as_deref(),
             Some("BOM")
         );
-        let split = split_frontmatter("---\nx: y\n---\nb");
-        assert_eq!(split.yaml, Some("x: y\n"));
-        assert_eq!(split.body, "b");
+    }
+
+    #[test]
+    fn frontmatter_closes_at_the_first_three_dashes_anywhere() {
+        assert_eq!(
+            content("---\ndescription: a---b\n---\nBODY1\n").as_deref(),
+            Some("b\n---\nBODY1")
+        );
+        assert_eq!(
+            content("---\nx: y\n--- trailing\nBODY2\n").as_deref(),
+            Some("trailing\nBODY2")
+        );
+        assert_eq!(
+            content("---\nx: y\n----\nBODY3\n").as_deref(),
+            Some("-\nBODY3")
+        );
+        assert_eq!(
+            content("---\n\n\nx: y\n---BODY4\n").as_deref(),
+            Some("BODY4")
+        );
     }
 
     #[test]
@@ -365,7 +295,7 @@ mod tests {
             content("\n---\nx: y\n---\nLATE\n").as_deref(),
             Some("---\nx: y\n---\nLATE")
         );
-        assert_eq!(split_frontmatter("---x\n---\n").yaml, None);
+        assert_eq!(content("---x\n---\nNOT").as_deref(), Some("---x\n---\nNOT"));
     }
 
     #[test]
@@ -582,7 +512,7 @@ mod tests {
 
             #[test]
             fn text_without_comment_openers_only_loses_frontmatter_and_ends(text in "(?s)[a-z \r\n#*`-]{0,200}") {
-                let body = split_frontmatter(&text).body;
+                let (_, body) = split_frontmatter(&text);
                 let expected = js_trim(body);
                 let got = claude_content(&text);
                 prop_assert_eq!(got.as_deref().unwrap_or(""), expected);

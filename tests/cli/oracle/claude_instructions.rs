@@ -12,8 +12,9 @@ use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 
 use mecatl_prompt::limits;
+use mecatl_prompt::prompt::command::claude_dialect::split_frontmatter;
 use mecatl_prompt::prompt::imports::{self, Bounds, Loaded, NotLoaded, Origin};
-use mecatl_prompt::prompt::markdown::{claude_content, claude_memory, split_frontmatter};
+use mecatl_prompt::prompt::markdown::{claude_content, claude_memory};
 use serde_json::Value;
 
 use super::{Fixture, cases};
@@ -246,7 +247,7 @@ fn expand(
     out: &mut Vec<Part>,
 ) {
     let Some(text) = read_text(file) else { return };
-    let found = imports::scan(split_frontmatter(&text).body);
+    let found = imports::scan(split_frontmatter(&text).1);
     for candidate in imports::candidates(found, file, depth, origin, bounds) {
         if !claude_reads(candidate.refused, bounds) || loaded.admit(&candidate.target).is_err() {
             continue;
