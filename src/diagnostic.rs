@@ -56,6 +56,12 @@ impl Diagnostic {
         Self::new(Severity::Info, Some(path.into()), reason)
     }
 
+    /// The info diagnostic that names a file as read, and as what
+    /// (`read (soul)`): `-v` lists every file read this way.
+    pub fn read(path: impl Into<String>, what: &str) -> Self {
+        Self::info(path, format!("read ({what})"))
+    }
+
     /// A diagnostic with any severity and an optional path.
     pub fn new(severity: Severity, path: Option<String>, reason: impl Into<String>) -> Self {
         Self {

@@ -16,8 +16,8 @@ use crate::prompt::command::{
     self, Command, CommandSource, DEFAULT_COMMAND_DIRS, Expansion, NotExpanded, command_dirs,
     valid_command_name,
 };
-use crate::prompt::instructions::ReadFault;
 use crate::prompt::tiers::{Fate, NameResolution, SearchDir, Tier};
+use crate::prompt::turn0::ReadFault;
 use crate::workspace::{LinkPolicy, OsWorkspace, Workspace, WsError};
 
 /// One command as `commands list` shows it (SPEC §2.3).

@@ -2,8 +2,12 @@
 //! directory (`memory.json`, guarded by `memory.lock`) for the memory index,
 //! the user model and the operator profile. Read-only: it never creates,
 //! locks exclusively or writes anything.
+//!
+//! Choices the spec leaves open:
+//! - Entries are served sorted by key, as the engine's store lists them, so
+//!   a hand-edited `memory.json` gives the same index as the engine's own.
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use std::fmt;
 use std::fs::{File, OpenOptions, TryLockError};
 use std::os::unix::fs::OpenOptionsExt;
@@ -11,13 +15,12 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use serde::Deserialize;
-use serde::de::{Deserializer, MapAccess, Visitor};
 
 use crate::diagnostic::Diagnostic;
 use crate::limits;
-use crate::prompt::instructions::SourceError;
 use crate::prompt::memory_index::{MemoryEntry, MemoryIndexSource};
 use crate::prompt::operator_profile::OperatorProfileSource;
+use crate::prompt::turn0::{Delivery, SourceError};
 use crate::prompt::user_model::UserModelSource;
 use crate::workspace::{EntryKind, LinkPolicy, OsWorkspace, Workspace, WsError};
 
@@ -61,45 +64,43 @@ impl MemoryStore {
         self.dir.is_dir()
     }
 
-    /// The index entries in the file's order: key, index description (the
-    /// trimmed description, else the first non-blank line of the value),
-    /// `updated_at`, and an empty value; plus what went wrong. The source
-    /// traits return the same entries, with a failure as a [`SourceError`].
-    pub fn index(&self) -> (Vec<MemoryEntry>, Vec<Diagnostic>) {
-        let (entries, diagnostics) = self.read();
-        (entries.map(to_index).unwrap_or_default(), diagnostics)
-    }
-
-    /// The full entries (values included) whose key starts with `prefix`,
-    /// in the file's order, plus what went wrong.
-    pub fn list(&self, prefix: &str) -> (Vec<MemoryEntry>, Vec<Diagnostic>) {
-        let (entries, diagnostics) = self.read();
-        let entries = entries.map(|e| with_prefix(e, prefix)).unwrap_or_default();
-        (entries, diagnostics)
-    }
-
-    /// Reads the store: its entries, or the diagnostic that dropped them,
-    /// and every diagnostic (that one included).
-    fn read(&self) -> (Result<Vec<MemoryEntry>, String>, Vec<Diagnostic>) {
+    /// Reads the store into a delivery of its entries (or the error that
+    /// dropped them), passed through `shape`, with the store directory as
+    /// the source and every diagnostic met.
+    fn deliver_with(
+        &self,
+        shape: impl FnOnce(Vec<MemoryEntry>) -> Vec<MemoryEntry>,
+    ) -> Delivery<Result<Vec<MemoryEntry>, SourceError>> {
         let ws = OsWorkspace::new(&self.dir, LinkPolicy::Follow);
-        let mut diagnostics = Vec::new();
-        let result = match ws.stat(MEMORY_FILE) {
+        let mut delivery = Delivery::of(Ok(Vec::new()));
+        delivery.source = Some(self.dir.display().to_string());
+        let read = match ws.stat(MEMORY_FILE) {
             Err(WsError::NotFound) => Ok(Vec::new()),
+            // Nothing inside can be looked at (the directory is not
+            // searchable): one warning about the directory, not one per
+            // file it hides.
+            Err(WsError::Io(err)) => Err(Diagnostic::warning(
+                self.dir.display().to_string(),
+                format!("memory directory cannot be searched: {err}; no memory entries loaded"),
+            )),
             _ => {
-                let _lock = self.shared_lock(&ws, &mut diagnostics);
+                let _lock = self.shared_lock(&ws, &mut delivery.diagnostics);
                 read_entries(&ws)
             }
         };
-        let result = result.map_err(|diagnostic| {
-            let message = format!(
-                "{}: {}",
-                diagnostic.path.as_deref().unwrap_or(MEMORY_FILE),
-                diagnostic.reason
-            );
-            diagnostics.push(diagnostic);
-            message
-        });
-        (result, diagnostics)
+        delivery.product = match read {
+            Ok(entries) => Ok(shape(entries)),
+            Err(diagnostic) => {
+                let message = format!(
+                    "{}: {}",
+                    diagnostic.path.as_deref().unwrap_or(MEMORY_FILE),
+                    diagnostic.reason
+                );
+                delivery.diagnostics.push(diagnostic);
+                Err(SourceError(message))
+            }
+        };
+        delivery
     }
 
     /// Takes a shared advisory lock on `memory.lock` when it exists, waiting
@@ -158,22 +159,29 @@ impl MemoryStore {
     }
 }
 
+/// The index entries: key, index description (the trimmed description,
+/// else the first non-blank line of the value), `updated_at`, and an empty
+/// value. Its diagnostics open with an info naming the store directory.
 impl MemoryIndexSource for MemoryStore {
-    fn index(&self) -> Result<Vec<MemoryEntry>, SourceError> {
-        self.read().0.map(to_index).map_err(SourceError)
+    fn deliver(&self) -> Delivery<Result<Vec<MemoryEntry>, SourceError>> {
+        let mut delivery = self.deliver_with(to_index);
+        let dir = Diagnostic::info(self.dir.display().to_string(), "memory directory");
+        delivery.diagnostics.insert(0, dir);
+        delivery
     }
 }
 
+/// The index entries, as for the memory index.
 impl UserModelSource for MemoryStore {
-    fn index(&self) -> Result<Vec<MemoryEntry>, SourceError> {
-        MemoryIndexSource::index(self)
+    fn deliver(&self) -> Delivery<Result<Vec<MemoryEntry>, SourceError>> {
+        self.deliver_with(to_index)
     }
 }
 
+/// The full entries (values included) whose key starts with `prefix`.
 impl OperatorProfileSource for MemoryStore {
-    fn list(&self, prefix: &str) -> Result<Vec<MemoryEntry>, SourceError> {
-        let entries = self.read().0.map_err(SourceError)?;
-        Ok(with_prefix(entries, prefix))
+    fn deliver(&self, prefix: &str) -> Delivery<Result<Vec<MemoryEntry>, SourceError>> {
+        self.deliver_with(|entries| with_prefix(entries, prefix))
     }
 }
 
@@ -273,7 +281,7 @@ impl From<serde_json::Error> for MemoryJsonError {
 #[derive(Deserialize)]
 struct StoreFile {
     #[serde(default)]
-    entries: Option<OrderedEntries>,
+    entries: Option<BTreeMap<String, StoredEntry>>,
 }
 
 /// One stored entry. Absent and `null` fields read as empty (the engine's
@@ -288,42 +296,8 @@ struct StoredEntry {
     updated_at: Option<String>,
 }
 
-/// The `entries` object in file order; a repeated key keeps its first
-/// position and its last value.
-struct OrderedEntries(Vec<(String, StoredEntry)>);
-
-impl<'de> Deserialize<'de> for OrderedEntries {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct EntriesVisitor;
-
-        impl<'de> Visitor<'de> for EntriesVisitor {
-            type Value = OrderedEntries;
-
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("an object mapping memory keys to entries")
-            }
-
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-                let mut entries: Vec<(String, StoredEntry)> = Vec::new();
-                let mut positions: HashMap<String, usize> = HashMap::new();
-                while let Some((key, entry)) = map.next_entry::<String, StoredEntry>()? {
-                    match positions.get(&key) {
-                        Some(&at) => entries[at].1 = entry,
-                        None => {
-                            positions.insert(key.clone(), entries.len());
-                            entries.push((key, entry));
-                        }
-                    }
-                }
-                Ok(OrderedEntries(entries))
-            }
-        }
-
-        deserializer.deserialize_map(EntriesVisitor)
-    }
-}
-
-/// Parses the bytes of `memory.json` into its entries, in file order, with
+/// Parses the bytes of `memory.json` into its entries, sorted by key as the
+/// engine's store lists them (a repeated key keeps its last value), with
 /// full values. Invalid UTF-8 inside strings becomes U+FFFD, as the engine's
 /// JSON decoder does, rather than dropping the whole store.
 pub fn parse_memory_json(bytes: &[u8]) -> Result<Vec<MemoryEntry>, MemoryJsonError> {
@@ -333,7 +307,7 @@ pub fn parse_memory_json(bytes: &[u8]) -> Result<Vec<MemoryEntry>, MemoryJsonErr
     }
     let text = String::from_utf8_lossy(bytes);
     let store: StoreFile = serde_json::from_str(&text)?;
-    let entries = store.entries.map(|e| e.0).unwrap_or_default();
+    let entries = store.entries.unwrap_or_default();
     Ok(entries
         .into_iter()
         .map(|(key, stored)| MemoryEntry {
@@ -349,9 +323,9 @@ pub fn parse_memory_json(bytes: &[u8]) -> Result<Vec<MemoryEntry>, MemoryJsonErr
 mod tests {
     use super::*;
     use crate::diagnostic::Severity;
-    use crate::prompt::instructions::InstructionAssembler;
     use crate::prompt::memory_index::MemoryIndexAssembler;
     use crate::prompt::operator_profile::OperatorProfileConfig;
+    use crate::prompt::turn0::InstructionAssembler;
 
     const STORE: &str = r#"{
         "version": 3,
@@ -380,6 +354,18 @@ mod tests {
         }
     }
 
+    /// The index entries and the diagnostics, as the user model sees them.
+    fn seen_index(store: &MemoryStore) -> (Vec<MemoryEntry>, Vec<Diagnostic>) {
+        let delivery = UserModelSource::deliver(store);
+        (delivery.product.unwrap_or_default(), delivery.diagnostics)
+    }
+
+    /// The full entries under `prefix` and the diagnostics.
+    fn seen_list(store: &MemoryStore, prefix: &str) -> (Vec<MemoryEntry>, Vec<Diagnostic>) {
+        let delivery = OperatorProfileSource::deliver(store, prefix);
+        (delivery.product.unwrap_or_default(), delivery.diagnostics)
+    }
+
     fn single_warning(diagnostics: &[Diagnostic]) -> &str {
         assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
         assert_eq!(diagnostics[0].severity, Severity::Warning);
@@ -387,33 +373,40 @@ mod tests {
     }
 
     #[test]
-    fn index_keeps_file_order_and_drops_values() {
+    fn index_is_sorted_by_key_and_drops_values() {
         let (_dir, store) = store_with(STORE);
-        let (entries, diagnostics) = store.index();
+        let (entries, diagnostics) = seen_index(&store);
         assert!(diagnostics.is_empty(), "{diagnostics:?}");
         assert_eq!(
             entries,
             vec![
                 entry("build", "", "How to build", Some("2024-05-01T10:00:00Z")),
-                entry("user/name", "", "Ada", Some("2024-05-02T10:00:00+02:00")),
                 entry("deploy", "", "Push the tag", None),
                 entry("user/editor", "", "helix", Some("not a date")),
+                entry("user/name", "", "Ada", Some("2024-05-02T10:00:00+02:00")),
             ]
         );
         assert_eq!(MemoryIndexSource::index(&store).unwrap(), entries);
         assert_eq!(UserModelSource::index(&store).unwrap(), entries);
+        let dir = store.dir().display().to_string();
+        let memory = MemoryIndexSource::deliver(&store);
+        assert_eq!(
+            memory.diagnostics,
+            [Diagnostic::info(dir.as_str(), "memory directory")]
+        );
+        assert_eq!(memory.source, Some(dir));
     }
 
     #[test]
     fn list_returns_full_entries_under_a_prefix() {
         let (_dir, store) = store_with(STORE);
-        let (entries, diagnostics) = store.list("user/");
+        let (entries, diagnostics) = seen_list(&store, "user/");
         assert!(diagnostics.is_empty());
         assert_eq!(
             entries,
             vec![
-                entry("user/name", "Ada", "", Some("2024-05-02T10:00:00+02:00")),
                 entry("user/editor", "helix", "", Some("not a date")),
+                entry("user/name", "Ada", "", Some("2024-05-02T10:00:00+02:00")),
             ]
         );
         let cfg = OperatorProfileConfig::from_source(&store).unwrap();
@@ -425,10 +418,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let store = MemoryStore::new(dir.path().join("absent"));
         assert!(!store.exists());
-        assert_eq!(store.index(), (Vec::new(), Vec::new()));
+        assert_eq!(seen_index(&store), (Vec::new(), Vec::new()));
         let store = MemoryStore::new(dir.path());
         assert!(store.exists());
-        assert_eq!(store.list(""), (Vec::new(), Vec::new()));
+        assert_eq!(seen_list(&store, ""), (Vec::new(), Vec::new()));
         assert_eq!(MemoryIndexSource::index(&store), Ok(Vec::new()));
     }
 
@@ -436,7 +429,7 @@ mod tests {
     fn absent_or_null_entries_mean_none() {
         for content in [r#"{}"#, r#"{"entries": null}"#, r#"{"entries": {}}"#] {
             let (_dir, store) = store_with(content);
-            assert_eq!(store.index(), (Vec::new(), Vec::new()), "{content}");
+            assert_eq!(seen_index(&store), (Vec::new(), Vec::new()), "{content}");
         }
     }
 
@@ -476,7 +469,7 @@ mod tests {
             ),
         ] {
             let (dir, store) = store_with(content);
-            let (entries, diagnostics) = store.index();
+            let (entries, diagnostics) = seen_index(&store);
             assert!(entries.is_empty(), "{content}");
             assert_eq!(
                 single_warning(&diagnostics),
@@ -501,12 +494,12 @@ mod tests {
     #[test]
     fn invalid_utf8_in_strings_is_replaced_and_deep_nesting_never_panics() {
         let (_dir, store) = store_with(b"{\"entries\": {\"k\xfe\": {\"value\": \"a\xffb\"}}}");
-        let (entries, diagnostics) = store.list("");
+        let (entries, diagnostics) = seen_list(&store, "");
         assert!(diagnostics.is_empty(), "{diagnostics:?}");
         assert_eq!(entries, vec![entry("k\u{fffd}", "a\u{fffd}b", "", None)]);
         let (_dir, store) = store_with(b"{\"entries\": \xff}");
         assert_eq!(
-            single_warning(&store.index().1),
+            single_warning(&seen_index(&store).1),
             "malformed: invalid JSON at line 1, column 13; no memory entries loaded"
         );
         // Deep nesting in ignored keys is skipped without recursion.
@@ -516,28 +509,41 @@ mod tests {
             "]".repeat(100_000)
         );
         let (_dir, store) = store_with(deep);
-        assert_eq!(store.index(), (Vec::new(), Vec::new()));
+        assert_eq!(seen_index(&store), (Vec::new(), Vec::new()));
         let deep_value = format!(
             "{{\"entries\": {{\"k\": {{\"value\": {}{}}}}}}}",
             "[".repeat(100_000),
             "]".repeat(100_000)
         );
         let (_dir, store) = store_with(deep_value);
-        let (entries, diagnostics) = store.index();
+        let (entries, diagnostics) = seen_index(&store);
         assert!(entries.is_empty());
         assert!(single_warning(&diagnostics).starts_with("malformed: a value of the wrong type"));
     }
 
     #[test]
-    fn a_repeated_key_keeps_its_first_position_and_last_value() {
+    fn a_repeated_key_keeps_its_last_value() {
         let (_dir, store) = store_with(
-            r#"{"entries": {"a": {"value": "1"}, "b": {"value": "2"}, "a": {"value": "3"}}}"#,
+            r#"{"entries": {"b": {"value": "1"}, "a": {"value": "2"}, "b": {"value": "3"}}}"#,
         );
-        let (entries, _) = store.list("");
+        let (entries, _) = seen_list(&store, "");
         assert_eq!(
             entries,
-            vec![entry("a", "3", "", None), entry("b", "2", "", None)]
+            vec![entry("a", "2", "", None), entry("b", "3", "", None)]
         );
+    }
+
+    #[test]
+    fn a_hand_edited_store_is_listed_by_key_whatever_its_order() {
+        let (dir, store) =
+            store_with(r#"{"entries": {"zeta": {"value": "last"}, "alpha": {"value": "first"}}}"#);
+        let keys: Vec<String> = seen_index(&store).0.into_iter().map(|e| e.key).collect();
+        assert_eq!(keys, ["alpha", "zeta"]);
+        let message = MemoryIndexAssembler::new(store)
+            .assemble(&OsWorkspace::new(dir.path(), LinkPolicy::Confine))
+            .unwrap();
+        let text = &message[0].text;
+        assert!(text.find("\"alpha\"").unwrap() < text.find("\"zeta\"").unwrap());
     }
 
     #[test]
@@ -548,7 +554,7 @@ mod tests {
             content
         };
         let (_dir, store) = store_with(&at_cap);
-        let (entries, diagnostics) = store.index();
+        let (entries, diagnostics) = seen_index(&store);
         assert!(diagnostics.is_empty());
         assert_eq!(entries.len(), 1);
 
@@ -558,14 +564,37 @@ mod tests {
             .open(dir.path().join(MEMORY_FILE))
             .unwrap();
         file.set_len(limits::MAX_MEMORY_FILE_BYTES + 1).unwrap();
-        let (entries, diagnostics) = store.index();
+        let (entries, diagnostics) = seen_index(&store);
         assert!(entries.is_empty());
         assert_eq!(
             single_warning(&diagnostics),
             "8388609 bytes, over the 8388608-byte limit; no memory entries loaded"
         );
         file.set_len(2 << 30).unwrap();
-        assert_eq!(store.index().1.len(), 1);
+        assert_eq!(seen_index(&store).1.len(), 1);
+    }
+
+    #[test]
+    fn a_directory_that_cannot_be_looked_into_gives_one_warning_about_it() {
+        // Root may search any directory; a name the system refuses to look
+        // up fails the same way an unsearchable directory does.
+        let dir = tempfile::tempdir().unwrap();
+        let unreachable = dir.path().join("m".repeat(4096));
+        let store = MemoryStore::new(&unreachable);
+        let delivery = UserModelSource::deliver(&store);
+        assert_eq!(delivery.diagnostics.len(), 1, "{:?}", delivery.diagnostics);
+        let warning = &delivery.diagnostics[0];
+        assert_eq!(warning.severity, Severity::Warning);
+        assert_eq!(warning.path.as_deref(), Some(store.dir().to_str().unwrap()));
+        assert!(
+            warning
+                .reason
+                .starts_with("memory directory cannot be searched: ")
+                && warning.reason.ends_with("; no memory entries loaded"),
+            "{}",
+            warning.reason
+        );
+        assert!(delivery.product.is_err());
     }
 
     #[test]
@@ -577,7 +606,7 @@ mod tests {
             .status()
             .unwrap();
         assert!(status.success());
-        let (entries, diagnostics) = MemoryStore::new(dir.path()).index();
+        let (entries, diagnostics) = seen_index(&MemoryStore::new(dir.path()));
         assert!(entries.is_empty());
         assert_eq!(
             single_warning(&diagnostics),
@@ -588,13 +617,13 @@ mod tests {
     #[test]
     fn an_unlocked_lock_file_is_locked_shared_and_never_created() {
         let (dir, store) = store_with(STORE);
-        assert_eq!(store.index().1, Vec::new());
+        assert_eq!(seen_index(&store).1, Vec::new());
         assert!(!dir.path().join(LOCK_FILE).exists());
 
         std::fs::write(dir.path().join(LOCK_FILE), "").unwrap();
         let other_reader = File::open(dir.path().join(LOCK_FILE)).unwrap();
         other_reader.lock_shared().unwrap();
-        let (entries, diagnostics) = store.index();
+        let (entries, diagnostics) = seen_index(&store);
         assert_eq!(entries.len(), 4);
         assert!(diagnostics.is_empty(), "{diagnostics:?}");
     }
@@ -608,7 +637,7 @@ mod tests {
         writer.lock().unwrap();
 
         let started = Instant::now();
-        let (entries, diagnostics) = store.index();
+        let (entries, diagnostics) = seen_index(&store);
         let waited = started.elapsed();
         assert_eq!(entries.len(), 4);
         assert_eq!(
@@ -623,7 +652,7 @@ mod tests {
         assert!(MemoryIndexSource::index(&store).is_ok());
 
         writer.unlock().unwrap();
-        assert!(store.index().1.is_empty());
+        assert!(seen_index(&store).1.is_empty());
     }
 
     #[test]
@@ -634,7 +663,7 @@ mod tests {
             .status()
             .unwrap();
         assert!(status.success());
-        let (entries, diagnostics) = store.index();
+        let (entries, diagnostics) = seen_index(&store);
         assert_eq!(entries.len(), 4);
         assert!(single_warning(&diagnostics).starts_with("not a regular file"));
     }

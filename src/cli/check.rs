@@ -9,14 +9,14 @@ use clap::Args;
 use serde::Serialize;
 
 use crate::adapters::trust::Trust;
-use crate::cli::build::read_option_file;
+use crate::cli::config::read_option_file;
 use crate::cli::context::{Context, Format};
-use crate::cli::output::{self, SCHEMA};
-use crate::cli::snapshot::{
+use crate::cli::error::{CliError, Status};
+use crate::cli::manifest::{
     CommandDigest, ContextArgs, Manifest, MessageDigest, RuleDigest, SNAPSHOT_SCHEMA,
     build_manifest,
 };
-use crate::cli::{CliError, Status};
+use crate::cli::output::{self, SCHEMA};
 use crate::diagnostic::Diagnostic;
 use crate::limits::MAX_SNAPSHOT_FILE_BYTES;
 
@@ -103,17 +103,6 @@ fn sizes(before: usize, after: usize) -> String {
     format!("{before} → {after} bytes")
 }
 
-/// How a message provenance is named in the report.
-fn message_section(provenance: &str) -> &str {
-    match provenance {
-        "project" => "instructions",
-        "rules" => "rules message",
-        "memory" => "memory index",
-        "user_model" => "user model",
-        other => other,
-    }
-}
-
 /// Differences of two keyed lists: removed and changed in the saved order,
 /// then added in the current order, then `Reordered` when the common keys
 /// appear in another order.
@@ -156,14 +145,14 @@ fn message_differences(saved: &[MessageDigest], current: &[MessageDigest]) -> Ve
         |old, new| {
             (old != new).then(|| {
                 Difference::new(
-                    message_section(&old.provenance),
+                    old.provenance.title(),
                     None,
                     Change::Changed,
                     Some(sizes(old.bytes, new.bytes)),
                 )
             })
         },
-        |m, change| Difference::new(message_section(&m.provenance), None, change, None),
+        |m, change| Difference::new(m.provenance.title(), None, change, None),
         "messages",
     )
 }
@@ -318,7 +307,7 @@ pub fn run(ctx: &Context, args: &CheckArgs) -> Result<Status, CliError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::snapshot::Digest;
+    use crate::cli::manifest::Digest;
 
     fn digest(sha: &str, bytes: usize) -> Digest {
         Digest {
@@ -329,7 +318,7 @@ mod tests {
 
     fn message(provenance: &str, sha: &str, bytes: usize) -> MessageDigest {
         MessageDigest {
-            provenance: provenance.into(),
+            provenance: serde_json::from_value(provenance.into()).unwrap(),
             sha256: sha.into(),
             bytes,
         }

@@ -7,9 +7,9 @@ use crate::adapters::commandsfs::ListedCommand;
 use crate::adapters::trust::Trust;
 use crate::cli::args::CommandDirsArgs;
 use crate::cli::context::{Context, Format};
+use crate::cli::error::{CliError, Status};
 use crate::cli::output::{self, SCHEMA};
 use crate::cli::sources::{command_catalog, with_context_diagnostics};
-use crate::cli::{CliError, Status};
 use crate::diagnostic::Diagnostic;
 
 /// Subcommands of `commands`.

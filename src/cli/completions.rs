@@ -5,7 +5,8 @@
 use clap::{Args, ValueEnum};
 use clap_complete::env::Shells;
 
-use crate::cli::{CliError, Status, output};
+use crate::cli::error::{CliError, Status};
+use crate::cli::output;
 
 /// The shells we can print a shim for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -11,7 +11,7 @@ use clap::{Args, ValueEnum};
 
 use crate::adapters::locations::Locations;
 use crate::adapters::trust::{Trust, TrustInputs, resolve_trust, withheld_notice};
-use crate::cli::CliError;
+use crate::cli::error::CliError;
 use crate::diagnostic::Diagnostic;
 use crate::workspace::{LinkPolicy, OsWorkspace};
 

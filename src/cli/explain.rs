@@ -18,9 +18,9 @@ use crate::adapters::trust::{Trust, trust_hint};
 use crate::cli::args::CommandDirsArgs;
 use crate::cli::complete;
 use crate::cli::context::{Context, Format};
+use crate::cli::error::{CliError, Status};
 use crate::cli::output::{self, SCHEMA};
 use crate::cli::sources::{command_catalog, rule_dirs, with_context_diagnostics};
-use crate::cli::{CliError, Status};
 use crate::diagnostic::Diagnostic;
 use crate::prompt::rules::discovery::explain_rule;
 

@@ -6,7 +6,8 @@
 
 use clap::CommandFactory;
 
-use crate::cli::{Cli, CliError, Status, output};
+use crate::cli::error::{CliError, Status};
+use crate::cli::{Cli, output};
 
 /// The man page in roff, covering every subcommand.
 pub fn render() -> Result<Vec<u8>, CliError> {

@@ -1,12 +1,19 @@
 //! The command-line front end: clap definitions (one file per subcommand),
 //! context resolution and output rendering. [`run`] executes a parsed
 //! [`Cli`] and reports the exit status.
+//!
+//! Subcommand files (`build`, `expand`, `commands`, `rules`, `assemble`,
+//! `explain`, `snapshot`, `check`, `completions`, `man`) import only the
+//! shared modules, never each other: `args` (shared argument groups),
+//! `context` (the resolved run), `error` ([`CliError`], [`Status`]),
+//! `output`, `sources` (command and rule locations), `config` (the prompt's
+//! options), `provider` (the providers' request shapes), `turn0` (the
+//! turn-0 pipeline), `stats` (accounting), `manifest` (what `snapshot`
+//! prints and `check` reads) and `complete` (dynamic completion of names).
 
 use std::ffi::OsString;
 
 use clap::{Parser, Subcommand};
-
-use crate::prompt::instructions::ReadFault;
 
 pub mod args;
 pub mod assemble;
@@ -15,15 +22,22 @@ pub mod check;
 pub mod commands;
 pub mod complete;
 pub mod completions;
+pub mod config;
 pub mod context;
+pub mod error;
 pub mod expand;
 pub mod explain;
 pub mod man;
+pub mod manifest;
 pub mod output;
+pub mod provider;
 pub mod rules;
 pub mod snapshot;
 pub mod sources;
 pub mod stats;
+pub mod turn0;
+
+pub use error::{CliError, Status};
 
 /// Preview, check and script what a coding agent's model sees: the layered
 /// system prompt and the turn-0 messages built from a repository's
@@ -85,7 +99,7 @@ pub enum Command {
     /// on every machine, day and checkout for the same files. The memory index and the user
     /// model are included only when --memory-dir / --user-model-dir name their directory.
     /// Trust applies as for assemble: snapshot and check with the same trust.
-    Snapshot(Box<snapshot::ContextArgs>),
+    Snapshot(Box<manifest::ContextArgs>),
     /// Compare the context with a manifest from `snapshot`; exit 1 and report what changed
     Check(Box<check::CheckArgs>),
     /// Print a shell completion script
@@ -93,44 +107,6 @@ pub enum Command {
     /// Print the man page
     #[command(hide = true)]
     Man,
-}
-
-/// How a run ended when it did not fail with an error.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Status {
-    /// Everything held: exit 0.
-    Success,
-    /// A check failed (`--check-stable`, `rules list --check`,
-    /// `expand --require`, a budget, `check`, `explain` found nothing):
-    /// exit 1.
-    CheckFailed,
-}
-
-impl Status {
-    /// The process exit code for this status.
-    pub fn code(self) -> u8 {
-        match self {
-            Status::Success => 0,
-            Status::CheckFailed => 1,
-        }
-    }
-}
-
-/// A run that could not complete: exit 2 with a one-line message.
-#[derive(Debug, thiserror::Error)]
-pub enum CliError {
-    /// A usage error the parser could not catch.
-    #[error("{0}")]
-    Usage(String),
-    /// A runtime failure with its message.
-    #[error("{0}")]
-    Message(String),
-    /// A read fault on a file that must be read (AGENTS.md, a command).
-    #[error(transparent)]
-    ReadFault(#[from] ReadFault),
-    /// Writing the output failed.
-    #[error("writing output: {0}")]
-    Io(#[from] std::io::Error),
 }
 
 /// Executes a parsed command line.

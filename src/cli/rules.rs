@@ -9,9 +9,9 @@ use serde::Serialize;
 
 use crate::adapters::trust::Trust;
 use crate::cli::context::{Context, Format, normalise};
+use crate::cli::error::{CliError, Status};
 use crate::cli::output::{self, SCHEMA};
 use crate::cli::sources::{rule_dirs, with_context_diagnostics};
-use crate::cli::{CliError, Status};
 use crate::diagnostic::Diagnostic;
 use crate::prompt::glob::PathMatcher;
 use crate::prompt::rules::RuleOrigin;

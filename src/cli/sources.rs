@@ -1,13 +1,14 @@
 //! Builds the file sources a subcommand reads from the resolved context:
 //! command directories and rule locations, with trust applied. Shared so
-//! that `commands list`, `expand`, completion and `explain` agree.
+//! that `commands list`, `expand`, completion, `explain` and the turn-0
+//! pipeline agree.
 
 use std::path::PathBuf;
 
 use crate::adapters::commandsfs::CommandCatalog;
 use crate::adapters::rulesfs;
-use crate::cli::CliError;
 use crate::cli::context::Context;
+use crate::cli::error::CliError;
 use crate::diagnostic::Diagnostic;
 use crate::prompt::tiers::SearchDir;
 
@@ -60,25 +61,4 @@ pub fn with_context_diagnostics(
         all.push(ctx.withheld_notice());
     }
     all
-}
-
-/// True when the untrusted workspace holds project-tier rules (when
-/// `rules`) or a project soul (when `soul`) that were therefore withheld.
-/// Reads directory listings only.
-pub fn project_tier_withheld(ctx: &Context, rules: bool, soul: bool) -> bool {
-    use crate::workspace::Workspace;
-    let has_rule = |dir: &str| {
-        ctx.reader
-            .list(dir)
-            .is_ok_and(|entries| entries.iter().any(|e| e.name.ends_with(".md")))
-    };
-    (rules
-        && crate::prompt::rules::files::PROJECT_RULE_DIRS
-            .iter()
-            .any(|d| has_rule(d)))
-        || (soul
-            && ctx
-                .reader
-                .stat(crate::adapters::soulfs::PROJECT_SOUL_PATH)
-                .is_ok())
 }

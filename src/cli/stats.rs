@@ -20,6 +20,12 @@
 //!   the cap, a rejected soul) has null bytes and tokens (`-` in text):
 //!   `assemble` never opens withheld or capped files, so their size is
 //!   unknown, and none of them costs the model anything.
+//! - Every row comes from the turn-0 report's typed facts, never from the
+//!   files again: a source that delivered no message shows what it left
+//!   out in its place (a refused soul: `rejected (REASON)`, `rejected
+//!   (cannot be read: …)`, `rejected (not found)`); withholding is the
+//!   trust notice's to report, except per rule, where every rule left out
+//!   has its row.
 //! - A total's status is `ok`, or `over --max-…-bytes N` when its budget
 //!   is exceeded.
 
@@ -28,14 +34,14 @@ use std::io::Write;
 use clap::Args;
 use serde::Serialize;
 
-use crate::cli::Status;
-use crate::cli::assemble::{Turn0, Turn0Args};
 use crate::cli::context::{Context, Format};
+use crate::cli::error::Status;
 use crate::cli::output;
+use crate::cli::turn0::Turn0Args;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::prompt::build::{Config, Layered, Section, prefix_sections, suffix_sections};
 use crate::prompt::rules::render_rule_block;
-use crate::prompt::tiers::Fate;
+use crate::prompt::turn0::{LeftOut, LeftOutReason, Provenance, Turn0Report};
 
 /// How tokens are estimated, as stated in the output.
 pub const ESTIMATOR: &str = "bytes / 4, rounded up";
@@ -83,7 +89,7 @@ pub fn estimate_tokens(bytes: usize) -> usize {
 
 /// One accounted part.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Entry {
+pub struct StatEntry {
     /// The section name, message provenance or rule name.
     pub name: String,
     /// The file (or directory) it came from, when there is one.
@@ -97,7 +103,7 @@ pub struct Entry {
     pub status: String,
 }
 
-impl Entry {
+impl StatEntry {
     fn sized(name: &str, source: Option<String>, bytes: usize, status: &str) -> Self {
         Self {
             name: name.to_string(),
@@ -145,13 +151,13 @@ impl Amount {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Group {
     /// The sections or messages, in output order.
-    pub entries: Vec<Entry>,
+    pub entries: Vec<StatEntry>,
     /// The blank lines joining the sections (prefix and suffix only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub separators: Option<Amount>,
     /// Every rule the rules message holds or left out (turn-0 only).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub rules: Option<Vec<Entry>>,
+    pub rules: Option<Vec<StatEntry>>,
     /// The whole part: entries plus separators.
     pub total: Amount,
 }
@@ -256,41 +262,20 @@ pub fn for_build(
     }
 }
 
-/// Accounts the turn-0 messages: one entry per message, a refused soul,
-/// and every rule of the rules message or left out of it.
-pub fn for_turn0(turn0: &Turn0, content: &Turn0Args, args: &Turn0AccountingArgs) -> Accounting {
-    let mut entries: Vec<Entry> = turn0
-        .messages
-        .iter()
-        .map(|message| {
-            let status = if message.truncated { "truncated" } else { "ok" };
-            Entry::sized(
-                message.provenance,
-                message.source.clone(),
-                message.text.len(),
-                status,
-            )
-        })
-        .collect();
-    if let Some(refused) = &turn0.soul_refused {
-        let reason = refused
-            .reason
-            .strip_prefix("soul file rejected: ")
-            .unwrap_or(&refused.reason);
-        let at = entries
-            .iter()
-            .position(|e| !matches!(e.name.as_str(), "project" | "rules"))
-            .unwrap_or(entries.len());
-        entries.insert(
-            at,
-            Entry::left_out("soul", refused.path.clone(), format!("rejected ({reason})")),
-        );
-    }
+/// Accounts the turn-0 messages: one entry per message, what a source
+/// that delivered no message left out (a refused soul), and every rule of
+/// the rules message or left out of it.
+pub fn for_turn0(
+    report: &Turn0Report,
+    content: &Turn0Args,
+    args: &Turn0AccountingArgs,
+) -> Accounting {
+    let entries = turn0_entries(report);
     let total: usize = entries.iter().filter_map(|e| e.bytes).sum();
     let mut group = Group {
         entries,
         separators: None,
-        rules: (args.stats.stats && !content.no_rules).then(|| rule_entries(turn0)),
+        rules: (args.stats.stats && !content.no_rules).then(|| rule_entries(report)),
         total: Amount::ok(total),
     };
     let over_budget = check_budget(
@@ -311,12 +296,61 @@ pub fn for_turn0(turn0: &Turn0, content: &Turn0Args, args: &Turn0AccountingArgs)
     }
 }
 
+/// One entry per message, in order, and in its source's place, why a
+/// source that delivered no message left something out (a refused soul).
+/// Withholding is the trust notice's to report, and a source that
+/// delivered a message has nothing missing to show.
+fn turn0_entries(report: &Turn0Report) -> Vec<StatEntry> {
+    let mut entries: Vec<(Provenance, StatEntry)> = report
+        .messages
+        .iter()
+        .map(|message| {
+            let status = if message.truncated { "truncated" } else { "ok" };
+            let name = message.provenance.as_str();
+            let bytes = message.message.text.len();
+            let entry = StatEntry::sized(name, message.source.clone(), bytes, status);
+            (message.provenance, entry)
+        })
+        .collect();
+    let refused = report.left_out.iter().filter(|fact| {
+        fact.name.is_none()
+            && fact.reason != LeftOutReason::Withheld
+            && report.message(fact.provenance).is_none()
+    });
+    for fact in refused {
+        let at = entries
+            .iter()
+            .position(|(provenance, _)| *provenance > fact.provenance)
+            .unwrap_or(entries.len());
+        let entry = left_out_entry(fact.provenance.as_str(), fact);
+        entries.insert(at, (fact.provenance, entry));
+    }
+    entries.into_iter().map(|(_, entry)| entry).collect()
+}
+
+/// The status of something left out: `withheld`, `dropped (cap)` or
+/// `rejected (REASON)` (SPEC §2.10).
+fn left_out_status(reason: &LeftOutReason) -> String {
+    match reason {
+        LeftOutReason::Withheld => "withheld".to_string(),
+        LeftOutReason::DroppedAtCap => "dropped (cap)".to_string(),
+        LeftOutReason::Rejected(rejection) => format!("rejected ({rejection})"),
+        LeftOutReason::Unreadable { cause } => format!("rejected (cannot be read: {cause})"),
+        LeftOutReason::NotFound => "rejected (not found)".to_string(),
+    }
+}
+
+/// The entry of something left out, named `name`.
+fn left_out_entry(name: &str, fact: &LeftOut) -> StatEntry {
+    StatEntry::left_out(name, fact.source.clone(), left_out_status(&fact.reason))
+}
+
 /// The entries of sections joined by [`SECTION_SEPARATOR`], with the
 /// separators counted so the total is the joined size.
 fn section_group(sections: &[Section]) -> Group {
-    let entries: Vec<Entry> = sections
+    let entries: Vec<StatEntry> = sections
         .iter()
-        .map(|s| Entry::sized(s.name, None, s.text.len(), "ok"))
+        .map(|s| StatEntry::sized(s.name, None, s.text.len(), "ok"))
         .collect();
     let separators = SECTION_SEPARATOR.len() * sections.len().saturating_sub(1);
     let total = sections.iter().map(|s| s.text.len()).sum::<usize>() + separators;
@@ -333,7 +367,7 @@ fn builder_group(text: &str) -> Group {
     let entries = if text.is_empty() {
         Vec::new()
     } else {
-        vec![Entry::sized("builder", None, text.len(), "ok")]
+        vec![StatEntry::sized("builder", None, text.len(), "ok")]
     };
     Group {
         entries,
@@ -358,7 +392,7 @@ fn check_budget(
         return None;
     }
     group.total.status = format!("over {flag} {max}");
-    let mut sized: Vec<(&Entry, usize)> = group
+    let mut sized: Vec<(&StatEntry, usize)> = group
         .entries
         .iter()
         .filter_map(|e| Some((e, e.bytes?)))
@@ -382,30 +416,21 @@ fn check_budget(
 
 /// Every rule the rules message shows, rejects or leaves out, sorted by
 /// name: shown ones with the size of their block, then the ones the rules
-/// assembly left out, with why (no file is opened or listed here).
-fn rule_entries(turn0: &Turn0) -> Vec<Entry> {
-    let mut entries: Vec<Entry> = turn0
-        .rules_shown
-        .iter()
-        .map(|found| {
-            let status = if found.truncated { "truncated" } else { "ok" };
-            Entry::sized(
-                &found.rule.name,
-                Some(found.source.clone()),
-                render_rule_block(&found.rule).len(),
-                status,
-            )
+/// source left out, with why (no file is opened or listed here).
+fn rule_entries(report: &Turn0Report) -> Vec<StatEntry> {
+    let shown = report.messages.iter().flat_map(|message| &message.rules);
+    let mut entries: Vec<StatEntry> = shown
+        .map(|shown| {
+            let status = if shown.truncated { "truncated" } else { "ok" };
+            let bytes = render_rule_block(&shown.rule).len();
+            StatEntry::sized(&shown.rule.name, shown.source.clone(), bytes, status)
         })
         .collect();
-    entries.extend(turn0.rules_left_out.iter().map(|left| {
-        let status = match (&left.fate, &left.reason) {
-            (Fate::Withheld, _) => "withheld".to_string(),
-            (Fate::DroppedAtCap, _) => "dropped (cap)".to_string(),
-            (_, Some(reason)) => format!("rejected ({reason})"),
-            (fate, None) => format!("rejected ({})", fate.as_str()),
-        };
-        Entry::left_out(&left.name, Some(left.source.clone()), status)
-    }));
+    for fact in &report.left_out {
+        if let (Provenance::Rules, Some(name)) = (fact.provenance, &fact.name) {
+            entries.push(left_out_entry(name, fact));
+        }
+    }
     entries.sort_by(|a, b| a.name.cmp(&b.name));
     entries
 }
@@ -420,7 +445,7 @@ struct Row {
 }
 
 impl Row {
-    fn entry(label: String, entry: &Entry) -> Self {
+    fn entry(label: String, entry: &StatEntry) -> Self {
         let number = |n: Option<usize>| n.map_or_else(|| "-".to_string(), |n| n.to_string());
         Self {
             label,
@@ -534,7 +559,11 @@ mod tests {
     use super::*;
     use crate::prompt::build::build;
     use crate::prompt::env::Env;
+    use crate::prompt::rules::{Rule, RuleOrigin, ShownRule};
+    use crate::prompt::soul::SoulRejection;
+    use crate::prompt::tiers::Fate;
     use crate::prompt::tools::ToolSpec;
+    use crate::prompt::turn0::{AssembledMessage, Message, Rejection};
 
     #[test]
     fn tokens_are_bytes_over_four_rounded_up() {
@@ -571,10 +600,10 @@ mod tests {
     }
 
     fn group(sizes: &[(&str, Option<&str>, usize)]) -> Group {
-        let entries: Vec<Entry> = sizes
+        let entries: Vec<StatEntry> = sizes
             .iter()
             .map(|(name, source, bytes)| {
-                Entry::sized(name, source.map(str::to_string), *bytes, "ok")
+                StatEntry::sized(name, source.map(str::to_string), *bytes, "ok")
             })
             .collect();
         let total = sizes.iter().map(|s| s.2).sum();
@@ -628,8 +657,8 @@ mod tests {
     fn the_table_aligns_columns_and_marks_unknown_sizes() {
         let mut turn0 = group(&[("project", Some("AGENTS.md"), 1234), ("rules", None, 90)]);
         turn0.rules = Some(vec![
-            Entry::sized("api", Some(".mecatl/rules/api.md".into()), 80, "ok"),
-            Entry::left_out(
+            StatEntry::sized("api", Some(".mecatl/rules/api.md".into()), 80, "ok"),
+            StatEntry::left_out(
                 "big",
                 Some(".claude/rules/big.md".into()),
                 "dropped (cap)".into(),
@@ -650,6 +679,115 @@ mod tests {
              \x20 rule big        -       -  dropped (cap)  .claude/rules/big.md\n\
              turn-0 total   1324     331  ok\n\
              tokens are estimated as bytes / 4, rounded up\n"
+        );
+    }
+
+    fn fact(provenance: Provenance, name: Option<&str>, reason: LeftOutReason) -> LeftOut {
+        LeftOut {
+            provenance,
+            name: name.map(str::to_string),
+            source: Some(format!("{}.md", name.unwrap_or(provenance.as_str()))),
+            reason,
+        }
+    }
+
+    #[test]
+    fn a_source_that_delivered_nothing_shows_why_in_its_place() {
+        let message = |provenance| {
+            AssembledMessage::new(provenance, Message::user("text"), Some("src".into()))
+        };
+        let rejected = LeftOutReason::Rejected(Rejection::Soul(SoulRejection::Blank));
+        let mut report = Turn0Report {
+            messages: vec![message(Provenance::Project), message(Provenance::Memory)],
+            left_out: vec![
+                fact(Provenance::Soul, None, rejected),
+                fact(Provenance::Soul, None, LeftOutReason::Withheld),
+                fact(Provenance::Rules, Some("r"), LeftOutReason::DroppedAtCap),
+            ],
+            diagnostics: Vec::new(),
+        };
+        let rows = |report: &Turn0Report| -> Vec<(String, String)> {
+            turn0_entries(report)
+                .into_iter()
+                .map(|e| (e.name, e.status))
+                .collect()
+        };
+        assert_eq!(
+            rows(&report),
+            [
+                ("project".to_string(), "ok".to_string()),
+                ("soul".to_string(), "rejected (blank)".to_string()),
+                ("memory".to_string(), "ok".to_string()),
+            ]
+        );
+        report.messages.insert(1, message(Provenance::Soul));
+        let names: Vec<String> = rows(&report).into_iter().map(|(n, _)| n).collect();
+        assert_eq!(names, ["project", "soul", "memory"]);
+    }
+
+    #[test]
+    fn every_left_out_reason_has_its_status() {
+        let statuses: Vec<String> = [
+            LeftOutReason::Withheld,
+            LeftOutReason::DroppedAtCap,
+            LeftOutReason::Rejected(Rejection::Rule {
+                fate: Fate::Malformed { reason: "x".into() },
+                reason: Some("bad YAML; rule dropped".into()),
+            }),
+            LeftOutReason::Unreadable {
+                cause: "denied".into(),
+            },
+            LeftOutReason::NotFound,
+        ]
+        .iter()
+        .map(left_out_status)
+        .collect();
+        assert_eq!(
+            statuses,
+            [
+                "withheld",
+                "dropped (cap)",
+                "rejected (bad YAML; rule dropped)",
+                "rejected (cannot be read: denied)",
+                "rejected (not found)"
+            ]
+        );
+    }
+
+    #[test]
+    fn rule_rows_are_the_shown_rules_and_the_rules_left_out_by_name() {
+        let mut rules_message = AssembledMessage::new(Provenance::Rules, Message::user("m"), None);
+        rules_message.rules = vec![ShownRule {
+            rule: Rule {
+                name: "b".into(),
+                body: "body".into(),
+                paths: vec![],
+                origin: RuleOrigin::Project,
+            },
+            source: Some("b.md".into()),
+            truncated: true,
+        }];
+        let report = Turn0Report {
+            messages: vec![rules_message],
+            left_out: vec![
+                fact(Provenance::Rules, Some("c"), LeftOutReason::Withheld),
+                fact(Provenance::Rules, Some("a"), LeftOutReason::DroppedAtCap),
+                fact(Provenance::Soul, None, LeftOutReason::NotFound),
+            ],
+            diagnostics: Vec::new(),
+        };
+        let rows: Vec<(String, Option<usize>, String)> = rule_entries(&report)
+            .into_iter()
+            .map(|e| (e.name, e.bytes, e.status))
+            .collect();
+        let block = render_rule_block(&report.messages[0].rules[0].rule).len();
+        assert_eq!(
+            rows,
+            [
+                ("a".to_string(), None, "dropped (cap)".to_string()),
+                ("b".to_string(), Some(block), "truncated".to_string()),
+                ("c".to_string(), None, "withheld".to_string()),
+            ]
         );
     }
 }

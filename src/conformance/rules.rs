@@ -141,10 +141,11 @@ mod tests {
 
     use super::*;
     use crate::adapters::rulesfs::user_dir;
-    use crate::prompt::rules::discovery::{DirRulesSource, discover};
     use crate::prompt::rules::files::project_rule_dirs;
     use crate::prompt::rules::frontmatter;
-    use crate::prompt::rules::{MemRulesSource, RulesError};
+    use crate::prompt::rules::lazy::LazyRulesSource;
+    use crate::prompt::rules::{MemRulesSource, RulesError, RulesMessage};
+    use crate::prompt::turn0::Delivery;
     use crate::workspace::{LinkPolicy, MemWorkspace, OsWorkspace};
 
     #[test]
@@ -186,8 +187,7 @@ mod tests {
     #[test]
     fn fs_source_over_memory_conforms() {
         run_rules_source(|| {
-            let locations = project_rule_dirs(Arc::new(mem_workspace()), false);
-            DirRulesSource::from_discovery(&discover(&locations))
+            LazyRulesSource::new(project_rule_dirs(Arc::new(mem_workspace()), false))
         });
     }
 
@@ -205,20 +205,34 @@ mod tests {
         let project_root = dir.path().join("project");
         run_rules_source(|| {
             let reader = Arc::new(OsWorkspace::new(&project_root, LinkPolicy::Confine));
-            DirRulesSource::load(&project_rule_dirs(reader, false)).0
+            LazyRulesSource::new(project_rule_dirs(reader, false))
         });
         let user_root = dir.path().join("config/mecatl");
-        run_rules_source(|| DirRulesSource::load(&[user_dir(user_root.join("rules"))]).0);
+        run_rules_source(|| LazyRulesSource::new(vec![user_dir(user_root.join("rules"))]));
+    }
+
+    /// A source that serves `rules` as given, whatever the contract says.
+    fn serve(
+        rules: &[Rule],
+        max_bytes: usize,
+        max_count: usize,
+    ) -> Delivery<Result<RulesMessage, RulesError>> {
+        Delivery::of(Ok(RulesMessage::render(rules, max_bytes, max_count)))
     }
 
     struct Unsorted;
     impl RulesSource for Unsorted {
-        fn list_rules(&self) -> Result<Vec<Rule>, RulesError> {
-            Ok(RULE_FIXTURE
+        fn deliver(
+            &self,
+            max_bytes: usize,
+            max_count: usize,
+        ) -> Delivery<Result<RulesMessage, RulesError>> {
+            let rules: Vec<Rule> = RULE_FIXTURE
                 .iter()
                 .rev()
                 .map(|f| f.to_rule(RuleOrigin::User))
-                .collect())
+                .collect();
+            serve(&rules, max_bytes, max_count)
         }
     }
 
@@ -230,14 +244,19 @@ mod tests {
 
     struct Shared(Arc<std::sync::Mutex<usize>>);
     impl RulesSource for Shared {
-        fn list_rules(&self) -> Result<Vec<Rule>, RulesError> {
+        fn deliver(
+            &self,
+            max_bytes: usize,
+            max_count: usize,
+        ) -> Delivery<Result<RulesMessage, RulesError>> {
             let mut calls = self.0.lock().unwrap();
             *calls += 1;
             let take = if *calls > 2 { 2 } else { 3 };
-            Ok(RULE_FIXTURE[..take]
+            let rules: Vec<Rule> = RULE_FIXTURE[..take]
                 .iter()
                 .map(|f| f.to_rule(RuleOrigin::User))
-                .collect())
+                .collect();
+            serve(&rules, max_bytes, max_count)
         }
     }
 

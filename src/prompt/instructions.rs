@@ -1,167 +1,14 @@
-//! Turn-0 messages (SPEC §6.1): the [`InstructionAssembler`] port, the
-//! [`Message`] it produces, the provenance manifest, composition
-//! ([`MultiAssembler`], [`assemble_with_manifest`]) and the project
-//! instructions read from `AGENTS.md`/`CLAUDE.md` (SPEC §6.2,
-//! [`RootAssembler`]).
-
-use serde::Serialize;
+//! Project instructions (SPEC §6.2): `AGENTS.md`, else `CLAUDE.md`, at the
+//! workspace root, and the turn-0 assembler over them ([`RootAssembler`]).
 
 use crate::diagnostic::Diagnostic;
 use crate::limits;
 use crate::prompt::text::{INVALID_UTF8_REPLACED, decode_read, truncate_utf8};
+use crate::prompt::turn0::{
+    AssembledMessage, InstructionAssembler, InstructionManifest, Message, Provenance, ReadFault,
+    Turn0Report,
+};
 use crate::workspace::{Bounded, Workspace, WsError};
-
-/// Who a message is from. Turn-0 messages are always from the user.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Role {
-    /// A user-role message.
-    User,
-}
-
-impl Role {
-    /// The lowercase role name used in output.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Role::User => "user",
-        }
-    }
-}
-
-/// One turn-0 message.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Message {
-    /// Always [`Role::User`] for turn-0 messages.
-    pub role: Role,
-    /// The message text.
-    pub text: String,
-}
-
-impl Message {
-    /// A user-role message with `text`.
-    pub fn user(text: impl Into<String>) -> Self {
-        Self {
-            role: Role::User,
-            text: text.into(),
-        }
-    }
-}
-
-/// A genuine read fault (permission denied, I/O error) on a file an
-/// assembler must read; "not found" is never a fault.
-#[derive(Debug, thiserror::Error)]
-#[error("reading {path}: {source}")]
-pub struct ReadFault {
-    /// The file, as the workspace displays it.
-    pub path: String,
-    /// The operating-system error.
-    #[source]
-    pub source: std::io::Error,
-}
-
-/// Where one turn-0 message came from (SPEC §6.1).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct InstructionManifest {
-    /// `instruction` for the built-in assemblers, `custom` otherwise.
-    pub kind: String,
-    /// `project`, `rules`, `soul`, `memory`, `user_model`, or `unknown`.
-    pub provenance: String,
-}
-
-impl InstructionManifest {
-    /// The manifest of a built-in assembler with the given provenance.
-    pub fn instruction(provenance: &str) -> Self {
-        Self {
-            kind: "instruction".to_string(),
-            provenance: provenance.to_string(),
-        }
-    }
-
-    /// The manifest of an assembler that does not declare one.
-    pub fn custom() -> Self {
-        Self {
-            kind: "custom".to_string(),
-            provenance: "unknown".to_string(),
-        }
-    }
-}
-
-/// Produces turn-0 messages for a workspace.
-pub trait InstructionAssembler {
-    /// The messages, in order. An error is returned only for a genuine read
-    /// fault; every assembler but project instructions fails soft.
-    fn assemble(&self, ws: &dyn Workspace) -> Result<Vec<Message>, ReadFault>;
-
-    /// Kind and provenance of the messages this assembler produces.
-    fn manifest(&self) -> InstructionManifest {
-        InstructionManifest::custom()
-    }
-
-    /// The messages, each paired with the manifest of the assembler that
-    /// produced it (composite assemblers report their children's).
-    fn assemble_with_manifest(
-        &self,
-        ws: &dyn Workspace,
-    ) -> Result<Vec<(Message, InstructionManifest)>, ReadFault> {
-        let manifest = self.manifest();
-        Ok(self
-            .assemble(ws)?
-            .into_iter()
-            .map(|message| (message, manifest.clone()))
-            .collect())
-    }
-}
-
-/// Why a fail-soft turn-0 source (soul, memory index, user model, operator
-/// profile) could not deliver. Assemblers drop it; the CLI reports it.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct SourceError(pub String);
-
-/// Runs `assemblers` in order and pairs every message with its provenance
-/// (SPEC §6.1). The first read fault aborts.
-pub fn assemble_with_manifest(
-    ws: &dyn Workspace,
-    assemblers: &[&dyn InstructionAssembler],
-) -> Result<Vec<(Message, InstructionManifest)>, ReadFault> {
-    let mut out = Vec::new();
-    for assembler in assemblers {
-        out.extend(assembler.assemble_with_manifest(ws)?);
-    }
-    Ok(out)
-}
-
-/// Several assemblers in order (highest first), their messages concatenated
-/// (SPEC §6.1). An absent source is an assembler without a source, which
-/// contributes nothing; the first read fault aborts the whole assembly.
-#[derive(Default)]
-pub struct MultiAssembler<'a> {
-    children: Vec<&'a dyn InstructionAssembler>,
-}
-
-impl<'a> MultiAssembler<'a> {
-    /// A composite of `children`, run in the given order.
-    pub fn new(children: Vec<&'a dyn InstructionAssembler>) -> Self {
-        Self { children }
-    }
-}
-
-impl InstructionAssembler for MultiAssembler<'_> {
-    fn assemble(&self, ws: &dyn Workspace) -> Result<Vec<Message>, ReadFault> {
-        let mut out = Vec::new();
-        for child in &self.children {
-            out.extend(child.assemble(ws)?);
-        }
-        Ok(out)
-    }
-
-    fn assemble_with_manifest(
-        &self,
-        ws: &dyn Workspace,
-    ) -> Result<Vec<(Message, InstructionManifest)>, ReadFault> {
-        assemble_with_manifest(ws, &self.children)
-    }
-}
 
 /// How every project-instructions message begins (SPEC §6.7); the file name
 /// and `):` follow.
@@ -350,18 +197,32 @@ fn render_instructions(name: &str, bounded: Bounded) -> Option<RenderedInstructi
 }
 
 /// The default project-instructions assembler: `AGENTS.md` or `CLAUDE.md`
-/// at the workspace root (SPEC §6.2). Use [`load_instructions`] to also get
-/// the diagnostics.
+/// at the workspace root (SPEC §6.2), read through the assembly's
+/// workspace. Its report names the file read and whether it was cut.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct RootAssembler;
 
 impl InstructionAssembler for RootAssembler {
-    fn assemble(&self, ws: &dyn Workspace) -> Result<Vec<Message>, ReadFault> {
-        Ok(load_instructions(ws)?.message.into_iter().collect())
+    fn collect(&self, ws: &dyn Workspace, report: &mut Turn0Report) -> Result<(), ReadFault> {
+        let instructions = load_instructions(ws)?;
+        report.diagnostics.extend(instructions.diagnostics);
+        if let Some(source) = &instructions.source {
+            report.diagnostics.push(Diagnostic::read(
+                source.as_str(),
+                Provenance::Project.as_str(),
+            ));
+        }
+        if let Some(message) = instructions.message {
+            let mut assembled =
+                AssembledMessage::new(Provenance::Project, message, instructions.source);
+            assembled.truncated = instructions.truncated;
+            report.messages.push(assembled);
+        }
+        Ok(())
     }
 
     fn manifest(&self) -> InstructionManifest {
-        InstructionManifest::instruction("project")
+        Provenance::Project.into()
     }
 }
 
@@ -728,73 +589,30 @@ mod tests {
             RootAssembler.assemble_with_manifest(&ws).unwrap(),
             vec![(
                 Message::user("Project instructions (AGENTS.md):\n\nx"),
-                InstructionManifest::instruction("project")
+                Provenance::Project.into()
             )]
         );
+        let cut = MemWorkspace::new()
+            .file("AGENTS.md", "   ")
+            .file("CLAUDE.md", "a".repeat(CAP + 1));
+        let report = RootAssembler.report(&cut).unwrap();
+        let message = &report.messages[0];
+        assert_eq!(
+            (message.source.as_deref(), message.truncated),
+            (Some("CLAUDE.md"), true)
+        );
+        let reasons: Vec<&str> = report
+            .diagnostics
+            .iter()
+            .map(|d| d.reason.as_str())
+            .collect();
+        assert_eq!(reasons[0], "blank; ignored");
+        assert_eq!(reasons[2], "read (project)");
         assert!(
             RootAssembler
                 .assemble(&MemWorkspace::new())
                 .unwrap()
                 .is_empty()
-        );
-    }
-
-    /// A test assembler returning fixed texts, or a fault.
-    struct Fixed(&'static [&'static str], bool);
-
-    impl InstructionAssembler for Fixed {
-        fn assemble(&self, _ws: &dyn Workspace) -> Result<Vec<Message>, ReadFault> {
-            if self.1 {
-                return Err(ReadFault {
-                    path: "x".into(),
-                    source: std::io::Error::from(std::io::ErrorKind::Other),
-                });
-            }
-            Ok(self.0.iter().map(|t| Message::user(*t)).collect())
-        }
-    }
-
-    #[test]
-    fn multi_assembler_concatenates_in_order_and_stops_at_the_first_fault() {
-        let ws = MemWorkspace::new().file("AGENTS.md", "p");
-        let a = Fixed(&["a1", "a2"], false);
-        let empty = Fixed(&[], false);
-        let b = Fixed(&["b"], false);
-        let multi = MultiAssembler::new(vec![&RootAssembler, &a, &empty, &b]);
-        let texts: Vec<String> = multi
-            .assemble(&ws)
-            .unwrap()
-            .into_iter()
-            .map(|m| m.text)
-            .collect();
-        assert_eq!(
-            texts,
-            ["Project instructions (AGENTS.md):\n\np", "a1", "a2", "b"]
-        );
-        let manifests: Vec<String> = multi
-            .assemble_with_manifest(&ws)
-            .unwrap()
-            .into_iter()
-            .map(|(_, m)| format!("{}/{}", m.kind, m.provenance))
-            .collect();
-        assert_eq!(
-            manifests,
-            [
-                "instruction/project",
-                "custom/unknown",
-                "custom/unknown",
-                "custom/unknown"
-            ]
-        );
-        let failing = Fixed(&[], true);
-        let broken = MultiAssembler::new(vec![&a, &failing, &b]);
-        assert!(broken.assemble(&ws).is_err());
-        assert!(assemble_with_manifest(&ws, &[&a, &failing, &b]).is_err());
-        let nested = MultiAssembler::new(vec![&multi, &b]);
-        assert_eq!(nested.assemble_with_manifest(&ws).unwrap().len(), 5);
-        assert_eq!(
-            nested.assemble_with_manifest(&ws).unwrap()[0].1,
-            InstructionManifest::instruction("project")
         );
     }
 }

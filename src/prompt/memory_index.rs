@@ -5,11 +5,12 @@
 use std::cmp::Reverse;
 
 use crate::limits;
-use crate::prompt::instructions::{
-    InstructionAssembler, InstructionManifest, Message, ReadFault, SourceError,
-};
 use crate::prompt::text::{
     Timestamp, canonicalise, fence_json_string, is_line_break, is_secret_shaped,
+};
+use crate::prompt::turn0::{
+    AssembledMessage, Delivery, InstructionAssembler, InstructionManifest, Message, Provenance,
+    ReadFault, SourceError, Turn0Report,
 };
 use crate::workspace::Workspace;
 
@@ -58,14 +59,20 @@ pub(crate) fn newest_first(entry: &MemoryEntry) -> Reverse<Option<Timestamp>> {
 
 /// Supplies the project memory index (SPEC §6.5): entries without values.
 pub trait MemoryIndexSource {
-    /// The entries, in the store's order.
-    fn index(&self) -> Result<Vec<MemoryEntry>, SourceError>;
+    /// The entries, in the store's order, with the store they came from
+    /// and the diagnostics.
+    fn deliver(&self) -> Delivery<Result<Vec<MemoryEntry>, SourceError>>;
+
+    /// The entries, in the store's order (the seed's method).
+    fn index(&self) -> Result<Vec<MemoryEntry>, SourceError> {
+        self.deliver().product
+    }
 }
 
 /// A fixed snapshot of entries, for hosts that read the store themselves.
 impl MemoryIndexSource for Vec<MemoryEntry> {
-    fn index(&self) -> Result<Vec<MemoryEntry>, SourceError> {
-        Ok(self.clone())
+    fn deliver(&self) -> Delivery<Result<Vec<MemoryEntry>, SourceError>> {
+        Delivery::of(Ok(self.clone()))
     }
 }
 
@@ -93,6 +100,7 @@ fn memory_footer(omitted: usize) -> String {
 }
 
 const MEMORY_FENCE: IndexFence = IndexFence {
+    provenance: Provenance::Memory,
     header: MEMORY_INDEX_HEADER,
     open_tag: MEMORY_INDEX_OPEN_TAG,
     close_tag: MEMORY_INDEX_CLOSE_TAG,
@@ -125,13 +133,15 @@ impl<S: MemoryIndexSource> MemoryIndexAssembler<S> {
 }
 
 impl<S: MemoryIndexSource> InstructionAssembler for MemoryIndexAssembler<S> {
-    fn assemble(&self, _ws: &dyn Workspace) -> Result<Vec<Message>, ReadFault> {
-        let entries = self.src.as_ref().map(MemoryIndexSource::index);
-        Ok(MEMORY_FENCE.assemble(entries, self.max_entries, self.max_bytes))
+    fn collect(&self, _ws: &dyn Workspace, report: &mut Turn0Report) -> Result<(), ReadFault> {
+        if let Some(src) = &self.src {
+            MEMORY_FENCE.collect(src.deliver(), self.max_entries, self.max_bytes, report);
+        }
+        Ok(())
     }
 
     fn manifest(&self) -> InstructionManifest {
-        InstructionManifest::instruction("memory")
+        MEMORY_FENCE.provenance.into()
     }
 }
 
@@ -148,6 +158,7 @@ pub fn render_memory_index(
 /// The shape of a fenced JSONL index message: the memory index and the user
 /// model differ only in these.
 pub(crate) struct IndexFence {
+    pub(crate) provenance: Provenance,
     pub(crate) header: &'static str,
     pub(crate) open_tag: &'static str,
     pub(crate) close_tag: &'static str,
@@ -158,21 +169,23 @@ pub(crate) struct IndexFence {
 }
 
 impl IndexFence {
-    /// The message for a source's answer, failing soft (no source, an error
-    /// or no entries give no message).
-    pub(crate) fn assemble(
+    /// Adds the message for what a source delivered to `report`, failing
+    /// soft (an error or no entries give no message; the delivery's
+    /// diagnostics say why).
+    pub(crate) fn collect(
         &self,
-        entries: Option<Result<Vec<MemoryEntry>, SourceError>>,
+        delivery: Delivery<Result<Vec<MemoryEntry>, SourceError>>,
         max_entries: usize,
         max_bytes: usize,
-    ) -> Vec<Message> {
-        match entries {
-            Some(Ok(entries)) => self
-                .render(entries, max_entries, max_bytes)
-                .map(Message::user)
-                .into_iter()
-                .collect(),
-            None | Some(Err(_)) => Vec::new(),
+        report: &mut Turn0Report,
+    ) {
+        let (entries, source) = report.absorb(delivery);
+        let Ok(entries) = entries else {
+            return;
+        };
+        if let Some(text) = self.render(entries, max_entries, max_bytes) {
+            let message = AssembledMessage::new(self.provenance, Message::user(text), source);
+            report.messages.push(message);
         }
     }
 
@@ -541,8 +554,8 @@ mod tests {
     struct Failing;
 
     impl MemoryIndexSource for Failing {
-        fn index(&self) -> Result<Vec<MemoryEntry>, SourceError> {
-            Err(SourceError("unreadable".into()))
+        fn deliver(&self) -> Delivery<Result<Vec<MemoryEntry>, SourceError>> {
+            Delivery::of(Err(SourceError("unreadable".into())))
         }
     }
 
@@ -570,7 +583,8 @@ mod tests {
         let some = MemoryIndexAssembler::new(vec![entry("a", "b", None)]);
         let messages = some.assemble_with_manifest(&ws).unwrap();
         assert_eq!(messages.len(), 1);
-        assert_eq!(messages[0].1, InstructionManifest::instruction("memory"));
+        assert_eq!(messages[0].1, Provenance::Memory.into());
+        assert!(Failing.index().is_err());
         assert!(messages[0].0.text.starts_with(MEMORY_INDEX_HEADER));
     }
 }

@@ -3,26 +3,32 @@
 //! preamble.
 
 use crate::limits;
-use crate::prompt::instructions::SourceError;
 use crate::prompt::memory_index::{MemoryEntry, newest_first, or_default};
 use crate::prompt::text::{
     canonicalise, fence_json_string, is_directive_shaped, is_secret_shaped, valid_memory_key,
 };
+use crate::prompt::turn0::{Delivery, SourceError};
 
 /// Supplies full entries (values included) from the user-model store.
 pub trait OperatorProfileSource {
-    /// The entries whose key starts with `prefix`.
-    fn list(&self, prefix: &str) -> Result<Vec<MemoryEntry>, SourceError>;
+    /// The entries whose key starts with `prefix`, with the store they came
+    /// from and the diagnostics.
+    fn deliver(&self, prefix: &str) -> Delivery<Result<Vec<MemoryEntry>, SourceError>>;
+
+    /// The entries whose key starts with `prefix` (the seed's method).
+    fn list(&self, prefix: &str) -> Result<Vec<MemoryEntry>, SourceError> {
+        self.deliver(prefix).product
+    }
 }
 
 /// A fixed snapshot of entries, for hosts that read the store themselves.
 impl OperatorProfileSource for Vec<MemoryEntry> {
-    fn list(&self, prefix: &str) -> Result<Vec<MemoryEntry>, SourceError> {
-        Ok(self
+    fn deliver(&self, prefix: &str) -> Delivery<Result<Vec<MemoryEntry>, SourceError>> {
+        Delivery::of(Ok(self
             .iter()
             .filter(|entry| entry.key.starts_with(prefix))
             .cloned()
-            .collect())
+            .collect()))
     }
 }
 

@@ -19,8 +19,11 @@ pub mod lazy;
 mod dir_tests;
 
 use crate::limits;
-use crate::prompt::instructions::{InstructionAssembler, InstructionManifest, Message, ReadFault};
 use crate::prompt::text::floor_char_boundary;
+use crate::prompt::turn0::{
+    AssembledMessage, Delivery, InstructionAssembler, InstructionManifest, Message, Provenance,
+    ReadFault, Turn0Report,
+};
 use crate::workspace::Workspace;
 
 /// One rule: guidance text, optionally scoped to path globs.
@@ -34,6 +37,18 @@ pub struct Rule {
     pub paths: Vec<String>,
     /// The admission tier the rule came through.
     pub origin: RuleOrigin,
+}
+
+/// A rule as the rules message shows it, with where it was read from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShownRule {
+    /// The rule; its block is [`render_rule_block`] of it.
+    pub rule: Rule,
+    /// The file it was read from, as its reader displays it; `None` for a
+    /// source that does not read files.
+    pub source: Option<String>,
+    /// True when the body was cut to the cap (or the file to the read bound).
+    pub truncated: bool,
 }
 
 /// The tier a rule was admitted through: a label, never a location.
@@ -77,14 +92,55 @@ impl RulesError {
     }
 }
 
-/// Supplies rules (SPEC §7.4).
+/// What a rules source delivers (SPEC §6.3): the rules message under the
+/// caps and the rules it shows.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RulesMessage {
+    /// The message; `None` when no rule exists.
+    pub rendered: Option<RenderedRules>,
+    /// The rules it shows, in order.
+    pub shown: Vec<ShownRule>,
+}
+
+impl RulesMessage {
+    /// The message for `rules`, in their order, under the caps (0 =
+    /// default): for sources that hold their rules in memory.
+    pub fn render(rules: &[Rule], max_bytes: usize, max_count: usize) -> Self {
+        let rendered = render_rules_message(rules, rules.len(), max_bytes, max_count);
+        let shown = rules
+            .iter()
+            .take(rendered.as_ref().map_or(0, |r| r.shown))
+            .map(|rule| ShownRule {
+                rule: rule.clone(),
+                source: None,
+                truncated: false,
+            })
+            .collect();
+        Self { rendered, shown }
+    }
+}
+
+/// Supplies rules (SPEC §6.3, §7.4).
 ///
-/// `list_rules` returns a snapshot that is stable for the source's life:
-/// sorted by name, without duplicate names, each body within
+/// The rules a source serves form a snapshot that is stable for the
+/// source's life: sorted by name, without duplicate names, each body within
 /// [`limits::MAX_RULE_BYTES`], origin set.
 pub trait RulesSource {
-    /// The rules, or an error for a genuine fault.
-    fn list_rules(&self) -> Result<Vec<Rule>, RulesError>;
+    /// The rules message under the caps (0 = default), with the rules it
+    /// shows, what was left out and why, and the diagnostics; an error for
+    /// a genuine fault. A source that reads files opens only those that
+    /// can still be shown (SPEC §11).
+    fn deliver(
+        &self,
+        max_bytes: usize,
+        max_count: usize,
+    ) -> Delivery<Result<RulesMessage, RulesError>>;
+
+    /// Every rule (the seed's method): the rules an uncapped message shows.
+    fn list_rules(&self) -> Result<Vec<Rule>, RulesError> {
+        let uncapped = self.deliver(usize::MAX, usize::MAX).product?;
+        Ok(uncapped.shown.into_iter().map(|shown| shown.rule).collect())
+    }
 }
 
 /// An in-memory [`RulesSource`] for tests and hosts that build rules
@@ -112,8 +168,12 @@ impl MemRulesSource {
 }
 
 impl RulesSource for MemRulesSource {
-    fn list_rules(&self) -> Result<Vec<Rule>, RulesError> {
-        Ok(self.rules.clone())
+    fn deliver(
+        &self,
+        max_bytes: usize,
+        max_count: usize,
+    ) -> Delivery<Result<RulesMessage, RulesError>> {
+        Delivery::of(Ok(RulesMessage::render(&self.rules, max_bytes, max_count)))
     }
 }
 
@@ -294,8 +354,9 @@ pub fn render_rules_message(
 }
 
 /// The turn-0 assembler for rules (SPEC §6.3): one message holding every
-/// rule its source lists, within the caps. Fails soft: no source, a source
-/// error or no rules yield no message and no error.
+/// rule its source delivers, within the caps, with the rules it shows.
+/// Fails soft: no source, a source error or no rules yield no message and
+/// no error.
 #[derive(Clone, Default)]
 pub struct RulesAssembler {
     /// The rules source; `None` disables rules.
@@ -307,23 +368,26 @@ pub struct RulesAssembler {
 }
 
 impl InstructionAssembler for RulesAssembler {
-    fn assemble(&self, _ws: &dyn Workspace) -> Result<Vec<Message>, ReadFault> {
+    fn collect(&self, _ws: &dyn Workspace, report: &mut Turn0Report) -> Result<(), ReadFault> {
         let Some(src) = &self.src else {
-            return Ok(Vec::new());
+            return Ok(());
         };
-        let Ok(rules) = src.list_rules() else {
-            return Ok(Vec::new());
-        };
-        Ok(
-            render_rules_message(&rules, rules.len(), self.max_bytes, self.max_count)
-                .map(|rendered| Message::user(rendered.text))
-                .into_iter()
-                .collect(),
-        )
+        let (delivered, _) = report.absorb(src.deliver(self.max_bytes, self.max_count));
+        if let Ok(RulesMessage {
+            rendered: Some(rendered),
+            shown,
+        }) = delivered
+        {
+            let message = Message::user(rendered.text);
+            let mut assembled = AssembledMessage::new(Provenance::Rules, message, None);
+            assembled.rules = shown;
+            report.messages.push(assembled);
+        }
+        Ok(())
     }
 
     fn manifest(&self) -> InstructionManifest {
-        InstructionManifest::instruction("rules")
+        Provenance::Rules.into()
     }
 }
 
@@ -543,8 +607,8 @@ mod tests {
 
     struct Failing;
     impl RulesSource for Failing {
-        fn list_rules(&self) -> Result<Vec<Rule>, RulesError> {
-            Err(RulesError::new("backend down"))
+        fn deliver(&self, _: usize, _: usize) -> Delivery<Result<RulesMessage, RulesError>> {
+            Delivery::of(Err(RulesError::new("backend down")))
         }
     }
 
@@ -563,7 +627,8 @@ mod tests {
             ..RulesAssembler::default()
         };
         assert!(empty.assemble(&ws).unwrap().is_empty());
-        assert_eq!(empty.manifest(), InstructionManifest::instruction("rules"));
+        assert_eq!(empty.manifest(), Provenance::Rules.into());
+        assert!(Failing.list_rules().is_err());
     }
 
     #[test]
@@ -574,12 +639,18 @@ mod tests {
             max_bytes: 0,
             max_count: 3,
         };
-        let messages = assembler.assemble(&MemWorkspace::new()).unwrap();
-        assert_eq!(messages.len(), 1);
-        let text = &messages[0].text;
+        let report = assembler.report(&MemWorkspace::new()).unwrap();
+        assert_eq!(report.messages.len(), 1);
+        let text = &report.messages[0].message.text;
         assert!(text.starts_with(RULES_HEADER));
         assert!(text.find("r00").unwrap() < text.find("r02").unwrap());
         assert!(text.ends_with(&footer(1)));
+        let shown: Vec<&str> = report.messages[0]
+            .rules
+            .iter()
+            .map(|shown| shown.rule.name.as_str())
+            .collect();
+        assert_eq!(shown, ["r00", "r01", "r02"]);
     }
 
     #[test]

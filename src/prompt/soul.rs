@@ -3,10 +3,11 @@
 
 use std::fmt;
 
-use crate::prompt::instructions::{
-    InstructionAssembler, InstructionManifest, Message, ReadFault, SourceError,
-};
 use crate::prompt::text::{canonicalise, is_line_break};
+use crate::prompt::turn0::{
+    AssembledMessage, Delivery, InstructionAssembler, InstructionManifest, Message, Provenance,
+    ReadFault, SourceError, Turn0Report,
+};
 use crate::workspace::Workspace;
 
 /// The sentence that opens the soul message (SPEC §6.7 recognises it).
@@ -24,14 +25,20 @@ pub type SoulError = SourceError;
 /// Supplies the operator's persona (SPEC §6.4). `""` means no soul; file
 /// adapters validate the body and fail soft.
 pub trait SoulSource {
-    /// The soul body, or `""` when there is none.
-    fn load(&self) -> Result<String, SoulError>;
+    /// The soul body (`""` when there is none) with the file it came from,
+    /// the files refused or withheld and why, and the diagnostics.
+    fn deliver(&self) -> Delivery<Result<String, SoulError>>;
+
+    /// The soul body, or `""` when there is none (the seed's method).
+    fn load(&self) -> Result<String, SoulError> {
+        self.deliver().product
+    }
 }
 
 /// A fixed body, already validated by whoever loaded it.
 impl SoulSource for String {
-    fn load(&self) -> Result<String, SoulError> {
-        Ok(self.clone())
+    fn deliver(&self) -> Delivery<Result<String, SoulError>> {
+        Delivery::of(Ok(self.clone()))
     }
 }
 
@@ -52,16 +59,20 @@ impl<S: SoulSource> SoulAssembler<S> {
 }
 
 impl<S: SoulSource> InstructionAssembler for SoulAssembler<S> {
-    fn assemble(&self, _ws: &dyn Workspace) -> Result<Vec<Message>, ReadFault> {
-        let body = match self.src.as_ref().map(SoulSource::load) {
-            Some(Ok(body)) => body,
-            None | Some(Err(_)) => return Ok(Vec::new()),
+    fn collect(&self, _ws: &dyn Workspace, report: &mut Turn0Report) -> Result<(), ReadFault> {
+        let Some(src) = &self.src else {
+            return Ok(());
         };
-        Ok(render_soul(&body).map(Message::user).into_iter().collect())
+        let (body, source) = report.absorb(src.deliver());
+        if let Some(text) = body.ok().as_deref().and_then(render_soul) {
+            let message = AssembledMessage::new(Provenance::Soul, Message::user(text), source);
+            report.messages.push(message);
+        }
+        Ok(())
     }
 
     fn manifest(&self) -> InstructionManifest {
-        InstructionManifest::instruction("soul")
+        Provenance::Soul.into()
     }
 }
 
@@ -329,8 +340,8 @@ mod tests {
     struct Failing;
 
     impl SoulSource for Failing {
-        fn load(&self) -> Result<String, SoulError> {
-            Err(SourceError("boom".into()))
+        fn deliver(&self) -> Delivery<Result<String, SoulError>> {
+            Delivery::of(Err(SourceError("boom".into())))
         }
     }
 
@@ -353,8 +364,9 @@ mod tests {
         );
         assert_eq!(
             SoulAssembler::new(String::new()).manifest(),
-            InstructionManifest::instruction("soul")
+            Provenance::Soul.into()
         );
+        assert_eq!(Failing.load(), Err(SourceError("boom".into())));
     }
 
     #[test]

@@ -116,3 +116,31 @@ fn no_messages_print_nothing_and_say_so_with_verbose() {
         )
     );
 }
+
+#[test]
+fn hand_edited_stores_are_listed_by_key_inside_their_fences() {
+    let env = TestEnv::new();
+    let store = r#"{"entries": {"zeta": {"value": "z"}, "alpha": {"value": "a"}}}"#;
+    env.write("mem/memory.json", store);
+    env.write("model/memory.json", store);
+    let output = env.run(&[
+        "--format",
+        "json",
+        "assemble",
+        "--memory-dir",
+        "mem",
+        "--user-model-dir",
+        "model",
+    ]);
+    assert_eq!(code(&output), Some(0));
+    let doc = json(&output);
+    for message in doc["messages"].as_array().unwrap() {
+        let text = message["text"].as_str().unwrap();
+        let alpha = text.find(r#"{"key":"alpha""#).unwrap();
+        assert!(alpha < text.find(r#"{"key":"zeta""#).unwrap(), "{text}");
+    }
+    assert_eq!(doc["messages"].as_array().unwrap().len(), 2);
+    let user_model = doc["messages"][1]["text"].as_str().unwrap();
+    assert!(user_model.contains("\n<user-model>\n{"), "{user_model}");
+    assert!(user_model.ends_with("\n</user-model>"), "{user_model}");
+}

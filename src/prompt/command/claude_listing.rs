@@ -113,14 +113,14 @@ pub fn entry_description(description: &str, when_to_use: Option<&str>) -> String
 
 /// One entry of the listing.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Entry {
+pub struct ListingEntry {
     /// What [`entry_name`] shows.
     pub name: String,
     /// What [`entry_description`] shows.
     pub description: String,
 }
 
-impl Entry {
+impl ListingEntry {
     /// The entry with its description: `- NAME: DESCRIPTION`.
     pub fn full(&self) -> String {
         format!("- {}: {}", self.name, self.description)
@@ -182,8 +182,8 @@ pub struct Fitted {
 /// name alone; then, in order, an entry gets its description back when the
 /// extra width fits in what is left, so one that does not fit is skipped
 /// and later, smaller ones may still fit. There is no marker in the text.
-pub fn fit(entries: &[Entry], budget: usize, reserved: Reserved) -> Fitted {
-    let full: Vec<String> = entries.iter().map(Entry::full).collect();
+pub fn fit(entries: &[ListingEntry], budget: usize, reserved: Reserved) -> Fitted {
+    let full: Vec<String> = entries.iter().map(ListingEntry::full).collect();
     let separators = (entries.len() + reserved.entries).saturating_sub(1);
     let total = reserved.width + separators + full.iter().map(|l| width(l)).sum::<usize>();
     if total <= budget {
@@ -193,7 +193,7 @@ pub fn fit(entries: &[Entry], budget: usize, reserved: Reserved) -> Fitted {
             width: total,
         };
     }
-    let names: Vec<String> = entries.iter().map(Entry::name_only).collect();
+    let names: Vec<String> = entries.iter().map(ListingEntry::name_only).collect();
     let base = reserved.width + separators + names.iter().map(|l| width(l)).sum::<usize>();
     let mut left = budget.saturating_sub(base);
     let mut shrunk = 0;

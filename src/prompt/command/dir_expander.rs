@@ -10,8 +10,8 @@ use crate::prompt::command::files::{DEFAULT_COMMAND_DIRS, command_dirs};
 use crate::prompt::command::{
     Command, CommandExpander, CommandLister, Expansion, expand_in, list_in,
 };
-use crate::prompt::instructions::ReadFault;
 use crate::prompt::tiers::{SearchDir, Tier};
+use crate::prompt::turn0::ReadFault;
 use crate::workspace::Workspace;
 
 /// The directory-backed expander and lister (SPEC §5.5): `<name>.md` files

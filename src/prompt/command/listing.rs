@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 use crate::diagnostic::Diagnostic;
 use crate::prompt::command::files::CommandFiles;
 use crate::prompt::command::{Command, cannot_invoke, description, valid_command_name};
-use crate::prompt::instructions::ReadFault;
 use crate::prompt::tiers::{Fate, Losers, ReadPolicy, SearchDir, resolve_all};
+use crate::prompt::turn0::ReadFault;
 
 /// One listed command file: the winner of its name, or, when nothing claims
 /// the name, the first withheld file holding it.

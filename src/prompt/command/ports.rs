@@ -9,7 +9,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::prompt::instructions::ReadFault;
+use crate::prompt::turn0::ReadFault;
 use crate::workspace::Workspace;
 
 /// A discovered command's listing metadata; it carries no body.

@@ -9,10 +9,10 @@
 use crate::diagnostic::Diagnostic;
 use crate::prompt::command::files::CommandFiles;
 use crate::prompt::command::{Expansion, parse_invocation, render};
-use crate::prompt::instructions::ReadFault;
 use crate::prompt::tiers::{
     Candidate, Fate, Losers, NameResolution, ReadPolicy, SearchDir, resolve_name,
 };
+use crate::prompt::turn0::ReadFault;
 
 /// Finds every candidate file for `name` in `dirs`, in precedence order, and
 /// reads the winner whole (SPEC §5.5, §3.3). Only files that could win are

@@ -11,7 +11,7 @@ use std::io;
 use crate::prompt::command::{
     Command, CommandExpander, CommandLister, Expansion, parse_invocation, render,
 };
-use crate::prompt::instructions::ReadFault;
+use crate::prompt::turn0::ReadFault;
 use crate::workspace::Workspace;
 
 /// A raw template and the post-expansion text a source puts in front of it.

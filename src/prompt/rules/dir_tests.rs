@@ -7,14 +7,14 @@ use std::sync::Arc;
 use crate::conformance::rules::RULE_FIXTURE;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::limits;
-use crate::prompt::instructions::InstructionAssembler;
-use crate::prompt::rules::discovery::{DirRulesSource, RuleDiscovery, discover, explain_rule};
+use crate::prompt::rules::discovery::{RuleDiscovery, discover, explain_rule};
 use crate::prompt::rules::files::project_rule_dirs;
 use crate::prompt::rules::lazy::{AssembledRules, assemble_rules};
 use crate::prompt::rules::{
-    RULES_HEADER, Rule, RuleOrigin, RulesAssembler, RulesSource, render_rule_block,
+    MemRulesSource, RULES_HEADER, Rule, RuleOrigin, RulesAssembler, render_rule_block,
 };
 use crate::prompt::tiers::{Fate, SearchDir, Tier};
+use crate::prompt::turn0::InstructionAssembler;
 use crate::workspace::{LinkPolicy, MemNode, MemWorkspace, OsWorkspace};
 
 const USER_CONFIG: &str = "/home/u/.config/mecatl";
@@ -214,7 +214,7 @@ fn withheld_rules_are_listed_but_claim_nothing() {
     );
     // Broken project files fail the check even when withheld.
     assert!(found.has_project_fatal());
-    let active = DirRulesSource::from_discovery(&found).list_rules().unwrap();
+    let active: Vec<Rule> = found.active().map(|f| f.rule.clone()).collect();
     assert_eq!(active.len(), 1);
     assert_eq!(active[0].body, "user x");
     assert_eq!(active[0].origin, RuleOrigin::User);
@@ -659,9 +659,9 @@ fn explain_for_withheld_missing_and_special_files() {
 
 fn eager_message(locations: &[SearchDir<'_>], max_bytes: usize, max_count: usize) -> String {
     let assembler = RulesAssembler {
-        src: Some(Arc::new(DirRulesSource::from_discovery(&discover(
-            locations,
-        )))),
+        src: Some(Arc::new(MemRulesSource::new(
+            discover(locations).active().map(|f| f.rule.clone()),
+        ))),
         max_bytes,
         max_count,
     };

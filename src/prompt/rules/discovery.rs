@@ -1,5 +1,6 @@
-//! Every rule of every directory (SPEC §2.4, §7): `rules list`, the
-//! directory-backed [`RulesSource`], and `explain --rule`.
+//! Every rule of every directory (SPEC §2.4, §7): `rules list` and
+//! `explain --rule`. The rules message reads directories lazily instead
+//! ([`crate::prompt::rules::lazy::LazyRulesSource`]).
 //!
 //! Discovery reads every file, withheld ones included, so that CI without
 //! trust still checks the repository's rules; a shadowed file is reported
@@ -7,8 +8,8 @@
 //! it is not used.
 
 use crate::diagnostic::Diagnostic;
+use crate::prompt::rules::Rule;
 use crate::prompt::rules::files::{LoadedRule, RuleFiles};
-use crate::prompt::rules::{Rule, RulesError, RulesSource};
 use crate::prompt::tiers::{
     Fate, Losers, NameResolution, ReadPolicy, SearchDir, Tier, resolve_all, resolve_name,
 };
@@ -69,7 +70,7 @@ impl RuleDiscovery {
 /// Reads every rule file of every directory (SPEC §2.4, §7): withheld
 /// directories included and marked, precedence by name, a diagnostic for
 /// every file skipped, dropped, shadowed or adjusted.
-pub fn discover(dirs: &[SearchDir<'_>]) -> RuleDiscovery {
+pub fn discover(dirs: &[SearchDir]) -> RuleDiscovery {
     let resolution = resolve_all(dirs, &RuleFiles, ReadPolicy::ALL);
     let project_fatal = resolution.has_fatal_in(Tier::Project);
     let mut rules: Vec<DiscoveredRule> = resolution
@@ -91,7 +92,7 @@ pub fn discover(dirs: &[SearchDir<'_>]) -> RuleDiscovery {
 
 /// Every directory's file for the rule `name`, in precedence order, with
 /// its fate (SPEC §2.8): every file is read, so a broken one says why.
-pub fn explain_rule(dirs: &[SearchDir<'_>], name: &str) -> NameResolution<LoadedRule> {
+pub fn explain_rule(dirs: &[SearchDir], name: &str) -> NameResolution<LoadedRule> {
     resolve_name(
         dirs,
         name,
@@ -101,33 +102,4 @@ pub fn explain_rule(dirs: &[SearchDir<'_>], name: &str) -> NameResolution<Loaded
             ..ReadPolicy::ALL
         },
     )
-}
-
-/// The directory-backed [`RulesSource`]: a snapshot of the active (not
-/// withheld) rules of a discovery.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct DirRulesSource {
-    rules: Vec<Rule>,
-}
-
-impl DirRulesSource {
-    /// The active rules of `discovery`, sorted by name.
-    pub fn from_discovery(discovery: &RuleDiscovery) -> Self {
-        Self {
-            rules: discovery.active().map(|found| found.rule.clone()).collect(),
-        }
-    }
-
-    /// Discovers `dirs` and keeps the active rules; the diagnostics are
-    /// returned beside the source.
-    pub fn load(dirs: &[SearchDir<'_>]) -> (Self, Vec<Diagnostic>) {
-        let discovery = discover(dirs);
-        (Self::from_discovery(&discovery), discovery.diagnostics)
-    }
-}
-
-impl RulesSource for DirRulesSource {
-    fn list_rules(&self) -> Result<Vec<Rule>, RulesError> {
-        Ok(self.rules.clone())
-    }
 }

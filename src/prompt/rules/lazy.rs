@@ -6,25 +6,11 @@
 use crate::diagnostic::Diagnostic;
 use crate::prompt::rules::discovery::DiscoveredRule;
 use crate::prompt::rules::files::RuleFiles;
-use crate::prompt::rules::{RenderedRules, RulesMessageBuilder};
+use crate::prompt::rules::{
+    RenderedRules, RulesError, RulesMessage, RulesMessageBuilder, RulesSource, ShownRule,
+};
 use crate::prompt::tiers::{Fate, InOrder, Losers, ReadPolicy, SearchDir, Tier};
-
-/// A rule the message does not hold, and why.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LeftOutRule {
-    /// The rule's name.
-    pub name: String,
-    /// The file concerned: the first file of the name (the one that would
-    /// have been read next, or the first that was dropped).
-    pub source: String,
-    /// Why: [`Fate::Withheld`] (its directory is untrusted),
-    /// [`Fate::DroppedAtCap`] (never opened: the caps were reached first),
-    /// or the fate of its first file when every file of the name was
-    /// dropped (malformed, unreadable, refused, not found).
-    pub fate: Fate,
-    /// For a dropped name, the first file's diagnostic reason.
-    pub reason: Option<String>,
-}
+use crate::prompt::turn0::{Delivery, LeftOut, LeftOutReason, Provenance, Rejection};
 
 /// What [`assemble_rules`] produced.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -34,8 +20,10 @@ pub struct AssembledRules {
     /// The rules shown in the message, in order.
     pub shown: Vec<DiscoveredRule>,
     /// Every rule the message does not hold, sorted by name: the names of
-    /// withheld directories, names dropped whole, names past the caps.
-    pub left_out: Vec<LeftOutRule>,
+    /// withheld directories ([`LeftOutReason::Withheld`]), names every file
+    /// of which was dropped ([`Rejection::Rule`], the first file's fate),
+    /// names past the caps ([`LeftOutReason::DroppedAtCap`]).
+    pub left_out: Vec<LeftOut>,
     /// Diagnostics for the directories listed and the files opened.
     pub diagnostics: Vec<Diagnostic>,
     /// Every file opened, with its tier, in the order read.
@@ -92,12 +80,13 @@ pub fn assemble_rules(
                 .diagnostics_of(first)
                 .next()
                 .map(|d| d.reason.clone());
-            out.left_out.push(LeftOutRule {
-                name: first.name.clone(),
-                source: first.source.clone(),
+            let rejection = Rejection::Rule {
                 fate: first.fate.clone(),
                 reason,
-            });
+            };
+            let reason = LeftOutReason::Rejected(rejection);
+            out.left_out
+                .push(left_out(&first.name, &first.source, reason));
             continue;
         };
         let winner = &order.resolution.candidates[at];
@@ -105,12 +94,11 @@ pub fn assemble_rules(
             continue;
         };
         if !builder.try_push(&loaded.rule) {
-            out.left_out.push(LeftOutRule {
-                name: winner.name.clone(),
-                source: winner.source.clone(),
-                fate: Fate::DroppedAtCap,
-                reason: None,
-            });
+            out.left_out.push(left_out(
+                &winner.name,
+                &winner.source,
+                LeftOutReason::DroppedAtCap,
+            ));
             order.unreport(at);
             break;
         }
@@ -119,25 +107,75 @@ pub fn assemble_rules(
     }
     for (name, files) in order.take_rest() {
         let (dir_index, file) = &files[0];
-        out.left_out.push(LeftOutRule {
-            name,
-            source: active[*dir_index].display(&file.rel),
-            fate: Fate::DroppedAtCap,
-            reason: None,
-        });
+        let source = active[*dir_index].display(&file.rel);
+        out.left_out
+            .push(left_out(&name, &source, LeftOutReason::DroppedAtCap));
     }
     let mut listing = InOrder::new(&withheld, &RuleFiles, ReadPolicy::LOOK);
     for (name, files) in listing.take_rest() {
         let (dir_index, file) = &files[0];
-        out.left_out.push(LeftOutRule {
-            name,
-            source: withheld[*dir_index].display(&file.rel),
-            fate: Fate::Withheld,
-            reason: None,
-        });
+        let source = withheld[*dir_index].display(&file.rel);
+        out.left_out
+            .push(left_out(&name, &source, LeftOutReason::Withheld));
     }
     out.left_out.sort_by(|a, b| a.name.cmp(&b.name));
     out.message = builder.finish(discovered - unavailable);
     out.diagnostics = order.resolution.diagnostics;
     out
+}
+
+/// The fact that the rule `name` (its first file `source`) was left out.
+fn left_out(name: &str, source: &str, reason: LeftOutReason) -> LeftOut {
+    LeftOut {
+        provenance: Provenance::Rules,
+        name: Some(name.to_string()),
+        source: Some(source.to_string()),
+        reason,
+    }
+}
+
+/// The rules of search directories as a [`RulesSource`], read as little as
+/// possible: [`assemble_rules`], each file it opened named by an info
+/// diagnostic (`read (TIER)`).
+#[derive(Clone)]
+pub struct LazyRulesSource {
+    dirs: Vec<SearchDir<'static>>,
+}
+
+impl LazyRulesSource {
+    /// The rules of `dirs`, highest precedence first.
+    pub fn new(dirs: Vec<SearchDir<'static>>) -> Self {
+        Self { dirs }
+    }
+}
+
+impl RulesSource for LazyRulesSource {
+    fn deliver(
+        &self,
+        max_bytes: usize,
+        max_count: usize,
+    ) -> Delivery<Result<RulesMessage, RulesError>> {
+        let assembled = assemble_rules(&self.dirs, max_bytes, max_count);
+        let shown = assembled
+            .shown
+            .into_iter()
+            .map(|found| ShownRule {
+                rule: found.rule,
+                source: Some(found.source),
+                truncated: found.truncated,
+            })
+            .collect();
+        let mut delivery = Delivery::of(Ok(RulesMessage {
+            rendered: assembled.message,
+            shown,
+        }));
+        delivery.diagnostics = assembled.diagnostics;
+        for (source, tier) in assembled.read {
+            delivery
+                .diagnostics
+                .push(Diagnostic::read(source, tier.as_str()));
+        }
+        delivery.left_out = assembled.left_out;
+        delivery
+    }
 }

@@ -7,10 +7,10 @@ use std::collections::HashMap;
 use std::io;
 
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::prompt::instructions::ReadFault;
 use crate::prompt::tiers::dir::{SearchDir, Tier, Words};
 use crate::prompt::tiers::fate::{Candidate, Fate};
-use crate::prompt::tiers::walk::{self, Entry, Listed};
+use crate::prompt::tiers::walk::{self, DirEvent, Listed};
+use crate::prompt::turn0::ReadFault;
 use crate::workspace::{Bounded, EntryKind, WsError};
 
 /// One kind of named file (rules, commands, skills): how its files are
@@ -437,10 +437,10 @@ pub fn resolve_all<K: Kind>(
         };
         for entry in entries {
             match entry {
-                Entry::Note(note) => {
+                DirEvent::Note(note) => {
                     resolution.push(dir.tier, note);
                 }
-                Entry::File(file) => {
+                DirEvent::File(file) => {
                     let name_claims = claims.entry(file.name.clone()).or_default();
                     resolution.consider(dirs, dir_index, file, name_claims, kind, policy);
                 }
@@ -532,8 +532,8 @@ impl<'d, K: Kind> InOrder<'d, K> {
                 Ok(entries) => {
                     for entry in entries {
                         match entry {
-                            Entry::File(file) => files.push((dir_index, file)),
-                            Entry::Note(note) => {
+                            DirEvent::File(file) => files.push((dir_index, file)),
+                            DirEvent::Note(note) => {
                                 resolution.push(dir.tier, note);
                             }
                         }

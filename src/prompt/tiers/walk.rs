@@ -3,8 +3,8 @@
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::limits;
-use crate::prompt::instructions::ReadFault;
 use crate::prompt::tiers::dir::{Layout, SKILL_FILE, SearchDir, Words};
+use crate::prompt::turn0::ReadFault;
 use crate::workspace::{DirEntry, EntryKind, Workspace, WsError, join};
 
 /// A file a directory offers for a name, before it is read.
@@ -21,7 +21,7 @@ pub struct Listed {
 
 /// One event of a directory listing, in listing order.
 #[derive(Debug)]
-pub(crate) enum Entry {
+pub(crate) enum DirEvent {
     /// A file to consider for its name.
     File(Listed),
     /// Something reported and skipped (a bare `.md`, a name that is not
@@ -49,7 +49,7 @@ pub(crate) fn list_dir(
     dir: &SearchDir<'_>,
     words: &Words,
     nested: NestedReport<'_>,
-) -> Result<Vec<Entry>, Option<DirProblem>> {
+) -> Result<Vec<DirEvent>, Option<DirProblem>> {
     let entries = list_or_problem(dir, &dir.dir, words)?;
     let mut out = Vec::new();
     match dir.layout {
@@ -62,7 +62,7 @@ pub(crate) fn list_dir(
                 let maybe_dir = entry.kind == EntryKind::Dir
                     || (entry.kind == EntryKind::Symlink && !entry.name.ends_with(".md"));
                 if maybe_dir && !entry.lossy {
-                    out.extend(nested(dir, &rel, &entry.name, entry.kind).map(Entry::Note));
+                    out.extend(nested(dir, &rel, &entry.name, entry.kind).map(DirEvent::Note));
                     continue;
                 }
                 if let Some(event) = md_file(dir, words, entry, &rel, |stem| stem.to_string()) {
@@ -133,10 +133,10 @@ fn md_file(
     entry: DirEntry,
     rel: &str,
     name_of: impl Fn(&str) -> String,
-) -> Option<Entry> {
+) -> Option<DirEvent> {
     let stem = entry.name.strip_suffix(".md")?;
     if entry.lossy {
-        return Some(Entry::Note(Diagnostic::new(
+        return Some(DirEvent::Note(Diagnostic::new(
             words.refusal,
             Some(dir.display(rel)),
             format!(
@@ -146,12 +146,12 @@ fn md_file(
         )));
     }
     if stem.is_empty() {
-        return Some(Entry::Note(Diagnostic::warning(
+        return Some(DirEvent::Note(Diagnostic::warning(
             dir.display(rel),
             format!("a file named only .md has no {} name; skipped", words.noun),
         )));
     }
-    Some(Entry::File(Listed {
+    Some(DirEvent::File(Listed {
         name: name_of(stem),
         rel: rel.to_string(),
         kind: Some(entry.kind),
@@ -173,18 +173,18 @@ fn walk_nested(
     depth: usize,
     budget: &mut usize,
     entries: Vec<DirEntry>,
-    out: &mut Vec<Entry>,
+    out: &mut Vec<DirEvent>,
 ) {
     for entry in entries {
         if *budget == 0 {
-            out.push(Entry::Note(tree_cut(dir, rel, words)));
+            out.push(DirEvent::Note(tree_cut(dir, rel, words)));
             return;
         }
         *budget -= 1;
         let path = join(rel, &entry.name);
         if entry.kind == EntryKind::Dir && !entry.lossy {
             if depth + 1 >= limits::MAX_TREE_DEPTH {
-                out.push(Entry::Note(Diagnostic::warning(
+                out.push(DirEvent::Note(Diagnostic::warning(
                     dir.display(&path),
                     format!(
                         "deeper than {} levels; the {} below it are not read",
@@ -199,7 +199,7 @@ fn walk_nested(
                     let prefix = format!("{prefix}{}:", entry.name);
                     walk_nested(dir, words, &path, &prefix, depth + 1, budget, inner, out);
                 }
-                Err(problem) => out.extend(problem.map(|p| Entry::Note(p.diagnostic))),
+                Err(problem) => out.extend(problem.map(|p| DirEvent::Note(p.diagnostic))),
             }
             continue;
         }
@@ -223,7 +223,7 @@ fn tree_cut(dir: &SearchDir<'_>, rel: &str, words: &Words) -> Diagnostic {
 /// A [`Layout::SkillDirs`] entry: a directory (or a link to one) whose
 /// `SKILL.md` names it; a directory without one is reported; files at the
 /// top are not entries.
-fn skill_dir(dir: &SearchDir<'_>, words: &Words, entry: DirEntry) -> Option<Entry> {
+fn skill_dir(dir: &SearchDir<'_>, words: &Words, entry: DirEntry) -> Option<DirEvent> {
     let path = dir.rel(&entry.name);
     let is_dir = match entry.kind {
         EntryKind::Dir => true,
@@ -234,7 +234,7 @@ fn skill_dir(dir: &SearchDir<'_>, words: &Words, entry: DirEntry) -> Option<Entr
         return None;
     }
     if entry.lossy {
-        return Some(Entry::Note(Diagnostic::new(
+        return Some(DirEvent::Note(Diagnostic::new(
             words.refusal,
             Some(dir.display(&path)),
             format!(
@@ -245,11 +245,11 @@ fn skill_dir(dir: &SearchDir<'_>, words: &Words, entry: DirEntry) -> Option<Entr
     }
     let file = join(&path, SKILL_FILE);
     match dir.reader.stat(&file) {
-        Err(WsError::NotFound) => Some(Entry::Note(Diagnostic::warning(
+        Err(WsError::NotFound) => Some(DirEvent::Note(Diagnostic::warning(
             dir.display(&path),
             format!("no {SKILL_FILE} in this {} directory; skipped", words.noun),
         ))),
-        _ => Some(Entry::File(Listed {
+        _ => Some(DirEvent::File(Listed {
             name: entry.name,
             rel: file,
             kind: None,

@@ -192,13 +192,18 @@ fn an_invalid_byte_does_not_turn_a_character_cut_by_a_bound_into_text() {
 }
 
 #[test]
-fn invalid_utf8_in_the_soul_is_decoded_lossily() {
+fn invalid_utf8_in_the_soul_is_decoded_lossily_with_a_warning() {
     let env = TestEnv::new();
     env.write_config("mecatl/soul.md", b"Be \xff calm.\n");
     let out = assemble(&env);
     out.assert_code(0);
     assert_eq!(soul_block(&out), "<soul>\nBe \u{fffd} calm.\n</soul>");
-    assert_eq!(out.problems(), Vec::<String>::new());
+    assert_eq!(
+        out.problems(),
+        [
+            "warning [ROOT]/config/mecatl/soul.md: not valid UTF-8; invalid bytes are replaced with U+FFFD"
+        ]
+    );
 }
 
 #[test]

@@ -198,12 +198,10 @@ fn unlistable_directories_are_fatal_for_their_tier_only() {
         out.problems(),
         [
             format!("warning [ROOT]/config/mecatl/settings.yaml: settings ignored: {DENIED}"),
-            // memory.lock cannot be seen in the closed directory either.
+            // One warning about the closed directory, none about the files
+            // it hides.
             format!(
-                "warning [ROOT]/ws/mem/memory.lock: {DENIED}; reading the memory store without a lock"
-            ),
-            format!(
-                "warning [ROOT]/ws/mem/memory.json: cannot be read: {DENIED}; no memory entries loaded"
+                "warning [ROOT]/ws/mem: memory directory cannot be searched: {DENIED}; no memory entries loaded"
             ),
             "warning project files were withheld because the workspace is not trusted; trust it \
              with --trust-project, MECATL_TRUST_PROJECT=1 or trustedWorkspaces in \

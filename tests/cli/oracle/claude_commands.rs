@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use mecatl_prompt::limits;
 use mecatl_prompt::prompt::command::claude_dialect::{self, Context};
-use mecatl_prompt::prompt::command::claude_listing::{self, Entry, Kind, Reserved};
+use mecatl_prompt::prompt::command::claude_listing::{self, Kind, ListingEntry, Reserved};
 use mecatl_prompt::prompt::yaml::parse_yaml;
 use serde_json::{Map, Value};
 
@@ -205,7 +205,7 @@ fn listings_match_claude_code() {
             })
             .collect();
         profile_listing_order(&fixture, &names);
-        let entries: Vec<Entry> = names.iter().map(|name| entry(&fixture, name)).collect();
+        let entries: Vec<ListingEntry> = names.iter().map(|name| entry(&fixture, name)).collect();
         let budget = match fixture.case["env"]["SLASH_COMMAND_TOOL_CHAR_BUDGET"].as_str() {
             Some(value) => {
                 claude_listing::budget(limits::DEFAULT_CONTEXT_WINDOW_TOKENS, Some(value))
@@ -231,7 +231,7 @@ fn listings_match_claude_code() {
 }
 
 /// The listing entry of `name`, from the file that provides it.
-fn entry(fixture: &Fixture, name: &str) -> Entry {
+fn entry(fixture: &Fixture, name: &str) -> ListingEntry {
     let source = winner(fixture, name).expect("listed name has a file");
     let raw = read(&source.path);
     let keys = frontmatter(&raw);
@@ -240,7 +240,7 @@ fn entry(fixture: &Fixture, name: &str) -> Entry {
     });
     let when = text(keys.get("when_to_use"));
     let declared = text(keys.get("name"));
-    Entry {
+    ListingEntry {
         name: claude_listing::entry_name(name, declared.as_deref()),
         description: claude_listing::entry_description(&description, when.as_deref()),
     }

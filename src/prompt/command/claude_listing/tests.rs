@@ -4,8 +4,8 @@
 
 use super::*;
 
-fn entry(name: &str, description: &str) -> Entry {
-    Entry {
+fn entry(name: &str, description: &str) -> ListingEntry {
+    ListingEntry {
         name: name.to_string(),
         description: description.to_string(),
     }

@@ -25,10 +25,11 @@ pub fn is_injected_turn0_fragment(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::prompt::instructions::{InstructionAssembler, RootAssembler};
+    use crate::prompt::instructions::RootAssembler;
     use crate::prompt::memory_index::{MemoryEntry, render_memory_index};
     use crate::prompt::rules::{Rule, RuleOrigin, render_rules_message};
     use crate::prompt::soul::render_soul;
+    use crate::prompt::turn0::InstructionAssembler;
     use crate::prompt::user_model::render_user_model;
     use crate::workspace::MemWorkspace;
 

@@ -1,0 +1,270 @@
+//! The manifest of the assembled context (SPEC §2.9) that `snapshot`
+//! prints and `check` compares against.
+//!
+//! The manifest holds hashes and sizes, never content, of what does not
+//! depend on the Env: the stable prefix (built with an empty Env), the
+//! turn-0 messages, the rules of the rules message and the invokable
+//! commands. It is byte-identical across machines, days and checkout
+//! locations for the same files:
+//! - project files are named relative to the workspace, user files
+//!   relative to the home directory (`~/…`);
+//! - the Env flags (`--date`, `--cwd`, …) are accepted, so the same flags
+//!   as for `build` can be passed, and ignored;
+//! - the memory index and the user model are per-session state the agent
+//!   writes as it works, and the memory's default directory is derived
+//!   from the checkout's absolute path, so they are included only when
+//!   `--memory-dir` / `--user-model-dir` name their directory;
+//! - like `assemble`, it follows the run's trust: an untrusted run lists
+//!   no project rules or commands, so snapshot and check with the same
+//!   trust.
+//!
+//! `rules` lists the rules the rules message shows (after precedence,
+//! trust and caps), each hashed as its rendered `<rule>` block; a rule's
+//! `bytes` is that block's size. A command's hash is that of its file.
+
+use std::path::Path;
+
+use clap::Args;
+use serde::{Deserialize, Serialize};
+
+use crate::adapters::commandsfs::CommandCatalog;
+use crate::cli::config::{PrefixArgs, SuffixArgs, prefix_config, sha256_hex};
+use crate::cli::context::Context;
+use crate::cli::error::CliError;
+use crate::cli::sources::command_catalog;
+use crate::cli::turn0::{Turn0Args, collect_turn0};
+use crate::diagnostic::Diagnostic;
+use crate::prompt::build::build;
+use crate::prompt::command::CommandSource;
+use crate::prompt::rules::render_rule_block;
+use crate::prompt::turn0::Provenance;
+
+/// The schema tag of a manifest.
+pub const SNAPSHOT_SCHEMA: &str = "mecatl-prompt/snapshot-v1";
+
+/// The options that change the manifest's content, shared by `snapshot`
+/// and `check`.
+#[derive(Debug, Clone, Args)]
+pub struct ContextArgs {
+    /// Role, tone, safety and tools.
+    #[command(flatten)]
+    pub prefix: PrefixArgs,
+    /// What the turn-0 messages contain.
+    #[command(flatten)]
+    pub turn0: Turn0Args,
+    /// Env flags: accepted so `build`'s flags can be reused, and ignored.
+    #[command(
+        flatten,
+        next_help_heading = "Accepted and ignored (they only change the Env)"
+    )]
+    pub ignored: SuffixArgs,
+}
+
+/// A size and a hash.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Digest {
+    /// Lowercase hex SHA-256.
+    pub sha256: String,
+    /// Size in bytes.
+    pub bytes: usize,
+}
+
+impl Digest {
+    fn of(text: &str) -> Self {
+        Self {
+            sha256: sha256_hex(text),
+            bytes: text.len(),
+        }
+    }
+}
+
+/// One turn-0 message.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MessageDigest {
+    /// Where the message came from.
+    pub provenance: Provenance,
+    /// Hash of the message text.
+    pub sha256: String,
+    /// Size of the message text.
+    pub bytes: usize,
+}
+
+/// One rule shown in the rules message.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RuleDigest {
+    /// The rule name.
+    pub name: String,
+    /// `project` or `user`.
+    pub origin: String,
+    /// The file, workspace-relative or `~/`-relative.
+    pub source: String,
+    /// Its globs; empty when unconditional.
+    pub paths: Vec<String>,
+    /// Hash of the rendered `<rule>` block.
+    pub sha256: String,
+    /// Size of the rendered block.
+    pub bytes: usize,
+}
+
+/// One invokable command.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CommandDigest {
+    /// The name, without the slash.
+    pub name: String,
+    /// The winning file, workspace-relative or `~/`-relative.
+    pub source: String,
+    /// Hash of the file's text.
+    pub sha256: String,
+}
+
+/// The manifest `snapshot` prints and `check` reads.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Manifest {
+    /// Always [`SNAPSHOT_SCHEMA`].
+    pub schema: String,
+    /// The stable prefix.
+    pub prefix: Digest,
+    /// The turn-0 messages, in order.
+    pub messages: Vec<MessageDigest>,
+    /// The rules of the rules message, in order.
+    pub rules: Vec<RuleDigest>,
+    /// The invokable commands, sorted by name.
+    pub commands: Vec<CommandDigest>,
+}
+
+/// `path` with the home directory replaced by `~`; other paths unchanged.
+fn portable(ctx: &Context, path: &str) -> String {
+    let Some(home) = ctx.locations.home.as_ref().filter(|h| h.is_absolute()) else {
+        return path.to_string();
+    };
+    match Path::new(path).strip_prefix(home) {
+        Ok(rest) => {
+            let parts: Vec<String> = rest
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect();
+            format!("~/{}", parts.join("/"))
+        }
+        _ => path.to_string(),
+    }
+}
+
+/// The invokable commands of the catalog with the hash of each file, and
+/// whether any command was withheld.
+fn command_digests(
+    ctx: &Context,
+    catalog: &CommandCatalog,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Result<(Vec<CommandDigest>, bool), CliError> {
+    let listing = catalog.list();
+    diagnostics.extend(listing.diagnostics);
+    let withheld = listing.commands.iter().any(|c| c.withheld);
+    let mut digests = Vec::new();
+    for command in listing.commands.into_iter().filter(|c| !c.withheld) {
+        if let Some(raw) = catalog.command_body(&command.name)? {
+            digests.push(CommandDigest {
+                sha256: sha256_hex(&raw),
+                source: portable(ctx, &command.source),
+                name: command.name,
+            });
+        }
+    }
+    Ok((digests, withheld))
+}
+
+/// Builds the manifest the options describe, with the diagnostics met.
+pub fn build_manifest(
+    ctx: &Context,
+    args: &ContextArgs,
+) -> Result<(Manifest, Vec<Diagnostic>), CliError> {
+    let mut found = Vec::new();
+    let config = prefix_config(ctx, &args.prefix, &mut found)?;
+    let prefix = build(&config).stable_prefix;
+    let turn0_args = Turn0Args {
+        no_memory: args.turn0.no_memory || args.turn0.memory_dir.is_none(),
+        no_user_model: args.turn0.no_user_model || args.turn0.user_model_dir.is_none(),
+        ..args.turn0.clone()
+    };
+    let turn0 = collect_turn0(ctx, &turn0_args)?;
+    let (commands, withheld_commands) =
+        command_digests(ctx, &command_catalog(ctx, &[])?, &mut found)?;
+    let manifest = Manifest {
+        schema: SNAPSHOT_SCHEMA.to_string(),
+        prefix: Digest::of(&prefix),
+        messages: turn0
+            .messages
+            .iter()
+            .map(|m| MessageDigest {
+                provenance: m.provenance,
+                sha256: sha256_hex(&m.message.text),
+                bytes: m.message.text.len(),
+            })
+            .collect(),
+        rules: turn0
+            .messages
+            .iter()
+            .flat_map(|m| &m.rules)
+            .map(|shown| {
+                let block = render_rule_block(&shown.rule);
+                RuleDigest {
+                    name: shown.rule.name.clone(),
+                    origin: shown.rule.origin.as_str().to_string(),
+                    source: shown
+                        .source
+                        .as_deref()
+                        .map(|source| portable(ctx, source))
+                        .unwrap_or_default(),
+                    paths: shown.rule.paths.clone(),
+                    sha256: sha256_hex(&block),
+                    bytes: block.len(),
+                }
+            })
+            .collect(),
+        commands,
+    };
+    // The turn-0 diagnostics already carry the context's own ones and, when
+    // rules or the soul were withheld, the notice; withheld commands need it
+    // too.
+    let mut diagnostics = turn0.diagnostics;
+    diagnostics.extend(found);
+    let notice = ctx.withheld_notice();
+    if withheld_commands && !diagnostics.contains(&notice) {
+        diagnostics.push(notice);
+    }
+    Ok((manifest, diagnostics))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::output;
+
+    #[test]
+    fn a_manifest_round_trips_through_json() {
+        let manifest = Manifest {
+            schema: SNAPSHOT_SCHEMA.to_string(),
+            prefix: Digest::of("p"),
+            messages: vec![MessageDigest {
+                provenance: Provenance::Project,
+                sha256: sha256_hex("m"),
+                bytes: 1,
+            }],
+            rules: vec![RuleDigest {
+                name: "r".into(),
+                origin: "user".into(),
+                source: "~/.claude/rules/r.md".into(),
+                paths: vec!["**/*.rs".into()],
+                sha256: sha256_hex("b"),
+                bytes: 1,
+            }],
+            commands: vec![CommandDigest {
+                name: "c".into(),
+                source: ".mecatl/commands/c.md".into(),
+                sha256: sha256_hex("c"),
+            }],
+        };
+        let bytes = output::json_bytes(&manifest);
+        let back: Manifest = serde_json::from_slice(&bytes).unwrap();
+        assert_eq!(back, manifest);
+    }
+}

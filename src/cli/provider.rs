@@ -1,0 +1,104 @@
+//! The providers' request shapes (SPEC §8.3): `--format anthropic` and
+//! `--format openai` for `build` (the system prompt) and `assemble` (the
+//! turn-0 messages), so the two halves merge into one request body.
+
+use serde::Serialize;
+
+use crate::prompt::build::Layered;
+
+/// One Anthropic text block.
+#[derive(Serialize)]
+pub struct TextBlock<'a> {
+    r#type: &'static str,
+    text: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cache_control: Option<CacheControl>,
+}
+
+impl<'a> TextBlock<'a> {
+    fn text(text: &'a str) -> Self {
+        Self {
+            r#type: "text",
+            text,
+            cache_control: None,
+        }
+    }
+}
+
+/// An Anthropic cache breakpoint.
+#[derive(Serialize)]
+struct CacheControl {
+    r#type: &'static str,
+}
+
+/// The Anthropic `system` array.
+#[derive(Serialize)]
+pub struct AnthropicSystem<'a> {
+    system: Vec<TextBlock<'a>>,
+}
+
+/// One Anthropic message holding one text block.
+#[derive(Serialize)]
+pub struct AnthropicMessage<'a> {
+    role: &'static str,
+    content: [TextBlock<'a>; 1],
+}
+
+/// One OpenAI Chat Completions message.
+#[derive(Serialize)]
+pub struct OpenAiMessage<'a> {
+    role: &'static str,
+    content: &'a str,
+}
+
+/// A `messages` array, the shape both providers take.
+#[derive(Serialize)]
+pub struct Messages<T> {
+    messages: Vec<T>,
+}
+
+/// The Anthropic `system` blocks: the prefix carries the cache breakpoint;
+/// an empty side is left out, since the API rejects empty text blocks.
+pub fn anthropic_system(layered: &Layered) -> AnthropicSystem<'_> {
+    let mut system = Vec::new();
+    if !layered.stable_prefix.is_empty() {
+        system.push(TextBlock {
+            cache_control: Some(CacheControl {
+                r#type: "ephemeral",
+            }),
+            ..TextBlock::text(&layered.stable_prefix)
+        });
+    }
+    if !layered.volatile_suffix.is_empty() {
+        system.push(TextBlock::text(&layered.volatile_suffix));
+    }
+    AnthropicSystem { system }
+}
+
+/// One Anthropic user message per text.
+pub fn anthropic_user_messages<'a>(
+    texts: impl IntoIterator<Item = &'a str>,
+) -> Messages<AnthropicMessage<'a>> {
+    Messages {
+        messages: texts
+            .into_iter()
+            .map(|text| AnthropicMessage {
+                role: "user",
+                content: [TextBlock::text(text)],
+            })
+            .collect(),
+    }
+}
+
+/// One OpenAI message with `role` per text.
+pub fn openai_messages<'a>(
+    role: &'static str,
+    texts: impl IntoIterator<Item = &'a str>,
+) -> Messages<OpenAiMessage<'a>> {
+    Messages {
+        messages: texts
+            .into_iter()
+            .map(|content| OpenAiMessage { role, content })
+            .collect(),
+    }
+}

@@ -1,0 +1,526 @@
+//! [`OsWorkspace`]: the workspace port over a directory on disk (SPEC §3.1).
+
+use std::collections::HashMap;
+use std::fs::{File, OpenOptions};
+use std::io::{self, Read};
+use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use super::{Bounded, DirEntry, EntryKind, LinkPolicy, Workspace, WsError, components};
+
+fn kind_of(file_type: std::fs::FileType) -> EntryKind {
+    if file_type.is_symlink() {
+        EntryKind::Symlink
+    } else if file_type.is_file() {
+        EntryKind::File
+    } else if file_type.is_dir() {
+        EntryKind::Dir
+    } else if file_type.is_fifo() {
+        EntryKind::Other("FIFO")
+    } else if file_type.is_socket() {
+        EntryKind::Other("socket")
+    } else if file_type.is_char_device() || file_type.is_block_device() {
+        EntryKind::Other("device")
+    } else {
+        EntryKind::Other("special file")
+    }
+}
+
+fn other_name(kind: EntryKind) -> &'static str {
+    match kind {
+        EntryKind::Dir => "directory",
+        EntryKind::Other(name) => name,
+        EntryKind::File => "file",
+        EntryKind::Symlink => "symlink",
+    }
+}
+
+/// A workspace rooted at a directory on disk.
+///
+/// A confined reader decides confinement by resolving paths (`..`-free,
+/// links followed) and checking that they stay under the canonical root.
+/// Resolving every path component of every file would cost several system
+/// calls per file, so the canonical path of each directory is resolved
+/// once and remembered: below a directory known to lie inside the root, a
+/// final component that is not a symbolic link needs no resolution, and a
+/// file a listing reported as regular is opened with `O_NOFOLLOW` straight
+/// away. Links, and everything under a directory that does not resolve
+/// inside the root, take the exact (resolving) route.
+#[derive(Debug)]
+pub struct OsWorkspace {
+    root: PathBuf,
+    canonical_root: Option<PathBuf>,
+    policy: LinkPolicy,
+    /// Confine only: directory (normalised relative path) → its canonical
+    /// path when it resolves inside the root, `None` when it does not
+    /// resolve or lies outside (paths below it take the exact route).
+    dirs: Mutex<HashMap<String, Option<PathBuf>>>,
+}
+
+impl OsWorkspace {
+    /// A reader rooted at `root` with the given link policy. A root that does
+    /// not exist yields a workspace where every path is not found.
+    pub fn new(root: impl Into<PathBuf>, policy: LinkPolicy) -> Self {
+        let root = root.into();
+        let canonical_root = match policy {
+            LinkPolicy::Confine => std::fs::canonicalize(&root).ok(),
+            LinkPolicy::Follow => None,
+        };
+        Self {
+            root,
+            canonical_root,
+            policy,
+            dirs: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The link policy this reader applies.
+    pub fn policy(&self) -> LinkPolicy {
+        self.policy
+    }
+
+    fn full_path(&self, parts: &[&str]) -> PathBuf {
+        parts.iter().fold(self.root.clone(), |p, c| p.join(c))
+    }
+
+    /// Resolves `rel` to the path to open, applying the link policy: the
+    /// exact route, which resolves every component in confined mode.
+    fn resolve(&self, parts: &[&str]) -> Result<PathBuf, WsError> {
+        let full = self.full_path(parts);
+        match self.policy {
+            LinkPolicy::Follow => Ok(full),
+            LinkPolicy::Confine => {
+                let Some(canonical_root) = &self.canonical_root else {
+                    return Err(WsError::NotFound);
+                };
+                match std::fs::canonicalize(&full) {
+                    Ok(resolved) if resolved.starts_with(canonical_root) => Ok(resolved),
+                    Ok(_) => Err(WsError::Refused(
+                        "symlink resolves outside the workspace; not followed".to_string(),
+                    )),
+                    Err(err) => Err(unresolved(&full, err)),
+                }
+            }
+        }
+    }
+
+    /// Confine only: the canonical path of the directory `parts` when it is
+    /// known to resolve inside the root; `None` sends the caller down the
+    /// exact route.
+    fn canonical_dir(&self, parts: &[&str]) -> Option<PathBuf> {
+        let canonical_root = self.canonical_root.as_ref()?;
+        if parts.is_empty() {
+            return Some(canonical_root.clone());
+        }
+        let key = parts.join("/");
+        // A poisoned lock only means another thread panicked mid-insert;
+        // the exact route is always correct, so fall back to it.
+        let mut dirs = self.dirs.lock().ok()?;
+        if let Some(known) = dirs.get(&key) {
+            return known.clone();
+        }
+        let found = std::fs::canonicalize(self.full_path(parts))
+            .ok()
+            .filter(|dir| dir.starts_with(canonical_root));
+        dirs.insert(key, found.clone());
+        found
+    }
+
+    /// Confine only: the path of the last component of `parts` below its
+    /// canonical directory, when that directory is known to lie inside the
+    /// root. The last component itself is not resolved.
+    fn beneath_known_dir(&self, parts: &[&str]) -> Option<PathBuf> {
+        let (name, dir) = parts.split_last()?;
+        Some(self.canonical_dir(dir)?.join(name))
+    }
+
+    /// Confine only: what `parts` is without resolving anything, when its
+    /// directory is known to lie inside the root and it is not a link.
+    /// `None` sends the caller down the exact route.
+    fn quick_lstat(&self, parts: &[&str]) -> Option<(PathBuf, Result<EntryKind, WsError>)> {
+        let path = self.beneath_known_dir(parts)?;
+        let kind = match std::fs::symlink_metadata(&path) {
+            Ok(meta) if meta.file_type().is_symlink() => return None,
+            Ok(meta) => Ok(kind_of(meta.file_type())),
+            Err(err) => Err(lstat_failure(err)),
+        };
+        Some((path, kind))
+    }
+
+    /// The exact route of `read`: resolve, check the type, then open.
+    fn read_resolved(&self, parts: &[&str], max_bytes: u64) -> Result<Bounded, WsError> {
+        let path = self.resolve(parts)?;
+        let meta = std::fs::metadata(&path).map_err(|e| io_to_ws(&path, e))?;
+        let kind = kind_of(meta.file_type());
+        if kind != EntryKind::File {
+            return Err(WsError::NotRegular(other_name(kind)));
+        }
+        let file = open_nonblocking(&path, false).map_err(|e| io_to_ws(&path, e))?;
+        read_regular(file, max_bytes)
+    }
+
+    /// Opens `path`, known to be a regular file below a directory inside the
+    /// root, without following a final link. `None` when it was replaced by
+    /// a link since it was looked at: the caller takes the exact route.
+    fn read_known_file(&self, path: &Path, max_bytes: u64) -> Option<Result<Bounded, WsError>> {
+        let nofollow = self.policy == LinkPolicy::Confine;
+        match open_nonblocking(path, nofollow) {
+            Ok(file) => Some(read_regular(file, max_bytes)),
+            Err(err) if nofollow && err.raw_os_error() == Some(libc::ELOOP) => None,
+            Err(err) => Some(Err(lstat_failure(err))),
+        }
+    }
+}
+
+/// Opens `path` for reading with `O_NONBLOCK`, so that a file swapped for a
+/// FIFO after its type was checked still cannot block the open, and with
+/// `O_NOFOLLOW` when asked.
+fn open_nonblocking(path: &Path, nofollow: bool) -> io::Result<File> {
+    let mut flags = libc::O_NONBLOCK;
+    if nofollow {
+        flags |= libc::O_NOFOLLOW;
+    }
+    OpenOptions::new().read(true).custom_flags(flags).open(path)
+}
+
+/// Reads an opened file, checking with `fstat` that it is regular.
+fn read_regular(file: File, max_bytes: u64) -> Result<Bounded, WsError> {
+    let meta = file.metadata()?;
+    let kind = kind_of(meta.file_type());
+    if kind != EntryKind::File {
+        return Err(WsError::NotRegular(other_name(kind)));
+    }
+    read_bounded(file, meta.len(), max_bytes)
+}
+
+/// Classifies a failure to look at a path whose directory is known and
+/// whose last component is not followed: a missing entry is not found.
+fn lstat_failure(err: io::Error) -> WsError {
+    match err.raw_os_error() {
+        Some(libc::ENOENT | libc::ENOTDIR) => WsError::NotFound,
+        Some(libc::ELOOP) => WsError::Unresolvable("symlink loop".to_string()),
+        _ => WsError::Io(err),
+    }
+}
+
+/// Classifies a failure to resolve `full`: a link loop or dangling link is
+/// unresolvable, a missing path is not found, anything else is a fault.
+fn unresolved(full: &Path, err: io::Error) -> WsError {
+    const ELOOP: i32 = libc::ELOOP;
+    const ENOTDIR: i32 = libc::ENOTDIR;
+    match err.raw_os_error() {
+        Some(ELOOP) => WsError::Unresolvable("symlink loop".to_string()),
+        Some(ENOTDIR) => WsError::NotFound,
+        _ if err.kind() == io::ErrorKind::NotFound => match std::fs::symlink_metadata(full) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                WsError::Unresolvable("dangling symlink".to_string())
+            }
+            _ => WsError::NotFound,
+        },
+        _ => WsError::Io(err),
+    }
+}
+
+fn io_to_ws(full: &Path, err: io::Error) -> WsError {
+    unresolved(full, err)
+}
+
+impl Workspace for OsWorkspace {
+    fn root(&self) -> &Path {
+        &self.root
+    }
+
+    fn display(&self, rel: &str) -> String {
+        match self.policy {
+            LinkPolicy::Confine => rel.trim_start_matches("./").to_string(),
+            LinkPolicy::Follow => {
+                let parts = components(rel).unwrap_or_default();
+                self.full_path(&parts).display().to_string()
+            }
+        }
+    }
+
+    fn stat(&self, rel: &str) -> Result<EntryKind, WsError> {
+        let parts = components(rel)?;
+        if let Some((_, kind)) = self.quick_lstat(&parts) {
+            return kind;
+        }
+        let path = self.resolve(&parts)?;
+        let meta = std::fs::metadata(&path).map_err(|e| io_to_ws(&path, e))?;
+        Ok(kind_of(meta.file_type()))
+    }
+
+    fn read(&self, rel: &str, max_bytes: u64) -> Result<Bounded, WsError> {
+        let parts = components(rel)?;
+        match self.quick_lstat(&parts) {
+            Some((path, Ok(EntryKind::File))) => {
+                if let Some(read) = self.read_known_file(&path, max_bytes) {
+                    return read;
+                }
+            }
+            Some((_, Ok(kind))) => return Err(WsError::NotRegular(other_name(kind))),
+            Some((_, Err(err))) => return Err(err),
+            None => {}
+        }
+        self.read_resolved(&parts, max_bytes)
+    }
+
+    fn read_listed(&self, rel: &str, kind: EntryKind, max_bytes: u64) -> Result<Bounded, WsError> {
+        if kind != EntryKind::File {
+            return self.read(rel, max_bytes);
+        }
+        let parts = components(rel)?;
+        let known = match self.policy {
+            LinkPolicy::Confine => self.beneath_known_dir(&parts),
+            LinkPolicy::Follow => Some(self.full_path(&parts)),
+        };
+        if let Some(read) = known.and_then(|path| self.read_known_file(&path, max_bytes)) {
+            return read;
+        }
+        self.read_resolved(&parts, max_bytes)
+    }
+
+    fn list(&self, rel: &str) -> Result<Vec<DirEntry>, WsError> {
+        let mut entries = self.list_unsorted(rel)?;
+        // Names within one directory are unique, so an unstable sort gives
+        // the one order there is.
+        entries.sort_unstable_by(|a, b| a.name.cmp(&b.name));
+        Ok(entries)
+    }
+
+    fn list_unsorted(&self, rel: &str) -> Result<Vec<DirEntry>, WsError> {
+        let parts = components(rel)?;
+        let path = match self.canonical_dir(&parts) {
+            Some(path) => path,
+            None => self.resolve(&parts)?,
+        };
+        let reader = std::fs::read_dir(&path).map_err(|e| match e.raw_os_error() {
+            Some(libc::ENOTDIR) => WsError::NotADirectory,
+            _ => io_to_ws(&path, e),
+        })?;
+        let mut entries = Vec::new();
+        for entry in reader {
+            let entry = entry?;
+            let os_name = entry.file_name();
+            let (name, lossy) = match os_name.into_string() {
+                Ok(name) => (name, false),
+                Err(os_name) => (os_name.to_string_lossy().into_owned(), true),
+            };
+            let kind = match entry.file_type() {
+                Ok(t) => kind_of(t),
+                Err(_) => EntryKind::Other("unknown"),
+            };
+            entries.push(DirEntry { name, lossy, kind });
+        }
+        Ok(entries)
+    }
+}
+
+fn read_bounded(file: File, size: u64, max_bytes: u64) -> Result<Bounded, WsError> {
+    let capacity = usize::try_from(size.min(max_bytes)).unwrap_or(0);
+    let mut bytes = Vec::with_capacity(capacity);
+    file.take(max_bytes).read_to_end(&mut bytes)?;
+    // The size from fstat can lag a file that grows while we read; never
+    // report fewer bytes than we actually got.
+    let size = size.max(bytes.len() as u64);
+    Ok(Bounded { bytes, size })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn os_workspace_confines_links_and_skips_fifos() {
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(outside.path().join("secret"), "s3cret").unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::write(root.join("AGENTS.md"), "hi").unwrap();
+        std::os::unix::fs::symlink("AGENTS.md", root.join("CLAUDE.md")).unwrap();
+        std::os::unix::fs::symlink(outside.path().join("secret"), root.join("leak.md")).unwrap();
+        std::os::unix::fs::symlink("nowhere", root.join("dangling.md")).unwrap();
+        std::os::unix::fs::symlink("loop.md", root.join("loop.md")).unwrap();
+        std::fs::create_dir(root.join("x.md")).unwrap();
+        let status = std::process::Command::new("mkfifo")
+            .arg(root.join("fifo.md"))
+            .status()
+            .unwrap();
+        assert!(status.success());
+
+        let ws = OsWorkspace::new(root, LinkPolicy::Confine);
+        assert_eq!(ws.read("CLAUDE.md", 100).unwrap().bytes, b"hi");
+        assert!(matches!(ws.read("leak.md", 100), Err(WsError::Refused(_))));
+        assert!(matches!(
+            ws.read("dangling.md", 100),
+            Err(WsError::Unresolvable(_))
+        ));
+        assert!(matches!(
+            ws.read("loop.md", 100),
+            Err(WsError::Unresolvable(_))
+        ));
+        assert!(matches!(
+            ws.read("fifo.md", 100),
+            Err(WsError::NotRegular("FIFO"))
+        ));
+        assert!(matches!(
+            ws.read("x.md", 100),
+            Err(WsError::NotRegular("directory"))
+        ));
+        assert!(matches!(ws.read("missing.md", 100), Err(WsError::NotFound)));
+        assert_eq!(ws.display("a/b.md"), "a/b.md");
+
+        let user = OsWorkspace::new(root, LinkPolicy::Follow);
+        assert_eq!(user.read("leak.md", 100).unwrap().bytes, b"s3cret");
+        assert_eq!(
+            user.display("a.md"),
+            root.join("a.md").display().to_string()
+        );
+    }
+    fn symlink(target: impl AsRef<Path>, link: impl AsRef<Path>) {
+        std::os::unix::fs::symlink(target, link).unwrap();
+    }
+
+    fn mkfifo(path: &Path) {
+        let status = std::process::Command::new("mkfifo")
+            .arg(path)
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+
+    #[test]
+    fn os_workspace_confines_links_in_directories_too() {
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(outside.path().join("x.md"), "outside").unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("shared/rules")).unwrap();
+        std::fs::write(root.join("shared/rules/x.md"), "inside").unwrap();
+        std::fs::create_dir(root.join(".claude")).unwrap();
+        symlink("../shared/rules", root.join(".claude/rules"));
+        symlink(outside.path(), root.join(".claude/out"));
+        symlink("loop", root.join(".claude/loop"));
+        symlink("nowhere", root.join(".claude/gone"));
+
+        let ws = OsWorkspace::new(root, LinkPolicy::Confine);
+        // Twice: the second time answers from the directory cache.
+        for _ in 0..2 {
+            // A linked directory inside the root is followed.
+            assert_eq!(ws.read(".claude/rules/x.md", 100).unwrap().bytes, b"inside");
+            assert_eq!(
+                ws.read_listed(".claude/rules/x.md", EntryKind::File, 100)
+                    .unwrap()
+                    .bytes,
+                b"inside"
+            );
+            assert_eq!(ws.stat(".claude/rules/x.md").unwrap(), EntryKind::File);
+            assert_eq!(ws.list(".claude/rules").unwrap().len(), 1);
+            // One leading outside is refused, whether the file exists or not
+            // (a missing file is simply not found, as before).
+            assert!(matches!(
+                ws.read(".claude/out/x.md", 100),
+                Err(WsError::Refused(_))
+            ));
+            assert!(matches!(
+                ws.read_listed(".claude/out/x.md", EntryKind::File, 100),
+                Err(WsError::Refused(_))
+            ));
+            assert!(matches!(
+                ws.stat(".claude/out/x.md"),
+                Err(WsError::Refused(_))
+            ));
+            assert!(matches!(ws.list(".claude/out"), Err(WsError::Refused(_))));
+            assert!(matches!(
+                ws.read(".claude/out/no.md", 100),
+                Err(WsError::NotFound)
+            ));
+            // Loops and dangling directory links.
+            assert!(matches!(
+                ws.read(".claude/loop/x.md", 100),
+                Err(WsError::Unresolvable(_))
+            ));
+            assert!(matches!(
+                ws.list(".claude/loop"),
+                Err(WsError::Unresolvable(_))
+            ));
+            assert!(matches!(
+                ws.read(".claude/gone/x.md", 100),
+                Err(WsError::NotFound)
+            ));
+            assert!(matches!(
+                ws.list(".claude/gone"),
+                Err(WsError::Unresolvable(_))
+            ));
+            // A file where a directory is expected.
+            assert!(matches!(
+                ws.read("shared/rules/x.md/y", 100),
+                Err(WsError::NotFound)
+            ));
+            assert!(matches!(
+                ws.list("shared/rules/x.md"),
+                Err(WsError::NotADirectory)
+            ));
+            assert!(matches!(ws.stat("shared/nope"), Err(WsError::NotFound)));
+            assert_eq!(ws.stat("shared").unwrap(), EntryKind::Dir);
+            assert!(matches!(
+                ws.read("shared", 100),
+                Err(WsError::NotRegular("directory"))
+            ));
+        }
+    }
+
+    #[test]
+    fn a_listed_file_swapped_afterwards_is_checked_again() {
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(outside.path().join("secret"), "s3cret").unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        for name in ["leak.md", "inner.md", "fifo.md", "gone.md", "AGENTS.md"] {
+            std::fs::write(root.join(name), "x").unwrap();
+        }
+        let ws = OsWorkspace::new(root, LinkPolicy::Confine);
+        let listed = ws.list("").unwrap();
+        assert!(listed.iter().all(|e| e.kind == EntryKind::File));
+        // Between the listing and the read, files turn into links and a FIFO.
+        for name in ["leak.md", "inner.md", "fifo.md", "gone.md"] {
+            std::fs::remove_file(root.join(name)).unwrap();
+        }
+        symlink(outside.path().join("secret"), root.join("leak.md"));
+        symlink("AGENTS.md", root.join("inner.md"));
+        mkfifo(&root.join("fifo.md"));
+        let read = |name: &str| ws.read_listed(name, EntryKind::File, 100);
+        assert!(matches!(read("leak.md"), Err(WsError::Refused(_))));
+        assert_eq!(read("inner.md").unwrap().bytes, b"x");
+        assert!(matches!(read("fifo.md"), Err(WsError::NotRegular("FIFO"))));
+        assert!(matches!(read("gone.md"), Err(WsError::NotFound)));
+        // Kinds that are not regular files are never opened.
+        assert!(matches!(
+            ws.read_listed("fifo.md", EntryKind::Other("FIFO"), 100),
+            Err(WsError::NotRegular("FIFO"))
+        ));
+    }
+
+    #[test]
+    fn user_tier_reads_listed_files_through_links() {
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(outside.path().join("rule.md"), "mine").unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        symlink(outside.path(), dir.path().join("rules"));
+        let user = OsWorkspace::new(dir.path(), LinkPolicy::Follow);
+        let listed = user.list("rules").unwrap();
+        assert_eq!(listed[0].kind, EntryKind::File);
+        assert_eq!(
+            user.read_listed("rules/rule.md", EntryKind::File, 100)
+                .unwrap()
+                .bytes,
+            b"mine"
+        );
+        mkfifo(&dir.path().join("fifo"));
+        assert!(matches!(
+            user.read_listed("fifo", EntryKind::File, 100),
+            Err(WsError::NotRegular("FIFO"))
+        ));
+    }
+}
