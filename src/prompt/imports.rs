@@ -468,14 +468,14 @@ impl NotLoaded {
     /// The reason as the profile lists it.
     pub fn as_str(self) -> &'static str {
         match self {
-            NotLoaded::TooDeep => "deeper than 4 imports",
+            NotLoaded::TooDeep => "imported too deep",
             NotLoaded::Duplicate => "already loaded",
             NotLoaded::Binary => "not a text file",
             NotLoaded::External => "outside the cwd, external imports not approved",
             NotLoaded::OutsideWorkspace => "external, not read",
             NotLoaded::Missing => "no such file",
             NotLoaded::NotAFile => "not a regular file",
-            NotLoaded::TooLarge => "over 4 MiB",
+            NotLoaded::TooLarge => "too large",
             NotLoaded::Blank => "empty",
             NotLoaded::OverCap => "import limit reached",
         }
