@@ -19,6 +19,7 @@ use crate::prompt::command::claude_dialect::{self, split_arguments};
 use crate::prompt::command::claude_listing::Kind;
 use crate::prompt::command::{Expansion, NotExpanded};
 use crate::prompt::tiers::{Candidate, Fate, ReadPolicy, SearchDir, resolve_name};
+use crate::prompt::text::js_trim;
 use crate::prompt::turn0::ReadFault;
 use crate::prompt::walk::absolute;
 use crate::workspace::{EntryKind, Workspace, WsError, join};
@@ -212,7 +213,7 @@ pub fn expand_claude(
         expansion: Expansion {
             expanded: true,
             name: Some(winner.name),
-            args: split_arguments(invocation.args.trim_matches(claude_dialect::is_js_space)),
+            args: split_arguments(js_trim(invocation.args)),
             source: Some(winner.source),
             output: defused.text,
         },

@@ -28,7 +28,7 @@
 
 use serde::Serialize;
 
-use crate::prompt::command::claude_dialect::is_js_space;
+use crate::prompt::text::is_js_space;
 
 /// A shell command Claude Code would run, and where the preview's
 /// placeholder for it starts in the expansion.
