@@ -467,7 +467,7 @@ fn one_kind_searches_two_layouts_in_one_order_each_in_its_own_words() {
         ]
     );
     assert_eq!(
-        reasons(&found.diagnostics),
+        triples(&found.diagnostics),
         vec![
             (
                 Severity::Warning,
@@ -521,7 +521,7 @@ fn skill_links_that_cannot_be_followed_are_candidates_with_their_fate() {
     assert_eq!(found.candidates[1].item.as_deref(), Some("inside"));
     assert!(found.candidates[2].item.is_none());
     assert_eq!(
-        reasons(&found.diagnostics),
+        triples(&found.diagnostics),
         vec![
             (
                 Severity::Warning,
