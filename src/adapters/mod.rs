@@ -2,7 +2,9 @@
 //! filesystem, the process environment and subprocesses.
 
 pub mod builder_cmd;
+pub mod claude_commands;
 pub mod codex_config;
+pub mod codex_skills;
 pub mod commandsfs;
 pub mod git;
 pub mod locations;

@@ -48,7 +48,7 @@ fn preview(fixture: &Fixture) -> Value {
     let chain = chain(&walk, root.as_ref());
     let project_text = project_docs(chain, &config).text();
     let global_text = global_doc(&codex_home).doc.map(|doc| doc.content);
-    let listing = list_skills(&skill_roots(chain, &codex_home, Some(&home)));
+    let listing = list_skills(&skill_roots(chain, Some(&codex_home), Some(&home)));
     let skills: Vec<Value> = listing
         .skills
         .iter()

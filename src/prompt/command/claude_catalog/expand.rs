@@ -18,8 +18,8 @@ use crate::prompt::command::claude_catalog::resolve::{
 use crate::prompt::command::claude_dialect::{self, split_arguments};
 use crate::prompt::command::claude_listing::Kind;
 use crate::prompt::command::{Expansion, NotExpanded};
-use crate::prompt::tiers::{Candidate, Fate, ReadPolicy, SearchDir, resolve_name};
 use crate::prompt::text::js_trim;
+use crate::prompt::tiers::{Candidate, Fate, ReadPolicy, SearchDir, resolve_name};
 use crate::prompt::turn0::ReadFault;
 use crate::prompt::walk::absolute;
 use crate::workspace::{EntryKind, Workspace, WsError, join};
