@@ -46,6 +46,7 @@ pub use split::split_arguments;
 use super::Rendered;
 use super::substitute::{Capped, TEMPLATE_OUTPUT_BOUND};
 use crate::limits;
+use crate::prompt::yaml::{MappingEntry, YamlError, parse_mapping, parse_yaml};
 
 /// The line (and blank line) Claude Code puts before a skill's body.
 pub fn skill_prefix(skill_dir: &str) -> String {
@@ -140,6 +141,88 @@ pub fn requote_frontmatter(yaml: &str, is_flow_list: impl Fn(&str) -> bool) -> S
         })
         .collect();
     lines.join("\n")
+}
+
+/// How Claude Code read a file's frontmatter block (see [`read_frontmatter`]).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reading {
+    /// The file has no block.
+    NoBlock,
+    /// The block is valid YAML.
+    Yaml,
+    /// The block is not valid YAML (the error, located in the file); the
+    /// second reading of [`requote_frontmatter`] parsed and gave the keys.
+    Requoted(YamlError),
+    /// Neither reading parsed (the first error, located in the file):
+    /// Claude Code ignores every key, yet still removes the block.
+    Ignored(YamlError),
+}
+
+/// A command, skill or instruction file's frontmatter as Claude Code reads
+/// it (observed in `invalid-yaml-frontmatter`, `invalid-yaml-unrecoverable`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Frontmatter {
+    /// How the block was read.
+    pub reading: Reading,
+    /// The keys Claude Code uses, in order, each with the line of its key
+    /// in the file (1-based); empty when the block was ignored.
+    pub entries: Vec<MappingEntry>,
+    /// The file's line on which the block's YAML starts (1-based).
+    pub first_line: u64,
+}
+
+impl Frontmatter {
+    /// The entry of `key`, when Claude Code reads one.
+    pub fn get(&self, key: &str) -> Option<&MappingEntry> {
+        self.entries.iter().find(|entry| entry.key == key)
+    }
+}
+
+/// Reads a file's frontmatter as Claude Code does: the block
+/// [`split_frontmatter`] finds, as YAML, else as YAML after
+/// [`requote_frontmatter`], else no keys at all. Lines (of errors and of
+/// keys) are the file's.
+pub fn read_frontmatter(raw: &str) -> Frontmatter {
+    let Some((content, _, _)) = frontmatter_bounds(raw) else {
+        return Frontmatter {
+            reading: Reading::NoBlock,
+            entries: Vec::new(),
+            first_line: 1,
+        };
+    };
+    let (yaml, _) = split_frontmatter(raw);
+    let yaml = yaml.unwrap_or_default();
+    let before = raw[..content].bytes().filter(|b| *b == b'\n').count() as u64;
+    let in_file = |mut err: YamlError| {
+        err.line += before;
+        err
+    };
+    let in_file_entries = |mut entries: Vec<MappingEntry>| {
+        for entry in &mut entries {
+            entry.line += before;
+        }
+        entries
+    };
+    let (reading, entries) = match parse_mapping(yaml) {
+        Ok(entries) => (Reading::Yaml, in_file_entries(entries)),
+        Err(first) => {
+            let is_flow_list = |v: &str| {
+                matches!(
+                    parse_yaml::<serde_json::Value>(v),
+                    Ok(Some(serde_json::Value::Array(_)))
+                )
+            };
+            match parse_mapping(&requote_frontmatter(yaml, is_flow_list)) {
+                Ok(entries) => (Reading::Requoted(in_file(first)), in_file_entries(entries)),
+                Err(_) => (Reading::Ignored(in_file(first)), Vec::new()),
+            }
+        }
+    };
+    Frontmatter {
+        reading,
+        entries,
+        first_line: before + 1,
+    }
 }
 
 fn requote_line(line: &str, is_flow_list: &impl Fn(&str) -> bool) -> Option<String> {

@@ -15,7 +15,6 @@ use std::path::{Path, PathBuf};
 use mecatl_prompt::limits;
 use mecatl_prompt::prompt::command::claude_dialect::{self, Context};
 use mecatl_prompt::prompt::command::claude_listing::{self, Kind, ListingEntry, Reserved};
-use mecatl_prompt::prompt::yaml::parse_yaml;
 use serde_json::{Map, Value};
 
 use super::{Fixture, cases};
@@ -99,19 +98,14 @@ fn check_shell_placeholders(fixture: &Fixture, captured: &str, rendered: &str) {
     }
 }
 
-/// The frontmatter keys Claude Code reads from `raw`, read as it does:
-/// YAML, else YAML after [`claude_dialect::requote_frontmatter`], else
-/// none.
+/// The frontmatter keys Claude Code reads from `raw`
+/// ([`claude_dialect::read_frontmatter`]).
 fn frontmatter(raw: &str) -> Map<String, Value> {
-    let (Some(yaml), _) = claude_dialect::split_frontmatter(raw) else {
-        return Map::new();
-    };
-    let is_flow_list = |v: &str| matches!(parse_yaml::<Value>(v), Ok(Some(Value::Array(_))));
-    parse_yaml::<Map<String, Value>>(yaml)
-        .or_else(|_| parse_yaml(&claude_dialect::requote_frontmatter(yaml, is_flow_list)))
-        .ok()
-        .flatten()
-        .unwrap_or_default()
+    claude_dialect::read_frontmatter(raw)
+        .entries
+        .into_iter()
+        .map(|entry| (entry.key, entry.value))
+        .collect()
 }
 
 /// A frontmatter value as Claude Code turns it into text: strings trimmed,

@@ -422,3 +422,33 @@ fn invalid_yaml_values_are_quoted_for_a_second_reading() {
     );
     assert_eq!(requote_frontmatter("k:#x\nk: #y\r", never), "k:#x\nk: #y\r");
 }
+
+#[test]
+fn frontmatter_is_read_as_claude_code_reads_it() {
+    // invalid-yaml-frontmatter: the second reading keeps the keys.
+    let raw = "---\ndescription: Compare\nargument-hint: [a] [b]\n---\nbody\n";
+    let read = read_frontmatter(raw);
+    let Reading::Requoted(err) = &read.reading else {
+        panic!("{read:?}");
+    };
+    assert_eq!(err.line, 3, "the error's line is the file's");
+    assert_eq!(read.first_line, 2);
+    let hint = read.get("argument-hint").unwrap();
+    assert_eq!((hint.line, &hint.value), (3, &serde_json::json!("[a] [b]")));
+    // invalid-yaml-unrecoverable: no keys at all.
+    // A key with a digit is not re-quoted; a BOM and a blank line before the
+    // YAML move its lines.
+    let broken =
+        read_frontmatter("\u{feff}---\n\ndescription: x\narguments: [who]\nnote2: a: b\n---\nbody");
+    assert!(
+        matches!(broken.reading, Reading::Ignored(ref e) if e.line == 5),
+        "{broken:?}"
+    );
+    assert_eq!(broken.first_line, 3);
+    assert!(broken.entries.is_empty());
+    // Valid YAML, and a file without a block.
+    let valid = read_frontmatter("---\nname: x\ndescription: y\n---\n");
+    assert_eq!(valid.reading, Reading::Yaml);
+    assert_eq!(valid.get("description").map(|e| e.line), Some(3));
+    assert_eq!(read_frontmatter("body\n---\n").reading, Reading::NoBlock);
+}
