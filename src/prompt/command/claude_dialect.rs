@@ -293,6 +293,7 @@ pub fn render(raw: &str, args: &str, context: &Context<'_>) -> Rendered {
         names: usable_names(context.argument_names),
         out: Capped::new(TEMPLATE_OUTPUT_BOUND, template.len()),
         substituted: false,
+        probe: false,
     };
     render.template(&template);
     if !render.substituted && !args.is_empty() {
@@ -300,6 +301,30 @@ pub fn render(raw: &str, args: &str, context: &Context<'_>) -> Rendered {
         render.value(args);
     }
     render.out.into_rendered()
+}
+
+/// True when the body of `raw` has a placeholder that takes an argument
+/// (`$ARGUMENTS`, `$ARGUMENTS[N]`, `$N` or a name of `argument_names`), as
+/// [`render`] finds them; false when Claude Code would append
+/// `ARGUMENTS: …` to any non-empty argument string, whatever its length
+/// (a `$N` counts even when few arguments are given).
+pub fn uses_arguments(raw: &str, argument_names: &[String]) -> bool {
+    let body = strip_frontmatter(raw);
+    let context = Context {
+        argument_names,
+        ..Context::default()
+    };
+    let mut probe = Render {
+        context: &context,
+        args: "",
+        positional: Vec::new(),
+        names: usable_names(argument_names),
+        out: Capped::new(TEMPLATE_OUTPUT_BOUND, body.len()),
+        substituted: false,
+        probe: true,
+    };
+    probe.template(body);
+    probe.substituted
 }
 
 /// The names [`render`] uses, with their argument positions, longest first
@@ -323,6 +348,8 @@ struct Render<'c, 'a> {
     names: Vec<(usize, &'a str)>,
     out: Capped,
     substituted: bool,
+    /// Probing ([`uses_arguments`]): every argument index counts as given.
+    probe: bool,
 }
 
 /// What a `$` at some position starts.
@@ -384,6 +411,7 @@ impl<'a> Render<'_, 'a> {
                 let value = self.positional.get(index).cloned().unwrap_or_default();
                 self.value(&value);
             }
+            Placeholder::Index(Some(_)) if self.probe => self.substituted = true,
             Placeholder::Index(index) => match index.and_then(|i| self.positional.get(i)) {
                 Some(value) => {
                     self.substituted = true;

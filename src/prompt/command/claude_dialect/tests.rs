@@ -452,3 +452,31 @@ fn frontmatter_is_read_as_claude_code_reads_it() {
     assert_eq!(valid.get("description").map(|e| e.line), Some(3));
     assert_eq!(read_frontmatter("body\n---\n").reading, Reading::NoBlock);
 }
+
+#[test]
+fn a_template_uses_arguments_when_a_placeholder_would_take_one() {
+    let names = ["file".to_string()];
+    for (raw, uses) in [
+        ("Review $ARGUMENTS", true),
+        ("Compare $0 with $7", true),
+        ("Item $ARGUMENTS[2]", true),
+        ("Open $file now", true),
+        ("---\nargument-hint: [x]\n---\nNo placeholder here", false),
+        ("Price is \\$5 and $HOME", false),
+        ("$1x stays", false),
+        ("---\ndescription: $ARGUMENTS\n---\nbody", false),
+    ] {
+        assert_eq!(uses_arguments(raw, &names), uses, "{raw:?}");
+        // The probe agrees with a rendering given enough arguments.
+        let context = Context {
+            argument_names: &names,
+            ..Context::default()
+        };
+        let args = "a b c d e f g h";
+        let appended = render(raw, args, &context)
+            .text
+            .ends_with(&format!("\n\nARGUMENTS: {args}"));
+        assert_eq!(appended, !uses, "{raw:?}");
+    }
+    assert!(!uses_arguments("Open $file now", &[]));
+}
