@@ -86,6 +86,7 @@ fn write_text(messages: &[AssembledMessage]) -> std::io::Result<()> {
 
 /// Runs `assemble`.
 pub fn run(ctx: &Context, args: &AssembleArgs) -> Result<Status, CliError> {
+    ctx.require_format("assemble", &[Format::Anthropic, Format::Openai])?;
     let turn0 = collect_turn0(ctx, &args.turn0)?;
     output::print_diagnostics(ctx, &turn0.diagnostics);
     let accounting = stats::for_turn0(&turn0, &args.turn0, &args.accounting);
@@ -101,7 +102,8 @@ pub fn run(ctx: &Context, args: &AssembleArgs) -> Result<Status, CliError> {
         })?,
         Format::Anthropic => output::print_json(&provider::anthropic_user_messages(texts()))?,
         Format::Openai => output::print_json(&provider::openai_messages("user", texts()))?,
-        Format::Text => {
+        // Text (the other formats were refused above).
+        _ => {
             if !messages.is_empty() {
                 write_text(messages)?;
             }

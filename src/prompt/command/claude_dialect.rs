@@ -177,6 +177,18 @@ impl Frontmatter {
     pub fn get(&self, key: &str) -> Option<&MappingEntry> {
         self.entries.iter().find(|entry| entry.key == key)
     }
+
+    /// The argument names of the `arguments:` key ([`argument_names`] of
+    /// a list's strings, or of a string's whitespace-separated words).
+    pub fn argument_names(&self) -> Vec<String> {
+        match self.get("arguments").map(|entry| &entry.value) {
+            Some(serde_json::Value::Array(items)) => {
+                argument_names(items.iter().filter_map(serde_json::Value::as_str))
+            }
+            Some(serde_json::Value::String(words)) => argument_names(words.split_whitespace()),
+            _ => Vec::new(),
+        }
+    }
 }
 
 /// Reads a file's frontmatter as Claude Code does: the block
@@ -311,6 +323,74 @@ pub fn uses_arguments(raw: &str, argument_names: &[String]) -> bool {
     };
     probe.template(body);
     probe.substituted
+}
+
+/// A shell command Claude Code runs when it expands a template.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShellCommand {
+    /// Byte offset in the body of the `!` (inline) or of the opening fence.
+    pub offset: usize,
+    /// The command as written.
+    pub command: String,
+}
+
+/// The shell commands Claude Code runs when it expands `body` and replaces
+/// with their output (observed in `bang-command`): an inline
+/// `` !`cmd` `` — a `!` at the start of the body or after whitespace, a
+/// backquote, a command with no backquote or line break, a backquote — and
+/// a fenced block whose opening line is ```` ```! ````, up to the next line
+/// that is ```` ``` ````. The `!` rule is the one the escaping of
+/// substituted values guards against; the boundaries beyond the observed
+/// case are assumptions.
+pub fn shell_commands(body: &str) -> Vec<ShellCommand> {
+    const FENCE_OPEN: &str = "```!";
+    const FENCE: &str = "```";
+    let mut found = Vec::new();
+    let mut offset = 0;
+    let mut lines = body.split_inclusive('\n');
+    while let Some(line) = lines.next() {
+        let start = offset;
+        offset += line.len();
+        if line.trim_end_matches(['\r', '\n']) == FENCE_OPEN {
+            let mut command = String::new();
+            for inner in lines.by_ref() {
+                offset += inner.len();
+                if inner.trim_end_matches(['\r', '\n']) == FENCE {
+                    break;
+                }
+                command.push_str(inner);
+            }
+            found.push(ShellCommand {
+                offset: start,
+                command: command.trim_end().to_string(),
+            });
+            continue;
+        }
+        let mut from = 0;
+        while let Some(at) = line[from..].find("!`") {
+            let bang = from + at;
+            from = bang + 2;
+            if line[..bang]
+                .chars()
+                .next_back()
+                .is_some_and(|c| !is_js_space(c))
+            {
+                continue;
+            }
+            let rest = &line[bang + 2..];
+            let Some(close) = rest.find(['`', '\n', '\r']) else {
+                continue;
+            };
+            if close > 0 && rest[close..].starts_with('`') {
+                found.push(ShellCommand {
+                    offset: start + bang,
+                    command: rest[..close].to_string(),
+                });
+                from = bang + 2 + close + 1;
+            }
+        }
+    }
+    found
 }
 
 /// The names [`render`] uses, with their argument positions, longest first

@@ -137,14 +137,7 @@ fn expansions_match_claude_code() {
         let source = winner(&fixture, name)
             .unwrap_or_else(|| panic!("{}: no file for /{name}", fixture.name()));
         let raw = read(&source.path);
-        let keys = frontmatter(&raw);
-        let names = match keys.get("arguments") {
-            Some(Value::Array(items)) => {
-                claude_dialect::argument_names(items.iter().filter_map(Value::as_str))
-            }
-            Some(Value::String(s)) => claude_dialect::argument_names(s.split_whitespace()),
-            _ => Vec::new(),
-        };
+        let names = claude_dialect::read_frontmatter(&raw).argument_names();
         let skill_dir = source
             .path
             .parent()
@@ -159,7 +152,18 @@ fn expansions_match_claude_code() {
         };
         let rendered = claude_dialect::render(&raw, args, &context);
         assert_eq!(rendered.truncated_at, None, "{}", fixture.name());
-        if raw.contains("!`") {
+        let shell = claude_dialect::shell_commands(claude_dialect::strip_frontmatter(&raw));
+        if !shell.is_empty() {
+            // Every command the detector finds is one Claude Code ran: its
+            // `echo` output is in the capture, the command is not.
+            for found in &shell {
+                let output = found.command.strip_prefix("echo ").expect("an echo");
+                assert!(
+                    captured.contains(output) && !captured.contains(&found.command),
+                    "{}: {found:?}",
+                    fixture.name()
+                );
+            }
             check_shell_placeholders(&fixture, captured, &rendered.text);
         } else {
             assert_eq!(rendered.text, captured, "{}", fixture.name());

@@ -433,6 +433,11 @@ fn frontmatter_is_read_as_claude_code_reads_it() {
     };
     assert_eq!(err.line, 3, "the error's line is the file's");
     assert_eq!(read.first_line, 2);
+    assert!(read.argument_names().is_empty());
+    let named = read_frontmatter("---\narguments: [file, \"\", \"12\", focus]\n---\n$file");
+    assert_eq!(named.argument_names(), ["file", "focus"]);
+    let words = read_frontmatter("---\narguments: one two\n---\n");
+    assert_eq!(words.argument_names(), ["one", "two"]);
     let hint = read.get("argument-hint").unwrap();
     assert_eq!((hint.line, &hint.value), (3, &serde_json::json!("[a] [b]")));
     // invalid-yaml-unrecoverable: no keys at all.
@@ -479,4 +484,37 @@ fn a_template_uses_arguments_when_a_placeholder_would_take_one() {
         assert_eq!(appended, !uses, "{raw:?}");
     }
     assert!(!uses_arguments("Open $file now", &[]));
+}
+
+#[test]
+fn shell_commands_are_inline_bangs_and_bang_fences() {
+    // bang-command: both forms.
+    let body = "Inline: !`echo hi-from-bang`\n\nFenced:\n```!\necho fenced-bang\n```\nDone.\n";
+    let found = shell_commands(body);
+    assert_eq!(
+        found,
+        [
+            ShellCommand {
+                offset: 8,
+                command: "echo hi-from-bang".into()
+            },
+            ShellCommand {
+                offset: 38,
+                command: "echo fenced-bang".into()
+            },
+        ]
+    );
+    assert_eq!(&body[found[1].offset..found[1].offset + 4], "```!");
+    // A bang inside a word, an empty or unclosed command, and a fence
+    // without the bang are not commands.
+    for none in [
+        "a!`x`",
+        "!``",
+        "!`open\nclose`",
+        "```\necho\n```",
+        "plain `code`",
+    ] {
+        assert!(shell_commands(none).is_empty(), "{none:?}");
+    }
+    assert_eq!(shell_commands("!`a` and !`b`").len(), 2);
 }
