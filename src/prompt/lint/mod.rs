@@ -268,3 +268,6 @@ fn quote(text: &str) -> String {
         None => one_line.to_string(),
     }
 }
+
+#[cfg(test)]
+mod tests;
