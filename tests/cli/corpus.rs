@@ -151,8 +151,8 @@ fn check_folder(env: &TestEnv, folder: &Path) -> String {
     )
 }
 
-#[test]
-fn every_corpus_folder_is_read_without_panics_and_matches_its_expectations() {
+/// Every folder of the corpus, sorted; a missing or empty corpus fails.
+pub(crate) fn corpus_folders() -> Vec<PathBuf> {
     let corpus = corpus_dir();
     let entries = std::fs::read_dir(&corpus).unwrap_or_else(|e| {
         panic!(
@@ -168,7 +168,12 @@ fn every_corpus_folder_is_read_without_panics_and_matches_its_expectations() {
         .collect();
     folders.sort();
     assert!(!folders.is_empty(), "no folders in {}", corpus.display());
+    folders
+}
 
+#[test]
+fn every_corpus_folder_is_read_without_panics_and_matches_its_expectations() {
+    let folders = corpus_folders();
     let env = TestEnv::new();
     let mut actual = String::from(HEADER);
     for folder in &folders {
@@ -189,7 +194,7 @@ fn every_corpus_folder_is_read_without_panics_and_matches_its_expectations() {
 }
 
 /// The lines only in `expected` (`-`) or only in `actual` (`+`).
-fn diff(expected: &str, actual: &str) -> String {
+pub(crate) fn diff(expected: &str, actual: &str) -> String {
     let old: BTreeSet<&str> = expected.lines().collect();
     let new: BTreeSet<&str> = actual.lines().collect();
     let mut out = String::new();

@@ -14,6 +14,7 @@ mod formats;
 mod git;
 mod golden;
 mod hardening;
+mod lint;
 mod oracle;
 mod paths;
 mod rules_for;

@@ -92,7 +92,7 @@ fn yaml_finding(out: &mut Out, path: &str, at: (u64, u64, YamlProblem), effects:
         Some(line),
         effects.iter().map(Effect::agent).collect(),
         format!(
-            "{} at line {line}, column {column}; {}",
+            "line {line}, column {column}: {}; {}",
             problem.describe(),
             what.join("; ")
         ),

@@ -75,7 +75,10 @@ fn invalid_yaml_in_a_command_is_a_warning_when_claude_recovers_it() {
         ]
     );
     let text = message(&ws, "MP001", ".claude/commands/karen/compare.md");
-    assert!(text.contains("at line 3, column"), "{text}");
+    assert!(
+        text.starts_with("line 3, column 20: invalid YAML"),
+        "{text}"
+    );
     assert!(
         !text.contains("[a]"),
         "a message never quotes the YAML: {text}"
