@@ -4,6 +4,7 @@
 mod assemble;
 mod assets;
 mod build;
+mod ci;
 mod completions;
 mod corpus;
 mod diagnostics;
