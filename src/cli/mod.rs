@@ -106,7 +106,7 @@ pub enum Command {
     /// Check the agent files (rules, commands, skills, AGENTS.md/CLAUDE.md) for what silently
     /// does something other than meant under mecatl, Claude Code or Codex
     ///
-    /// Every finding has a stable code (MP001…, listed in README), a severity (error, warning,
+    /// Every finding has a stable code (MPnnn, listed in README), a severity (error, warning,
     /// note), a file and line, and the agents it concerns. Exit 1 when an error remains, or a
     /// warning with --deny warnings. Reads the project's files only to check them (it works
     /// untrusted) and never runs anything. --format github prints workflow commands for GitHub
