@@ -303,31 +303,31 @@ const TABLE: [Entry; 16] = [
     },
 ];
 
-/// The code list as README shows it: one Markdown table row per code,
-/// rendered from this table (a test keeps README's copy identical).
-pub fn markdown_table() -> String {
-    let mut table = String::from(
-        "| Code | Severity | Agents | What it means | How to fix |\n|---|---|---|---|---|\n",
-    );
-    for code in Code::ALL {
-        let agents: Vec<&str> = code.agents().iter().map(|a| a.as_str()).collect();
-        table.push_str(&format!(
-            "| {} `{}` | {} | {} | **{}.** {}. | {} |\n",
-            code.as_str(),
-            code.name(),
-            code.level().as_str(),
-            agents.join(", "),
-            code.title(),
-            code.why(),
-            code.fix()
-        ));
-    }
-    table
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The code list as README shows it: one Markdown table row per code,
+    /// rendered from this table (a test keeps README's copy identical).
+    fn markdown_table() -> String {
+        let mut table = String::from(
+            "| Code | Severity | Agents | What it means | How to fix |\n|---|---|---|---|---|\n",
+        );
+        for code in Code::ALL {
+            let agents: Vec<&str> = code.agents().iter().map(|a| a.as_str()).collect();
+            table.push_str(&format!(
+                "| {} `{}` | {} | {} | **{}.** {}. | {} |\n",
+                code.as_str(),
+                code.name(),
+                code.level().as_str(),
+                agents.join(", "),
+                code.title(),
+                code.why(),
+                code.fix()
+            ));
+        }
+        table
+    }
 
     #[test]
     fn readme_lists_every_code_as_the_table_says() {
