@@ -181,20 +181,26 @@ fn every_corpus_folder_is_read_without_panics_and_matches_its_expectations() {
         actual.push('\n');
     }
 
+    assert_expectations(EXPECTATIONS, &actual);
+}
+
+/// Compares `actual` with the checked-in expectations file `path`, or
+/// rewrites the file under `UPDATE_EXPECTATIONS=1`.
+pub(crate) fn assert_expectations(path: &str, actual: &str) {
     if std::env::var_os("UPDATE_EXPECTATIONS").is_some() {
-        std::fs::write(EXPECTATIONS, &actual).expect("write the expectations");
+        std::fs::write(path, actual).expect("write the expectations");
         return;
     }
-    let expected = std::fs::read_to_string(EXPECTATIONS).unwrap_or_default();
+    let expected = std::fs::read_to_string(path).unwrap_or_default();
     assert!(
         actual == expected,
-        "corpus results differ from {EXPECTATIONS} (UPDATE_EXPECTATIONS=1 rewrites it):\n{}",
-        diff(&expected, &actual)
+        "results differ from {path} (UPDATE_EXPECTATIONS=1 rewrites it):\n{}",
+        diff(&expected, actual)
     );
 }
 
 /// The lines only in `expected` (`-`) or only in `actual` (`+`).
-pub(crate) fn diff(expected: &str, actual: &str) -> String {
+fn diff(expected: &str, actual: &str) -> String {
     let old: BTreeSet<&str> = expected.lines().collect();
     let new: BTreeSet<&str> = actual.lines().collect();
     let mut out = String::new();

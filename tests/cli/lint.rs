@@ -7,7 +7,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::corpus::{corpus_folders, diff};
+use crate::corpus::{assert_expectations, corpus_folders};
 use crate::golden::{assert_golden, assert_json_shape};
 use crate::support::{TestEnv, code, copy_tree, fixture, json, stderr, stdout};
 
@@ -292,16 +292,5 @@ fn lint_over_the_corpus_matches_its_expectations() {
             _ => {}
         }
     }
-    let actual = actual.replace(" \n", "\n");
-    if std::env::var_os("UPDATE_EXPECTATIONS").is_some() {
-        std::fs::write(LINT_EXPECTATIONS, &actual).expect("write the expectations");
-        return;
-    }
-    let expected = std::fs::read_to_string(LINT_EXPECTATIONS).unwrap_or_default();
-    assert!(
-        actual == expected,
-        "lint over the corpus differs from {LINT_EXPECTATIONS} (UPDATE_EXPECTATIONS=1 rewrites \
-         it):\n{}",
-        diff(&expected, &actual)
-    );
+    assert_expectations(LINT_EXPECTATIONS, &actual.replace(" \n", "\n"));
 }

@@ -19,8 +19,9 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
+use crate::limits;
 use crate::prompt::command::claude_dialect::split_frontmatter;
-use crate::prompt::imports::{Bounds, Loaded, NotLoaded, Origin, candidates, scan};
+use crate::prompt::imports::{Bounds, Candidate, Loaded, NotLoaded, Origin, candidates, scan};
 use crate::prompt::lint::docs::{Doc, DocKind};
 use crate::prompt::lint::instructions::CLAUDE_FILES;
 use crate::prompt::lint::survey::{is_within, parent};
@@ -134,112 +135,109 @@ impl Chain<'_> {
         for candidate in candidates(found, &importer, depth, Origin::Project, self.bounds) {
             let line = Some(line_at(&text, body_at + candidate.import.offset));
             let written = quote(&candidate.import.path);
-            let claude = || vec![Agent::Claude];
-            match candidate.refused {
-                Some(NotLoaded::TooDeep) => {
-                    out.add(
-                        Code::ImportTooDeep,
-                        rel,
-                        line,
-                        claude(),
-                        format!(
-                            "`@{written}` is import level {} below {}: Claude Code follows \
-                             {} levels, so it is not loaded",
-                            candidate.depth,
-                            self.start,
-                            crate::limits::MAX_IMPORT_DEPTH
-                        ),
-                    );
-                    continue;
-                }
-                Some(NotLoaded::OutsideWorkspace | NotLoaded::External) => {
-                    out.add(
-                        Code::ImportExternal,
-                        rel,
-                        line,
-                        claude(),
-                        external(&written),
-                    );
-                    continue;
-                }
-                Some(_) => continue,
-                None => {}
-            }
-            let Some(target) = self.relative(&candidate.target) else {
-                out.add(
-                    Code::ImportExternal,
-                    rel,
-                    line,
-                    claude(),
-                    external(&written),
-                );
-                continue;
-            };
-            if self.stack.contains(&target) {
-                out.add(
-                    Code::ImportCycle,
-                    rel,
-                    line,
-                    claude(),
-                    format!(
-                        "`@{written}` leads back to {}, already on this chain of imports from \
-                         {}: Claude Code loads each file once and stops here",
-                        target, self.start
-                    ),
-                );
-                continue;
-            }
-            if self.walk.contains(target.as_str()) || self.loaded.admit(&candidate.target).is_err()
-            {
-                continue;
-            }
-            match self.lint.reader.stat(&target) {
-                Ok(EntryKind::File) => {
+            let (code, message) = match self.judge(&candidate, &written) {
+                Judged::Follow(target) => {
                     self.stack.push(target.clone());
                     self.follow(&target, candidate.depth, out);
                     self.stack.pop();
+                    continue;
                 }
-                Ok(_) | Err(WsError::NotFound | WsError::NotADirectory) => out.add(
-                    Code::ImportMissing,
-                    rel,
-                    line,
-                    claude(),
-                    format!(
-                        "`@{written}` names no file (relative to {}): Claude Code skips it \
-                         without a word",
-                        match parent(rel) {
-                            "" => "the workspace root",
-                            dir => dir,
-                        }
-                    ),
-                ),
-                Err(WsError::Refused(_)) => {
-                    out.add(
-                        Code::ImportExternal,
-                        rel,
-                        line,
-                        claude(),
-                        external(&written),
-                    );
-                }
-                Err(err) => out.add(
-                    Code::ImportMissing,
-                    rel,
-                    line,
-                    claude(),
-                    format!("`@{written}` cannot be looked at ({err}): Claude Code skips it"),
-                ),
-            }
+                Judged::Quiet => continue,
+                Judged::Finding(code, message) => (code, message),
+            };
+            out.add(code, rel, line, vec![Agent::Claude], message);
         }
+    }
+
+    /// What becomes of one import of a file of this chain.
+    fn judge(&mut self, candidate: &Candidate, written: &str) -> Judged {
+        let external = || {
+            Judged::Finding(
+                Code::ImportExternal,
+                format!(
+                    "`@{written}` points outside the workspace: Claude Code drops it unless \
+                     external includes were approved on that machine, and the preview never \
+                     reads it"
+                ),
+            )
+        };
+        match candidate.refused {
+            Some(NotLoaded::TooDeep) => {
+                return Judged::Finding(
+                    Code::ImportTooDeep,
+                    format!(
+                        "`@{written}` is import level {} below {}: Claude Code follows {} \
+                         levels, so it is not loaded",
+                        candidate.depth,
+                        self.start,
+                        limits::MAX_IMPORT_DEPTH
+                    ),
+                );
+            }
+            Some(NotLoaded::OutsideWorkspace | NotLoaded::External) => return external(),
+            Some(_) => return Judged::Quiet,
+            None => {}
+        }
+        let Some(target) = self.relative(&candidate.target) else {
+            return external();
+        };
+        if self.stack.contains(&target) {
+            return Judged::Finding(
+                Code::ImportCycle,
+                format!(
+                    "`@{written}` leads back to {target}, already on this chain of imports \
+                     from {}: Claude Code loads each file once and stops here",
+                    self.start
+                ),
+            );
+        }
+        if self.walk.contains(target.as_str()) || self.loaded.admit(&candidate.target).is_err() {
+            return Judged::Quiet;
+        }
+        let missing = |why: String| {
+            Judged::Finding(
+                Code::ImportMissing,
+                format!("`@{written}` {why}: Claude Code skips it without a word"),
+            )
+        };
+        match self.lint.reader.stat(&target) {
+            Ok(EntryKind::File) => Judged::Follow(target),
+            Ok(_) | Err(WsError::NotFound | WsError::NotADirectory) => {
+                let from = if candidate.import.path.starts_with('/') {
+                    "as written".to_string()
+                } else {
+                    format!("relative to {}", shown_dir(parent(self.current())))
+                };
+                missing(format!("names no file ({from})"))
+            }
+            Err(WsError::Refused(_)) => external(),
+            Err(err) => missing(format!("cannot be looked at ({err})")),
+        }
+    }
+
+    /// The file whose imports are being judged.
+    fn current(&self) -> &str {
+        self.stack.last().map_or(self.start, String::as_str)
     }
 }
 
-/// The message of an import that leaves the workspace.
-fn external(written: &str) -> String {
-    format!(
-        "`@{written}` points outside the workspace: Claude Code drops it unless external \
-         includes were approved on that machine, and the preview never reads it"
-    )
+/// What becomes of one import.
+enum Judged {
+    /// A file to read and follow.
+    Follow(String),
+    /// A finding on the importing line.
+    Finding(Code, String),
+    /// Nothing to say (a duplicate, a walk file, a binary file).
+    Quiet,
+}
+
+/// A workspace directory as a message names it.
+fn shown_dir(dir: &str) -> &str {
+    if dir.is_empty() {
+        "the workspace root"
+    } else {
+        dir
+    }
 }
 
 /// True for an import path its author meant as a file (see the module
