@@ -294,3 +294,63 @@ fn lint_over_the_corpus_matches_its_expectations() {
     }
     assert_expectations(LINT_EXPECTATIONS, &actual.replace(" \n", "\n"));
 }
+
+/// Hostile files: a FIFO, link loops, dangling links, a link out of the
+/// workspace and a 2 GiB AGENTS.md are looked at without hanging, and only
+/// what can be read is judged.
+#[test]
+fn lint_survives_hostile_files() {
+    let env = TestEnv::new();
+    env.write("AGENTS.md", "Real\n");
+    let fifo = env.ws.join("CLAUDE.md");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("run mkfifo");
+    assert!(made.success());
+    std::fs::create_dir_all(env.ws.join(".claude/rules")).expect("rules dir");
+    std::os::unix::fs::symlink(".", env.ws.join(".claude/rules/loop")).expect("loop");
+    std::os::unix::fs::symlink("nowhere.md", env.ws.join(".claude/rules/dangling.md"))
+        .expect("dangling");
+    std::os::unix::fs::symlink("/etc/hostname", env.ws.join("docs.md")).expect("escape");
+    env.write("sub/CLAUDE.md", "@../docs.md\n");
+    let huge = env.write("big/AGENTS.md", "text\n");
+    std::fs::File::options()
+        .write(true)
+        .open(&huge)
+        .and_then(|f| f.set_len(2 << 30))
+        .expect("a 2 GiB sparse file");
+    let output = env
+        .cmd()
+        .args(["--format", "json", "lint"])
+        .timeout(crate::hardening::HANG_GUARD)
+        .output()
+        .expect("run lint");
+    assert_eq!(code(&output), Some(0), "{}", stderr(&output));
+    let doc = json(&output);
+    let found: Vec<(String, String)> = doc["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .map(|f| {
+            (
+                f["code"].as_str().unwrap().to_string(),
+                f["path"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("MP008".to_string(), "big/AGENTS.md".to_string()),
+            ("MP007".to_string(), "sub/CLAUDE.md".to_string()),
+        ]
+    );
+    let diagnosed: Vec<&str> = doc["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .filter_map(|d| d["path"].as_str())
+        .collect();
+    assert_eq!(diagnosed, ["CLAUDE.md"], "the FIFO is named once");
+}

@@ -166,9 +166,16 @@ pub fn lint(reader: &dyn Workspace, options: &LintOptions) -> LintReport {
     let mut findings = out.findings;
     findings.sort_by(|a, b| (&a.path, a.line, a.code).cmp(&(&b.path, b.line, b.code)));
     findings.dedup();
+    // Two checks may fail to read the same file: say so once.
+    let mut diagnostics: Vec<Diagnostic> = Vec::new();
+    for diagnostic in out.diagnostics {
+        if !diagnostics.contains(&diagnostic) {
+            diagnostics.push(diagnostic);
+        }
+    }
     LintReport {
         findings,
-        diagnostics: out.diagnostics,
+        diagnostics,
     }
 }
 
