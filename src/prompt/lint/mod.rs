@@ -7,21 +7,21 @@
 //! the precedence engine, the import scanner and policy, the Codex chain) —
 //! lint only asks them and words the answer.
 //!
-//! What is read: one bounded walk of the workspace ([`survey`]) finds the
+//! What is read: one bounded walk of the workspace (`survey`) finds the
 //! instruction files and the `.claude`, `.mecatl`, `.agents` and `.codex`
 //! directories at any depth (a profile's loader only reads the path to its
 //! start directory, but lint checks every start directory at once);
-//! [`docs`] reads the rule, command and skill files through the precedence
+//! `docs` reads the rule, command and skill files through the precedence
 //! engine. Then:
-//! - [`frontmatter`]: rules, commands and skills — invalid YAML (MP001),
+//! - `frontmatter`: rules, commands and skills — invalid YAML (MP001),
 //!   unquoted `*` globs (MP002), misplaced blocks (MP003), Cursor/Copilot
 //!   keys in rules (MP012), skills' names and descriptions (MP013, MP014);
-//! - [`templates`]: command bodies — `argument-hint` without a placeholder
+//! - `templates`: command bodies — `argument-hint` without a placeholder
 //!   (MP010), `{{args}}` (MP011), `` !`cmd` `` (MP016), and commands a skill
 //!   shadows (MP015);
-//! - [`instructions`]: AGENTS.md/CLAUDE.md — Codex's budget (MP008),
+//! - `instructions`: AGENTS.md/CLAUDE.md — Codex's budget (MP008),
 //!   divergence (MP009);
-//! - [`import_chain`]: the `@imports` of Claude Code's files — missing
+//! - `import_chain`: the `@imports` of Claude Code's files — missing
 //!   (MP004), cyclic (MP005), too deep (MP006), external (MP007).
 //!
 //! Choices the spec leaves open:
@@ -43,6 +43,18 @@
 //!   recovers by re-quoting is a warning (an error when it cannot, or when
 //!   mecatl drops the rule), and a skill Codex does not list for want of a
 //!   description is an error.
+//! - **Imports** are reported only when they look like a file (an
+//!   extension, a dotfile, or `./`, `../`, `~/`, `/`): `@Observable` in
+//!   prose is not an import its author meant.
+//! - **Divergence** (MP009) is per directory, between AGENTS.md and
+//!   `CLAUDE.md` / `.claude/CLAUDE.md`: none when a Claude Code file holds
+//!   the same bytes (a symbolic link to AGENTS.md reads so), imports
+//!   AGENTS.md (`@AGENTS.md` plus Claude-only notes included: Claude Code
+//!   then reads all Codex reads) or is blank (Claude Code falls back). A
+//!   file whose whole text is the path of another workspace file is named
+//!   as a symbolic link checked out as a plain file.
+//! - **`` !`cmd` ``** is a note: running it is what its author meant; the
+//!   finding says that Claude Code sends its output and mecatl the text.
 //! - **One finding per file and place**: when several agents are
 //!   concerned, the finding names them all and says what each does.
 //! - Lines are 1-based lines of the file; a finding about a whole file
