@@ -46,7 +46,7 @@ fn preview(fixture: &Fixture) -> Value {
     let walk = walk(Some(&parent), &project, &fixture.at()).expect("--at inside the workspace");
     let root = find_root(&walk, &config.project_root_markers);
     let chain = chain(&walk, root.as_ref());
-    let project_text = project_docs(chain, &config).text();
+    let project_text = project_docs(chain, &config, true).text();
     let global_text = global_doc(&codex_home).doc.map(|doc| doc.content);
     let listing = list_skills(&skill_roots(chain, &codex_home, Some(&home)));
     let skills: Vec<Value> = listing
