@@ -29,6 +29,8 @@
 //! - A total's status is `ok`, or `over --max-…-bytes N` when its budget
 //!   is exceeded.
 
+mod profile;
+
 use std::io::Write;
 
 use clap::Args;
@@ -42,6 +44,8 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::prompt::build::{Config, Layered, Section, prefix_sections, suffix_sections};
 use crate::prompt::rules::render_rule_block;
 use crate::prompt::turn0::{LeftOut, LeftOutReason, Provenance, Turn0Report};
+
+pub use profile::for_profile;
 
 /// How tokens are estimated, as stated in the output.
 pub const ESTIMATOR: &str = "bytes / 4, rounded up";

@@ -77,7 +77,7 @@ pub(crate) fn assert_json_shape(text: &str, keys: &[&str]) -> serde_json::Value 
         "two-space pretty JSON with one trailing newline"
     );
     if keys.first() == Some(&"schema") {
-        assert!(text.starts_with("{\n  \"schema\": \"mecatl-prompt/v1\",\n"));
+        assert!(text.starts_with("{\n  \"schema\": \"mecatl-prompt/v1\",\n  \"agent\": "));
         assert_eq!(keys_of(&value["trust"]), ["trusted", "source"]);
         for diagnostic in value["diagnostics"].as_array().expect("diagnostics array") {
             assert_eq!(keys_of(diagnostic), ["severity", "path", "reason"]);
@@ -123,6 +123,7 @@ fn with_fixed_env<'a>(head: &[&'a str]) -> Vec<&'a str> {
 
 const BUILD_KEYS: &[&str] = &[
     "schema",
+    "agent",
     "stable_prefix",
     "volatile_suffix",
     "prefix_bytes",
@@ -132,6 +133,7 @@ const BUILD_KEYS: &[&str] = &[
 ];
 const CHECK_STABLE_KEYS: &[&str] = &[
     "schema",
+    "agent",
     "stable",
     "prefix_bytes",
     "prefix_sha256",
@@ -142,6 +144,7 @@ const CHECK_STABLE_KEYS: &[&str] = &[
 ];
 const EXPAND_KEYS: &[&str] = &[
     "schema",
+    "agent",
     "expanded",
     "name",
     "args",
@@ -150,9 +153,9 @@ const EXPAND_KEYS: &[&str] = &[
     "diagnostics",
     "trust",
 ];
-const COMMANDS_KEYS: &[&str] = &["schema", "commands", "diagnostics", "trust"];
-const RULES_KEYS: &[&str] = &["schema", "rules", "diagnostics", "trust"];
-const ASSEMBLE_KEYS: &[&str] = &["schema", "messages", "diagnostics", "trust"];
+const COMMANDS_KEYS: &[&str] = &["schema", "agent", "commands", "diagnostics", "trust"];
+const RULES_KEYS: &[&str] = &["schema", "agent", "rules", "diagnostics", "trust"];
+const ASSEMBLE_KEYS: &[&str] = &["schema", "agent", "messages", "diagnostics", "trust"];
 
 #[test]
 fn build_goldens() {
