@@ -166,7 +166,7 @@ pub fn profile_turn0(
         .any(|entry| entry.reason == NotLoadedReason::Withheld);
     turn0.diagnostics =
         with_context_diagnostics(ctx, std::mem::take(&mut turn0.diagnostics), withheld);
-    if turn0.messages.is_empty() {
+    if turn0.messages.is_empty() && !withheld {
         turn0.diagnostics.push(Diagnostic::new(
             Severity::Info,
             None,

@@ -441,3 +441,66 @@ fn assemble_goldens() {
         check(&env, case);
     }
 }
+
+#[test]
+fn codex_profile_goldens() {
+    let env = TestEnv::demo();
+    // A clone of the demo is a git repository: Codex's chain starts there.
+    std::fs::create_dir_all(env.ws.join(".git")).expect("create .git");
+    let codex = |format: &'static str| {
+        vec![
+            "--trust-project",
+            "--agent",
+            "codex",
+            "--at",
+            "web",
+            "--format",
+            format,
+            "assemble",
+        ]
+    };
+    let cases = [
+        Case {
+            golden: "assemble-codex.txt",
+            args: codex("text"),
+            stderr: "",
+            code: 0,
+            keys: None,
+        },
+        Case {
+            golden: "assemble-codex.json",
+            args: codex("json"),
+            stderr: "",
+            code: 0,
+            keys: Some(&[
+                "schema",
+                "agent",
+                "at",
+                "messages",
+                "touch",
+                "not_loaded",
+                "diagnostics",
+                "trust",
+            ]),
+        },
+        Case {
+            golden: "assemble-codex-untrusted.json",
+            args: codex("json")[1..].to_vec(),
+            stderr: WITHHELD_NOTICE,
+            code: 0,
+            keys: Some(&[
+                "schema",
+                "agent",
+                "at",
+                "messages",
+                "touch",
+                "not_loaded",
+                "diagnostics",
+                "trust",
+            ]),
+        },
+    ];
+    for case in &cases {
+        check(&env, case);
+    }
+}
