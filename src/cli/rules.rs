@@ -65,11 +65,12 @@ struct RuleEntry<'a> {
     matches: Option<Vec<PathMatch>>,
 }
 
+/// The JSON document of `rules list`, whatever its rows.
 #[derive(Serialize)]
-struct ListDocument<'a> {
+struct ListDocument<'a, R> {
     #[serde(flatten)]
     head: DocHead<'a>,
-    rules: Vec<RuleEntry<'a>>,
+    rules: Vec<R>,
     diagnostics: &'a [Diagnostic],
     trust: Trust,
 }
@@ -146,15 +147,6 @@ struct ProfileRule<'a> {
     bytes: Option<usize>,
 }
 
-#[derive(Serialize)]
-struct ProfileListDocument<'a> {
-    #[serde(flatten)]
-    head: DocHead<'a>,
-    rules: Vec<ProfileRule<'a>>,
-    diagnostics: &'a [Diagnostic],
-    trust: Trust,
-}
-
 /// The rules of a profile's turn 0: the rule parts it loads at start, then
 /// the conditional rules it leaves for later.
 fn profile_rules(turn0: &ProfileTurn0) -> Vec<ProfileRule<'_>> {
@@ -212,7 +204,7 @@ fn run_profile_list(ctx: &Context, args: &RulesListArgs) -> Result<Status, CliEr
     let rules = profile_rules(&turn0);
     output::print_diagnostics(ctx, &turn0.diagnostics);
     match ctx.format {
-        Format::Json => output::print_json(&ProfileListDocument {
+        Format::Json => output::print_json(&ListDocument {
             head: DocHead::of(ctx),
             rules,
             diagnostics: &turn0.diagnostics,

@@ -276,12 +276,17 @@ pub fn for_turn0(
 ) -> Accounting {
     let entries = turn0_entries(report);
     let total: usize = entries.iter().filter_map(|e| e.bytes).sum();
-    let mut group = Group {
+    let group = Group {
         entries,
         separators: None,
         rules: (args.stats.stats && !content.no_rules).then(|| rule_entries(report)),
         total: Amount::ok(total),
     };
+    turn0_accounting(group, args)
+}
+
+/// The accounting of a turn-0 group, checked against `--max-turn0-bytes`.
+fn turn0_accounting(mut group: Group, args: &Turn0AccountingArgs) -> Accounting {
     let over_budget = check_budget(
         &mut group,
         "turn-0",

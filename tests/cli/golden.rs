@@ -57,7 +57,7 @@ pub(crate) fn assert_golden(actual: &str, name: &str) {
 }
 
 /// The keys of a JSON object, in document order.
-fn keys_of(value: &serde_json::Value) -> Vec<&str> {
+pub(crate) fn keys_of(value: &serde_json::Value) -> Vec<&str> {
     value
         .as_object()
         .expect("a JSON object")
@@ -156,6 +156,17 @@ const EXPAND_KEYS: &[&str] = &[
 const COMMANDS_KEYS: &[&str] = &["schema", "agent", "commands", "diagnostics", "trust"];
 const RULES_KEYS: &[&str] = &["schema", "agent", "rules", "diagnostics", "trust"];
 const ASSEMBLE_KEYS: &[&str] = &["schema", "agent", "messages", "diagnostics", "trust"];
+/// The keys of `assemble --format json` under an agent profile, in order.
+pub(crate) const PROFILE_ASSEMBLE_KEYS: &[&str] = &[
+    "schema",
+    "agent",
+    "at",
+    "messages",
+    "touch",
+    "not_loaded",
+    "diagnostics",
+    "trust",
+];
 
 #[test]
 fn build_goldens() {
@@ -472,32 +483,14 @@ fn codex_profile_goldens() {
             args: codex("json"),
             stderr: "",
             code: 0,
-            keys: Some(&[
-                "schema",
-                "agent",
-                "at",
-                "messages",
-                "touch",
-                "not_loaded",
-                "diagnostics",
-                "trust",
-            ]),
+            keys: Some(PROFILE_ASSEMBLE_KEYS),
         },
         Case {
             golden: "assemble-codex-untrusted.json",
             args: codex("json")[1..].to_vec(),
             stderr: WITHHELD_NOTICE,
             code: 0,
-            keys: Some(&[
-                "schema",
-                "agent",
-                "at",
-                "messages",
-                "touch",
-                "not_loaded",
-                "diagnostics",
-                "trust",
-            ]),
+            keys: Some(PROFILE_ASSEMBLE_KEYS),
         },
     ];
     for case in &cases {

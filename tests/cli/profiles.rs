@@ -5,21 +5,9 @@
 
 use std::path::Path;
 
-use crate::golden::assert_json_shape;
+use crate::golden::{PROFILE_ASSEMBLE_KEYS, assert_json_shape, keys_of};
 use crate::hardening::{Outcome, run, symlink};
 use crate::support::{TestEnv, make_unreadable};
-
-/// The keys of `assemble --format json` under a profile, in order.
-const PROFILE_KEYS: &[&str] = &[
-    "schema",
-    "agent",
-    "at",
-    "messages",
-    "touch",
-    "not_loaded",
-    "diagnostics",
-    "trust",
-];
 
 /// A git workspace with a Codex chain: the root file, an override beside a
 /// shadowed AGENTS.md in `sub`, a file without a final newline in
@@ -248,27 +236,16 @@ fn json_has_the_spec_shape_and_the_exact_text() {
     let env = codex_env();
     let out = codex(&env, "sub/deep", &["--format", "json", "assemble"]);
     out.assert_code(0);
-    let doc = assert_json_shape(&out.stdout, PROFILE_KEYS);
+    let doc = assert_json_shape(&out.stdout, PROFILE_ASSEMBLE_KEYS);
     assert_eq!(
         (doc["agent"].as_str(), doc["at"].as_str()),
         (Some("codex"), Some("sub/deep"))
     );
     let message = &doc["messages"][0];
-    let keys: Vec<&str> = message
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
+    let keys = keys_of(message);
     assert_eq!(keys, ["role", "provenance", "parts", "text"]);
-    let part_keys: Vec<&str> = message["parts"][0]
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
     assert_eq!(
-        part_keys,
+        keys_of(&message["parts"][0]),
         [
             "path",
             "scope",
@@ -372,12 +349,7 @@ fn the_budget_cut_is_warned_counted_and_budgeted() {
         serde_json::json!({"kept": 7, "omitted": 2})
     );
     assert_eq!(doc["stats"]["turn0"]["total"]["bytes"], 43);
-    let keys: Vec<&str> = doc
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
+    let keys = keys_of(&doc);
     assert_eq!(keys[6..], ["stats", "diagnostics", "trust"]);
 }
 
@@ -477,12 +449,7 @@ fn snapshot_records_the_parts_and_check_reports_them() {
     let out = codex(&env, "sub/deep", &["snapshot"]);
     out.assert_code(0);
     let manifest = out.json();
-    let keys: Vec<&str> = manifest
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
+    let keys = keys_of(&manifest);
     assert_eq!(keys, ["schema", "agent", "at", "messages", "parts"]);
     assert_eq!(manifest["schema"], "mecatl-prompt/snapshot-v1");
     let part = &manifest["parts"][0];
@@ -490,12 +457,7 @@ fn snapshot_records_the_parts_and_check_reports_them() {
         part["path"], "~/.codex/AGENTS.md",
         "user files are ~-relative"
     );
-    let keys: Vec<&str> = part
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
+    let keys = keys_of(part);
     assert_eq!(keys, ["path", "scope", "kind", "sha256", "bytes"]);
     let saved = env.root.join("codex.json");
     std::fs::write(&saved, &out.stdout).unwrap();

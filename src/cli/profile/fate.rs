@@ -116,30 +116,26 @@ pub fn file_fate(
             .cloned()
             .collect(),
     };
-    let started = turn0.messages.iter().flat_map(|m| &m.parts);
-    if let Some((number, part)) = numbered(started).find(|(_, p)| p.path == path) {
-        let detail = format!("loaded at start: part {number}{}", cut_words(part));
-        return fate(
-            Some(part.scope),
-            FileState::Loaded,
-            detail,
-            Some(place(number, part)),
-        );
-    }
+    let started = turn0
+        .messages
+        .iter()
+        .flat_map(|m| &m.parts)
+        .map(|p| (None, p));
     let later = turn0
         .touch
         .iter()
-        .flat_map(|t| t.parts.iter().map(move |p| (&t.path, p)));
-    let count = turn0.messages.iter().map(|m| m.parts.len()).sum::<usize>();
-    if let Some((index, (by, part))) = later.enumerate().find(|(_, (_, p))| p.path == path) {
-        let number = count + index + 1;
-        let detail = format!("loaded when {by} is read: part {number}{}", cut_words(part));
-        return fate(
-            Some(part.scope),
-            FileState::Touched,
-            detail,
-            Some(place(number, part)),
-        );
+        .flat_map(|t| t.parts.iter().map(move |p| (Some(t.path.as_str()), p)));
+    let numbered = started
+        .chain(later)
+        .enumerate()
+        .map(|(i, found)| (i + 1, found));
+    if let Some((number, (by, part))) = numbered.into_iter().find(|(_, (_, p))| p.path == path) {
+        let (state, when) = match by {
+            None => (FileState::Loaded, "at start".to_string()),
+            Some(by) => (FileState::Touched, format!("when {by} is read")),
+        };
+        let detail = format!("loaded {when}: part {number}{}", cut_words(part));
+        return fate(Some(part.scope), state, detail, Some(place(number, part)));
     }
     if let Some(entry) = turn0.not_loaded.iter().find(|n| n.path == path) {
         let NotLoaded { scope, reason, .. } = entry;
@@ -169,11 +165,6 @@ pub fn file_fate(
         ),
     };
     fate(searched.map(|s| s.scope), state, detail, None)
-}
-
-/// Parts numbered from 1, in output order.
-fn numbered<'a>(parts: impl Iterator<Item = &'a Part>) -> impl Iterator<Item = (usize, &'a Part)> {
-    parts.enumerate().map(|(i, part)| (i + 1, part))
 }
 
 fn place(number: usize, part: &Part) -> PartPlace {

@@ -14,7 +14,7 @@
 //!   separators add up to the total.
 //! - What `--touch` adds is not counted: it is not sent at start.
 
-use super::{Accounting, Amount, ESTIMATOR, Group, StatEntry, Stats, Turn0AccountingArgs};
+use super::{Accounting, Amount, Group, StatEntry, Turn0AccountingArgs};
 use crate::prompt::profile::{NotLoadedReason, ProfileTurn0};
 
 /// Accounts a profile's turn 0 and checks it against `--max-turn0-bytes`.
@@ -45,28 +45,13 @@ pub fn for_profile(turn0: &ProfileTurn0, args: &Turn0AccountingArgs) -> Accounti
         .iter()
         .map(|message| message.text.len())
         .sum();
-    let mut group = Group {
+    let group = Group {
         entries,
         separators: Some(Amount::ok(total.saturating_sub(sent))),
         rules: None,
         total: Amount::ok(total),
     };
-    let over_budget = super::check_budget(
-        &mut group,
-        "turn-0",
-        "--max-turn0-bytes",
-        args.max_turn0_bytes,
-    );
-    Accounting {
-        stats: Stats {
-            estimator: ESTIMATOR,
-            prefix: None,
-            suffix: None,
-            turn0: Some(group),
-        },
-        shown: args.stats.stats,
-        over_budget: over_budget.into_iter().collect(),
-    }
+    super::turn0_accounting(group, args)
 }
 
 #[cfg(test)]
