@@ -223,10 +223,18 @@ fn command_digests(
 fn portable_part_path(ctx: &Context, part: &Part) -> String {
     match part.scope {
         Scope::Parent => {
-            let ups = ctx.workspace.components().count();
-            let mut path = "../".repeat(ups.saturating_sub(1));
-            path.push_str(part.path.trim_start_matches('/'));
-            path
+            let file = Path::new(&part.path);
+            let below = file
+                .parent()
+                .and_then(|dir| ctx.workspace.strip_prefix(dir).ok());
+            match (below, file.file_name()) {
+                (Some(below), Some(name)) => format!(
+                    "{}{}",
+                    "../".repeat(below.components().count()),
+                    name.to_string_lossy()
+                ),
+                _ => part.path.clone(),
+            }
         }
         Scope::User | Scope::Managed => portable(ctx, &part.path),
         Scope::Project | Scope::Local => part.path.clone(),

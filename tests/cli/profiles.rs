@@ -483,6 +483,42 @@ fn snapshot_records_the_parts_and_check_reports_them() {
 }
 
 #[test]
+fn a_parent_part_is_named_relative_to_the_workspace_in_the_manifest() {
+    let env = TestEnv::new();
+    std::fs::create_dir_all(env.ws.join(".git")).unwrap();
+    env.write("AGENTS.md", "MONOREPO\n");
+    env.write("a/b/pkg/AGENTS.md", "PKG\n");
+    let out = run(
+        &env,
+        &[
+            "-C",
+            "a/b/pkg",
+            "--trust-project",
+            "--agent",
+            "codex",
+            "snapshot",
+        ],
+    );
+    out.assert_code(0);
+    let paths: Vec<(String, String)> = out.json()["parts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["path"].as_str().unwrap().into(),
+                p["scope"].as_str().unwrap().into(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        paths,
+        [("../../../AGENTS.md", "parent"), ("AGENTS.md", "project")]
+            .map(|(p, s)| (p.to_string(), s.to_string()))
+    );
+}
+
+#[test]
 fn explain_says_why_a_file_was_or_was_not_loaded() {
     let env = codex_env();
     env.write("other/AGENTS.md", "SIDE\n");
