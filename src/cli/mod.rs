@@ -91,7 +91,7 @@ pub enum Command {
     /// Rules: `rules list`
     #[command(subcommand)]
     Rules(rules::RulesCommand),
-    /// Print the turn-0 messages (instructions, rules, soul, memory, user model)
+    /// Print the turn-0 messages (instructions, rules, soul, memory, user model); under --agent, the files that agent loads
     Assemble(assemble::AssembleArgs),
     /// Explain why a command or rule resolved as it did: every candidate file and its fate
     Explain(explain::ExplainArgs),
