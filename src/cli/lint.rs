@@ -8,6 +8,10 @@
 //! never runs anything (a `` !`cmd` `` is reported, not run).
 //!
 //! Choices the spec leaves open:
+//! - Lint looks at every agent at once: `--agents` narrows the findings,
+//!   the global `--agent` does not apply. `--at` is where Claude Code is
+//!   taken to start, for imports that leave it; the JSON names the agents
+//!   and `at`, as `compare` does.
 //! - Text ends with a summary line (`N errors, N warnings, N notes`, or
 //!   `no findings`); the `github` format prints the same summary as a plain
 //!   log line after the workflow commands.
@@ -66,6 +70,7 @@ pub fn run(ctx: &Context, args: &LintArgs) -> Result<Status, CliError> {
     };
     let options = LintOptions {
         home: ctx.locations.home.clone(),
+        at: ctx.at.clone(),
     };
     let mut report = lint(ctx.reader.as_ref(), &options);
     report.retain_agents(&agents);
@@ -76,6 +81,7 @@ pub fn run(ctx: &Context, args: &LintArgs) -> Result<Status, CliError> {
         Format::Json => output::print_json(&LintDocument {
             schema: SCHEMA,
             agents: &agents,
+            at: ctx.at_label(),
             findings: &report.findings,
             summary,
             diagnostics: &diagnostics,
@@ -99,6 +105,7 @@ pub fn run(ctx: &Context, args: &LintArgs) -> Result<Status, CliError> {
 struct LintDocument<'a> {
     schema: &'static str,
     agents: &'a [Agent],
+    at: &'a str,
     findings: &'a [Finding],
     summary: Summary,
     diagnostics: &'a [Diagnostic],

@@ -21,6 +21,7 @@ pub(crate) fn lint_env() -> TestEnv {
 const LINT_KEYS: &[&str] = &[
     "schema",
     "agents",
+    "at",
     "findings",
     "summary",
     "diagnostics",

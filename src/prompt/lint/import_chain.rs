@@ -42,7 +42,12 @@ pub(super) fn check(lint: &Lint<'_>, docs: &[Doc], out: &mut Out) {
             .home
             .clone()
             .unwrap_or_else(|| PathBuf::from("/")),
-        cwd: root.clone(),
+        cwd: lint
+            .options
+            .at
+            .split('/')
+            .filter(|part| !part.is_empty())
+            .fold(root.clone(), |dir, part| dir.join(part)),
         workspace: root,
         external_approved: false,
     };
@@ -161,6 +166,16 @@ impl Chain<'_> {
                 ),
             )
         };
+        let outside_start = || {
+            Judged::Finding(
+                Code::ImportExternal,
+                format!(
+                    "`@{written}` points outside the start directory {}: Claude Code drops it \
+                     unless external includes were approved on that machine",
+                    shown_dir(&self.lint.options.at)
+                ),
+            )
+        };
         match candidate.refused {
             Some(NotLoaded::TooDeep) => {
                 return Judged::Finding(
@@ -174,7 +189,8 @@ impl Chain<'_> {
                     ),
                 );
             }
-            Some(NotLoaded::OutsideWorkspace | NotLoaded::External) => return external(),
+            Some(NotLoaded::OutsideWorkspace) => return external(),
+            Some(NotLoaded::External) => return outside_start(),
             Some(_) => return Judged::Quiet,
             None => {}
         }

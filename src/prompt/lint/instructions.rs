@@ -47,9 +47,10 @@ fn codex_budget(lint: &Lint<'_>, out: &mut Out) {
         // No marker inside the workspace: its root stands for the project
         // root (a checkout copied without its `.git`).
         let root = find_root(&walked, &config.project_root_markers);
+        // Lint reads to check, whatever the trust (never to inject).
         let docs = match root {
-            Some(root) => project_docs(chain(&walked, Some(&root)), &config),
-            None => project_docs(&walked, &config),
+            Some(root) => project_docs(chain(&walked, Some(&root)), &config, true),
+            None => project_docs(&walked, &config, true),
         };
         let budget = docs.budget;
         for part in &docs.parts {

@@ -31,9 +31,9 @@
 //!   32,768-byte budget, `.git` as the root marker, no fallback names), and a
 //!   chain that finds no `.git` inside the workspace starts at the
 //!   workspace root (a checkout without its `.git`, like the test corpus).
-//! - **Start directories.** Imports are judged as if the agent started at
-//!   the workspace root, so an import is external when it leaves the
-//!   workspace. AGENTS.md is a Claude Code file (the fallback) only when no
+//! - **Start directories.** Imports are judged as if Claude Code started at
+//!   `--at` (default: the workspace root), so an import is external when it
+//!   leaves that directory. AGENTS.md is a Claude Code file (the fallback) only when no
 //!   CLAUDE.md, `.claude/CLAUDE.md` or `CLAUDE.local.md` stands in its
 //!   directory or above it.
 //! - **The walk** skips `.git` and `node_modules` and is bounded like every
@@ -126,6 +126,10 @@ pub struct LintOptions {
     /// The user's home directory, where `@~/…` imports point (never read:
     /// such an import is outside the workspace either way).
     pub home: Option<PathBuf>,
+    /// The directory Claude Code is taken to start in (`--at`),
+    /// workspace-relative, `""` for the root: an import from a project file
+    /// that leaves it is external.
+    pub at: String,
 }
 
 /// The outcome of [`lint`].

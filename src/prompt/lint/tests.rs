@@ -8,10 +8,15 @@ use crate::workspace::{MemNode, MemWorkspace};
 type Row = (&'static str, Level, String, Option<u64>, Vec<Agent>);
 
 fn run(ws: &MemWorkspace) -> LintReport {
+    run_at(ws, "")
+}
+
+fn run_at(ws: &MemWorkspace, at: &str) -> LintReport {
     lint(
         ws,
         &LintOptions {
             home: Some(PathBuf::from("/home/u")),
+            at: at.to_string(),
         },
     )
 }
@@ -429,6 +434,29 @@ fn imports_are_followed_as_claude_code_follows_them() {
     assert!(message(&ws, "MP006", "chain/d4.md").contains("level 5 below chain/CLAUDE.md"));
     let external = message(&ws, "MP007", "CLAUDE.md");
     assert!(external.contains("`@../outside.md`") && !external.contains("/home/u"));
+}
+
+#[test]
+fn an_import_leaving_the_start_directory_is_external() {
+    let ws = MemWorkspace::new()
+        .file("app/CLAUDE.md", "@../shared/style.md\n")
+        .file("shared/style.md", "Style\n");
+    assert_eq!(rows(&ws), vec![], "from the root, shared/ is inside");
+    let from_app: Vec<(String, Option<u64>, String)> = run_at(&ws, "app")
+        .findings
+        .into_iter()
+        .map(|f| (f.code.as_str().to_string(), f.line, f.message))
+        .collect();
+    assert_eq!(
+        from_app,
+        [(
+            "MP007".to_string(),
+            Some(1),
+            "`@../shared/style.md` points outside the start directory app: Claude Code drops it \
+             unless external includes were approved on that machine"
+                .to_string()
+        )]
+    );
 }
 
 #[test]
