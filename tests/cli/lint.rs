@@ -59,6 +59,14 @@ fn lint_goldens_in_every_format() {
             }
         }
         assert_golden(&text, golden);
+        if format == "text" {
+            let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
+                .expect("README");
+            assert!(
+                readme.contains(&format!("$ mecatl-prompt lint\n{text}$ echo $?\n1\n")),
+                "README's lint example is not the real output"
+            );
+        }
     }
 }
 
