@@ -4,6 +4,7 @@
 mod assemble;
 mod assets;
 mod build;
+mod ci;
 mod completions;
 mod corpus;
 mod diagnostics;
@@ -14,8 +15,10 @@ mod formats;
 mod git;
 mod golden;
 mod hardening;
+mod lint;
 mod oracle;
 mod paths;
+mod profiles;
 mod rules_for;
 mod snapshot;
 mod stats;

@@ -71,10 +71,8 @@ mod resolve;
 
 pub use dirs::{PROJECT_COMMANDS_DIR, PROJECT_SKILLS_DIR, claude_dirs};
 pub use expand::{Attachment, AttachmentStatus, ClaudeExpansion, ExpandEnv, expand_claude};
-pub use files::{
-    ClaudeFile, ClaudeFiles, Frontmatter, Reading, SKILL_WORDS, read_frontmatter, value_text,
-};
-pub use injections::{Defused, ShellCommand, defuse, mentions, placeholder};
+pub use files::{ClaudeFile, ClaudeFiles, SKILL_WORDS, value_text};
+pub use injections::{Defused, Placeholder, defuse, mentions, placeholder};
 pub use listing::{CLAUDE_OWN_ENTRIES, ListedSkill, SkillsListing, skills_listing};
 pub use resolve::{
     Alias, ClaudeEntry, ClaudeInvocation, ClaudeListing, ClaudeResolution, alias_note, alias_of,

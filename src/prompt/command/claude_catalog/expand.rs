@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::prompt::command::claude_catalog::files::{ClaudeFile, ClaudeFiles};
-use crate::prompt::command::claude_catalog::injections::{ShellCommand, defuse, mentions};
+use crate::prompt::command::claude_catalog::injections::{Placeholder, defuse, mentions};
 use crate::prompt::command::claude_catalog::resolve::{
     alias_note, parse_claude_invocation, resolve_claude,
 };
@@ -116,7 +116,7 @@ pub struct ClaudeExpansion {
     pub frontmatter: Map<String, Value>,
     /// The shell commands Claude Code would run, each replaced by a
     /// placeholder in the output.
-    pub shell: Vec<ShellCommand>,
+    pub shell: Vec<Placeholder>,
     /// The files the `@path` mentions name.
     pub attachments: Vec<Attachment>,
     /// Diagnostics about the files looked at and the expansion.
@@ -218,7 +218,7 @@ pub fn expand_claude(
             output: defused.text,
         },
         kind: Some(file.kind),
-        frontmatter: file.frontmatter.keys,
+        frontmatter: file.keys(),
         shell: defused.commands,
         attachments,
         diagnostics,
@@ -260,7 +260,7 @@ fn invalid_name(dirs: &[SearchDir<'_>], input: &str, parsed: &str) -> Option<Not
 }
 
 /// One warning for the shell commands of an expansion.
-fn shell_warning(source: &str, commands: &[ShellCommand]) -> Option<Diagnostic> {
+fn shell_warning(source: &str, commands: &[Placeholder]) -> Option<Diagnostic> {
     let shown: Vec<String> = commands
         .iter()
         .take(3)

@@ -2,17 +2,16 @@
 //! it: its text, whether it is a command or a skill, and its frontmatter
 //! read the way Claude Code reads it.
 
-use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::limits;
-use crate::prompt::command::claude_dialect;
+use crate::prompt::command::claude_dialect::{self, Frontmatter, Reading, read_frontmatter};
 use crate::prompt::command::claude_listing::{self, Kind};
+use crate::prompt::command::command_frontmatter::misplaced_frontmatter;
 use crate::prompt::command::files::COMMAND_WORDS;
 use crate::prompt::text::{INVALID_UTF8_REPLACED, decode_read};
 use crate::prompt::tiers::{Layout, Listed, Loaded, Loss, SearchDir, Words, read_listed};
-use crate::prompt::yaml::{YamlError, parse_yaml};
 
 /// How skill files are named in diagnostics; like a command, a refused
 /// symlink or a name that is not UTF-8 is a warning (SPEC §5.5).
@@ -22,77 +21,6 @@ pub const SKILL_WORDS: Words = Words {
     dir_noun: "skills directory",
     refusal: Severity::Warning,
 };
-
-/// How Claude Code read a file's frontmatter block.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Reading {
-    /// The file has no block.
-    None,
-    /// The block is valid YAML.
-    Yaml,
-    /// The block is not valid YAML, and parses once values holding special
-    /// characters are quoted ([`claude_dialect::requote_frontmatter`]).
-    Requoted,
-    /// The block is not valid YAML even then: Claude Code uses none of its
-    /// keys (the block still leaves the text).
-    Ignored,
-}
-
-/// A file's frontmatter as Claude Code reads it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Frontmatter {
-    /// Every key, in the file's order, with its value as YAML gives it.
-    pub keys: Map<String, Value>,
-    /// How the block was read.
-    pub reading: Reading,
-    /// Where strict YAML failed, in file lines and columns (1-based), when
-    /// it did.
-    pub error: Option<YamlError>,
-}
-
-/// Reads the frontmatter of `raw` as Claude Code does: YAML; else YAML
-/// after [`claude_dialect::requote_frontmatter`]; else no keys. A block that
-/// is empty or holds only comments has no keys.
-pub fn read_frontmatter(raw: &str) -> Frontmatter {
-    let (Some(yaml), _) = claude_dialect::split_frontmatter(raw) else {
-        return Frontmatter {
-            keys: Map::new(),
-            reading: Reading::None,
-            error: None,
-        };
-    };
-    let strict = match parse_yaml::<Map<String, Value>>(yaml) {
-        Ok(keys) => {
-            return Frontmatter {
-                keys: keys.unwrap_or_default(),
-                reading: Reading::Yaml,
-                error: None,
-            };
-        }
-        Err(err) => err,
-    };
-    let lines_before = claude_dialect::frontmatter_start(raw)
-        .map_or(0, |start| raw[..start].matches('\n').count() as u64);
-    let error = Some(YamlError {
-        line: strict.line + lines_before,
-        ..strict
-    });
-    let is_flow_list = |v: &str| matches!(parse_yaml::<Value>(v), Ok(Some(Value::Array(_))));
-    let requoted = claude_dialect::requote_frontmatter(yaml, is_flow_list);
-    match parse_yaml::<Map<String, Value>>(&requoted) {
-        Ok(keys) => Frontmatter {
-            keys: keys.unwrap_or_default(),
-            reading: Reading::Requoted,
-            error,
-        },
-        Err(_) => Frontmatter {
-            keys: Map::new(),
-            reading: Reading::Ignored,
-            error,
-        },
-    }
-}
 
 /// A frontmatter value as Claude Code turns it into text: a string
 /// trimmed, a number or boolean spelled out; blank and other values give
@@ -144,7 +72,20 @@ impl ClaudeFile {
     }
 
     fn key(&self, key: &str) -> Option<String> {
-        value_text(self.frontmatter.keys.get(key))
+        value_text(self.value(key))
+    }
+
+    fn value(&self, key: &str) -> Option<&Value> {
+        self.frontmatter.get(key).map(|entry| &entry.value)
+    }
+
+    /// Every frontmatter key Claude Code reads, with its value, in order.
+    pub fn keys(&self) -> Map<String, Value> {
+        self.frontmatter
+            .entries
+            .iter()
+            .map(|entry| (entry.key.clone(), entry.value.clone()))
+            .collect()
     }
 
     /// The description Claude Code lists: `description:`, else the body's
@@ -180,25 +121,19 @@ impl ClaudeFile {
 
     /// `disable-model-invocation: true`: left out of the skills listing.
     pub fn hidden_from_model(&self) -> bool {
-        flag(self.frontmatter.keys.get("disable-model-invocation")) == Some(true)
+        flag(self.value("disable-model-invocation")) == Some(true)
     }
 
     /// `user-invocable: false`: only the model may invoke it; Claude Code
     /// sends nothing when the user types it.
     pub fn model_only(&self) -> bool {
-        flag(self.frontmatter.keys.get("user-invocable")) == Some(false)
+        flag(self.value("user-invocable")) == Some(false)
     }
 
     /// The names of `arguments:` (a list, or a space-separated string), as
     /// [`claude_dialect::argument_names`] keeps them.
     pub fn argument_names(&self) -> Vec<String> {
-        match self.frontmatter.keys.get("arguments") {
-            Some(Value::Array(items)) => {
-                claude_dialect::argument_names(items.iter().filter_map(Value::as_str))
-            }
-            Some(Value::String(s)) => claude_dialect::argument_names(s.split_whitespace()),
-            _ => Vec::new(),
-        }
+        self.frontmatter.argument_names()
     }
 }
 
@@ -276,29 +211,30 @@ impl crate::prompt::tiers::Kind for ClaudeFiles {
 /// see (text before the opening `---`), or one that is not valid YAML,
 /// with its line and column and what Claude Code makes of it.
 fn frontmatter_note(source: &str, file: &ClaudeFile) -> Option<Diagnostic> {
-    let frontmatter = &file.frontmatter;
-    if frontmatter.reading == Reading::None {
-        let text = file.text.strip_prefix('\u{feff}').unwrap_or(&file.text);
-        let rest = text.trim_start_matches([' ', '\t', '\r', '\n']);
-        let opens = rest.starts_with("---\n") || rest.starts_with("---\r\n");
-        return (opens && rest.len() < text.len()).then(|| {
-            Diagnostic::warning(
+    let (error, consequence) = match &file.frontmatter.reading {
+        Reading::Yaml => return None,
+        Reading::NoBlock => {
+            let misplaced = misplaced_frontmatter(file.text.as_bytes())?;
+            return Some(Diagnostic::warning(
                 source,
-                "the opening --- is not at the start of the file, so Claude Code does not \
-                 read the frontmatter and sends it as text; remove what precedes it",
-            )
-        });
-    }
-    let error = frontmatter.error.as_ref()?;
-    let consequence = match frontmatter.reading {
-        Reading::Requoted => {
+                format!(
+                    "the opening --- on line {} is not at the start of the file, so Claude \
+                     Code does not read the frontmatter and sends it as text; remove what \
+                     precedes it",
+                    misplaced.line()
+                ),
+            ));
+        }
+        Reading::Requoted(error) => (
+            error,
             "Claude Code reads it again with such values quoted and uses its keys; quote \
-             them (e.g. `argument-hint: \"[a] [b]\"`) so every reader agrees"
-        }
-        _ => {
+             them (e.g. `argument-hint: \"[a] [b]\"`) so every reader agrees",
+        ),
+        Reading::Ignored(error) => (
+            error,
             "Claude Code ignores every key of it (no description, no arguments), though \
-             the block still leaves the text"
-        }
+             the block still leaves the text",
+        ),
     };
     Some(Diagnostic::warning(
         source,

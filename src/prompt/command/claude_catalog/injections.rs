@@ -4,13 +4,8 @@
 //! (SPEC §14.5). The preview finds both the same way and never runs or
 //! reads anything here.
 //!
-//! Rules (Claude Code 2.1.328; recorded cases `bang-command`,
-//! `bang-word-start`, `at-file`, `at-file-forms`):
-//! - A fenced block opens with ```` ```! ````, skips the whitespace after
-//!   it, and ends at the next ```` ``` ```` (a line break right before it is
-//!   not part of the command). Inline, `` !` `` must start the text or
-//!   follow whitespace (`` x!`cmd` `` stays text), and the command is one or
-//!   more characters up to the next backtick (`` !`` `` stays text).
+//! The commands are [`claude_dialect::shell_commands`]'s. Mentions follow
+//! Claude Code 2.1.328 (recorded cases `at-file`, `at-file-forms`):
 //! - A mention is `@"PATH"` after the start or whitespace, or a word whose
 //!   `@` starts it (or follows `。`, `、`, `？` or `！`), the path running to
 //!   the end of the word less its trailing punctuation (`@notes.txt.` is
@@ -18,8 +13,6 @@
 //!   first, then the others in order, each once; a `#fragment` is dropped.
 //!
 //! Choices the spec leaves open:
-//! - Fenced blocks are found before inline commands, so an inline command
-//!   inside a fenced block is part of the block.
 //! - The placeholder is `[mecatl-prompt did not run: CMD]`; its offset is
 //!   the byte offset where it starts in the expansion the preview prints.
 //! - Mentions are looked for in the expansion with the shell commands left
@@ -28,12 +21,13 @@
 
 use serde::Serialize;
 
+use crate::prompt::command::claude_dialect;
 use crate::prompt::text::is_js_space;
 
 /// A shell command Claude Code would run, and where the preview's
 /// placeholder for it starts in the expansion.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct ShellCommand {
+pub struct Placeholder {
     /// The command as written (a fenced block's text, trimmed).
     pub command: String,
     /// The byte offset of its placeholder in the printed expansion.
@@ -53,92 +47,35 @@ pub struct Defused {
     /// The text as the preview prints it.
     pub text: String,
     /// The commands, in order.
-    pub commands: Vec<ShellCommand>,
+    pub commands: Vec<Placeholder>,
     /// The text with each command replaced by one space.
     pub without_commands: String,
 }
 
-/// Finds the shell commands of `text` (see the module docs) and replaces
-/// each with its placeholder.
+/// Finds the shell commands of `text` ([`claude_dialect::shell_commands`])
+/// and replaces each with its placeholder.
 pub fn defuse(text: &str) -> Defused {
-    let mut spans = fenced(text);
-    let mut gaps = Vec::new();
-    let mut at = 0;
-    for &(start, end, _) in &spans {
-        gaps.push((at, start));
-        at = end;
-    }
-    gaps.push((at, text.len()));
-    for (start, end) in gaps {
-        spans.extend(inline(text, start, end));
-    }
-    spans.sort_by_key(|&(start, _, _)| start);
+    let found = claude_dialect::shell_commands(text);
     let mut out = Defused {
         text: String::with_capacity(text.len()),
-        commands: Vec::with_capacity(spans.len()),
+        commands: Vec::with_capacity(found.len()),
         without_commands: String::with_capacity(text.len()),
     };
     let mut copied = 0;
-    for (start, end, command) in spans {
-        out.text.push_str(&text[copied..start]);
-        out.without_commands.push_str(&text[copied..start]);
+    for shell in found {
+        out.text.push_str(&text[copied..shell.offset]);
+        out.without_commands.push_str(&text[copied..shell.offset]);
         out.without_commands.push(' ');
-        out.commands.push(ShellCommand {
+        out.commands.push(Placeholder {
             offset: out.text.len(),
-            command: command.clone(),
+            command: shell.command.clone(),
         });
-        out.text.push_str(&placeholder(&command));
-        copied = end;
+        out.text.push_str(&placeholder(&shell.command));
+        copied = shell.offset + shell.len;
     }
     out.text.push_str(&text[copied..]);
     out.without_commands.push_str(&text[copied..]);
     out
-}
-
-/// The fenced blocks: (start, end, command).
-fn fenced(text: &str) -> Vec<(usize, usize, String)> {
-    const OPEN: &str = "```!";
-    const CLOSE: &str = "```";
-    let mut found = Vec::new();
-    let mut from = 0;
-    while let Some(i) = text[from..].find(OPEN) {
-        let start = from + i;
-        let after = start + OPEN.len();
-        let body =
-            after + (text[after..].len() - text[after..].trim_start_matches(is_js_space).len());
-        match text[body..].find(CLOSE) {
-            Some(j) => {
-                let close = body + j;
-                let command = text[body..close]
-                    .strip_suffix('\n')
-                    .unwrap_or(&text[body..close]);
-                found.push((start, close + CLOSE.len(), command.trim().to_string()));
-                from = close + CLOSE.len();
-            }
-            None => from = start + 1,
-        }
-    }
-    found
-}
-
-/// The inline commands between `start` and `end`: (start, end, command).
-fn inline(text: &str, start: usize, end: usize) -> Vec<(usize, usize, String)> {
-    let mut found = Vec::new();
-    let mut from = start;
-    while let Some(i) = text[from..end].find("!`") {
-        let at = from + i;
-        let word_start = at == 0 || text[..at].chars().next_back().is_some_and(is_js_space);
-        let body = at + 2;
-        let close = text[body..end].find('`').map(|j| body + j);
-        match close {
-            Some(close) if word_start && close > body => {
-                found.push((at, close + 1, text[body..close].to_string()));
-                from = close + 1;
-            }
-            _ => from = at + 1,
-        }
-    }
-    found
 }
 
 /// The characters that may stand right before a mention's `@` inside a
@@ -226,19 +163,6 @@ mod tests {
         );
         assert!(!defused.without_commands.contains("spaced"));
         assert!(defused.without_commands.contains("glued"));
-    }
-
-    #[test]
-    fn a_fenced_block_wins_over_an_inline_command_inside_it() {
-        let defused = defuse("!`a` ```!  \n!`b`\r\n``` after ```! unclosed");
-        let commands: Vec<&str> = defused
-            .commands
-            .iter()
-            .map(|c| c.command.as_str())
-            .collect();
-        assert_eq!(commands, ["a", "!`b`"]);
-        assert!(defused.text.ends_with(" after ```! unclosed"));
-        assert_eq!(defuse("no commands here").commands, []);
     }
 
     #[test]

@@ -11,7 +11,7 @@ use crate::prompt::command::claude_listing::{
 };
 use crate::prompt::profile::{Part, PartKind, ProfileMessage, Scope};
 use crate::prompt::tiers::{Layout, SearchDir, Tier};
-use crate::prompt::turn0::{Provenance, Role};
+use crate::prompt::turn0::Provenance;
 
 /// Claude Code's own entries (Claude Code 2.1.328, observed in every
 /// recorded case): the preview does not list them, but they share the
@@ -150,11 +150,15 @@ impl SkillsListing {
         if self.entries.is_empty() {
             return None;
         }
-        Some(ProfileMessage {
-            role: Role::User,
-            provenance: Provenance::Skills,
-            parts: self
-                .entries
+        let text = self
+            .entries
+            .iter()
+            .map(|entry| entry.line.as_str())
+            .collect::<Vec<_>>()
+            .join("\n");
+        Some(ProfileMessage::with_text(
+            Provenance::Skills,
+            self.entries
                 .iter()
                 .map(|entry| Part {
                     path: entry.source.clone(),
@@ -168,7 +172,8 @@ impl SkillsListing {
                     cut: None,
                 })
                 .collect(),
-        })
+            text,
+        ))
     }
 
     /// What is said about the listing: the entries the budget shrank, and

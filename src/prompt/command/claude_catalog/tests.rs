@@ -200,37 +200,6 @@ fn skills_beat_commands_user_beats_project_and_the_cwd_beats_its_ancestors() {
 }
 
 #[test]
-fn frontmatter_is_read_as_claude_code_reads_it() {
-    let strict = read_frontmatter("---\ndescription: d\nargument-hint: \"[x]\"\n---\nBody");
-    assert_eq!(strict.reading, Reading::Yaml);
-    assert_eq!(
-        value_text(strict.keys.get("argument-hint")).as_deref(),
-        Some("[x]")
-    );
-
-    let requoted = read_frontmatter("---\ndescription: Compare\nargument-hint: [a] [b]\n---\nBody");
-    assert_eq!(requoted.reading, Reading::Requoted);
-    assert_eq!(
-        value_text(requoted.keys.get("argument-hint")).as_deref(),
-        Some("[a] [b]")
-    );
-    let error = requoted.error.unwrap();
-    assert_eq!((error.line, error.column > 0), (3, true));
-
-    let ignored = read_frontmatter("\u{feff}---\n\ndescription: x\n  bad: [\n---\nBody");
-    assert_eq!(ignored.reading, Reading::Ignored);
-    assert!(ignored.keys.is_empty());
-    assert!(ignored.error.unwrap().line >= 4);
-
-    assert_eq!(read_frontmatter("no block").reading, Reading::None);
-    assert!(
-        read_frontmatter("---\n# only a comment\n---\n")
-            .keys
-            .is_empty()
-    );
-}
-
-#[test]
 fn invalid_yaml_and_a_misplaced_fence_are_reported_with_what_claude_code_does() {
     let p = project(&[
         (
