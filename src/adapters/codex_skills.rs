@@ -68,6 +68,8 @@ pub struct CodexExpansion {
     pub blocks: Vec<(String, String, String)>,
     /// Mentions that add nothing, files that could not be read.
     pub diagnostics: Vec<Diagnostic>,
+    /// True when an untrusted workspace's skill root was left unread.
+    pub withheld: bool,
 }
 
 impl CodexSkills {
@@ -172,6 +174,7 @@ impl CodexSkills {
             },
             blocks,
             diagnostics,
+            withheld: found.withheld,
         })
     }
 }

@@ -103,11 +103,15 @@ impl<'c> Readers<'c> {
     /// `$CODEX_HOME` (used when set, non-empty and absolute), else
     /// `~/.codex`; `None` without either.
     pub fn codex_home(&self) -> Option<OsWorkspace> {
+        self.codex_home_dir().map(user_reader)
+    }
+
+    /// The `$CODEX_HOME` directory [`Readers::codex_home`] reads.
+    pub fn codex_home_dir(&self) -> Option<PathBuf> {
         codex_config::codex_home(
             self.ctx.env.codex_home.as_deref(),
             self.ctx.locations.home.as_deref(),
         )
-        .map(user_reader)
     }
 
     /// `$CLAUDE_CONFIG_DIR` (used when set, non-empty and absolute), else

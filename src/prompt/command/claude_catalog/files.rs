@@ -105,8 +105,16 @@ impl ClaudeFile {
     }
 
     /// `argument-hint:`, shown beside the name in listings and completion.
+    /// A list (`[message]` is YAML for a list of one word) is shown as
+    /// written, its items between brackets.
     pub fn argument_hint(&self) -> Option<String> {
-        self.key("argument-hint")
+        match self.value("argument-hint")? {
+            Value::Array(items) => {
+                let items: Vec<String> = items.iter().filter_map(|i| value_text(Some(i))).collect();
+                Some(format!("[{}]", items.join(", ")))
+            }
+            other => value_text(Some(other)),
+        }
     }
 
     /// A skill's `name:` key, which Claude Code shows beside the directory
