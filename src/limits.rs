@@ -141,6 +141,12 @@ pub const CLAUDE_BUNDLED_LISTING_SHRINKABLE_WIDTH: usize = 134;
 /// `--context-window` is not given, in tokens (→ an 8,000-character budget).
 pub const DEFAULT_CONTEXT_WINDOW_TOKENS: u64 = 200_000;
 
+/// The size of Codex's skills listing (its entries, in bytes) above which
+/// the preview warns that Codex may shorten it (ours: Codex was seen
+/// cutting every description once its skills block reached about 22,000
+/// characters, and its rule is not reproduced, SPEC §14.6).
+pub const CODEX_SKILLS_LISTING_WARN_BYTES: usize = 16_384;
+
 /// Most `arguments:` names a command or skill substitutes; later ones stay
 /// as written (Claude Code's own bound, read from its source).
 pub const CLAUDE_MAX_ARGUMENT_NAMES: usize = 64;

@@ -116,10 +116,11 @@ impl ClaudeCatalog {
         resolve_claude(&self.dirs, name)
     }
 
-    /// The skills listing fitted to `budget` columns, with the diagnostics
-    /// of the files read for it (only the winners' heads).
-    pub fn skills_listing(&self, budget: usize) -> (SkillsListing, Vec<Diagnostic>) {
-        let listing = list_claude(
+    /// The skills listing fitted to `budget` columns, and the entries it
+    /// was made from (only the winners' heads read), whose diagnostics end
+    /// with what is said about the listing.
+    pub fn skills_listing(&self, budget: usize) -> (SkillsListing, ClaudeListing) {
+        let mut listing = list_claude(
             &self.dirs,
             ReadPolicy {
                 contender: true,
@@ -128,9 +129,8 @@ impl ClaudeCatalog {
             },
         );
         let skills = skills_listing(&self.dirs, &listing, budget);
-        let mut diagnostics = listing.diagnostics;
-        diagnostics.extend(skills.diagnostics());
-        (skills, diagnostics)
+        listing.diagnostics.extend(skills.diagnostics());
+        (skills, listing)
     }
 
     /// The invocable entries with their whole text, sorted by name (for

@@ -52,8 +52,8 @@ pub struct CodexListing<'a> {
     pub listing: SkillListing<'a>,
     /// `config.toml` problems, withheld roots, then the listing's own.
     pub diagnostics: Vec<Diagnostic>,
-    /// True when an untrusted workspace's skill root was left unread.
-    pub withheld: bool,
+    /// The skill roots of an untrusted workspace left unread, as displayed.
+    pub withheld: Vec<String>,
 }
 
 /// What `expand --agent codex` shows: the input, and the blocks its
@@ -113,16 +113,17 @@ impl CodexSkills {
             self.codex_home.as_ref().map(|r| r as &dyn Workspace),
             self.home.as_ref().map(|r| r as &dyn Workspace),
         );
-        let mut withheld = false;
+        let mut withheld = Vec::new();
         if !self.trusted {
             roots.retain(|root| {
                 if root.scope != Scope::Project {
                     return true;
                 }
                 if matches!(root.reader.stat(&root.dir), Ok(EntryKind::Dir)) {
-                    withheld = true;
+                    let shown = root.reader.display(&root.dir);
+                    withheld.push(shown.clone());
                     diagnostics.push(Diagnostic::info(
-                        root.reader.display(&root.dir),
+                        shown,
                         "skills directory withheld: the workspace is not trusted, so its skills \
                          are not read",
                     ));
@@ -174,7 +175,7 @@ impl CodexSkills {
             },
             blocks,
             diagnostics,
-            withheld: found.withheld,
+            withheld: !found.withheld.is_empty(),
         })
     }
 }
@@ -220,7 +221,7 @@ mod tests {
             .map(|s| s.name.as_str())
             .collect();
         assert_eq!(names, ["proj", "mine"]);
-        assert!(!found.withheld);
+        assert!(found.withheld.is_empty());
 
         let untrusted = skills(&ws, &home, false);
         let found = untrusted.listing().unwrap();
@@ -231,7 +232,7 @@ mod tests {
             .map(|s| s.name.as_str())
             .collect();
         assert_eq!(names, ["mine"]);
-        assert!(found.withheld);
+        assert_eq!(found.withheld, [".agents/skills"]);
         assert_eq!(found.diagnostics[0].path.as_deref(), Some(".agents/skills"));
     }
 

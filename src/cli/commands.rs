@@ -39,6 +39,11 @@ use crate::prompt::walk::Scope;
 #[derive(Debug, Clone, Subcommand)]
 pub enum CommandsCommand {
     /// List discovered slash commands with their descriptions
+    ///
+    /// Under --agent claude: Claude Code's commands and skills (the start directory's and its
+    /// ancestors' .claude/commands and .claude/skills, then $CLAUDE_CONFIG_DIR's), one row per
+    /// file with its kind, scope, argument-hint, description and fate; Claude Code's own bundled
+    /// skills are not listed. Under --agent codex: the skills Codex lists, as $NAME.
     List(CommandsListArgs),
 }
 
@@ -255,7 +260,7 @@ fn list_codex(ctx: &Context, skills: &CodexSkills) -> Result<Status, CliError> {
     let found = skills
         .listing()
         .map_err(|err| CliError::Usage(err.to_string()))?;
-    let diagnostics = with_context_diagnostics(ctx, found.diagnostics, found.withheld);
+    let diagnostics = with_context_diagnostics(ctx, found.diagnostics, !found.withheld.is_empty());
     output::print_diagnostics(ctx, &diagnostics);
     let rows: Vec<CodexRow<'_>> = found
         .listing

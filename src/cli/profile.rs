@@ -25,6 +25,7 @@
 
 pub mod codex;
 pub mod fate;
+pub mod skills;
 
 use std::path::PathBuf;
 
@@ -59,18 +60,27 @@ pub struct TouchArgs {
 pub struct ProfileArgs {
     /// The `--touch` paths, workspace-relative.
     pub touch: Vec<String>,
+    /// `--context-window`: what sizes Claude Code's skills listing.
+    pub context_window: Option<u64>,
 }
 
 impl ProfileArgs {
     /// Resolves `--touch` like `--for` (SPEC §3.5): against `-C`,
     /// normalised, inside the workspace (else a usage error).
-    pub fn resolve(ctx: &Context, touch: &TouchArgs) -> Result<Self, CliError> {
+    pub fn resolve(
+        ctx: &Context,
+        touch: &TouchArgs,
+        listing: &skills::ListingArgs,
+    ) -> Result<Self, CliError> {
         let touch = touch
             .touch
             .iter()
             .map(|path| ctx.workspace_relative("--touch", path))
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(Self { touch })
+        Ok(Self {
+            touch,
+            context_window: listing.context_window,
+        })
     }
 }
 
@@ -164,6 +174,7 @@ pub fn profile_turn0(
             ));
         }
     };
+    skills::add_listing(ctx, args, &mut turn0)?;
     let withheld = turn0
         .not_loaded
         .iter()

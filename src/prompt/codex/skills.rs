@@ -151,6 +151,12 @@ impl std::fmt::Debug for Skill<'_> {
 }
 
 impl Skill<'_> {
+    /// The SKILL.md's text (bounded, as for its block); why not, when it
+    /// cannot be read now.
+    pub fn text(&self) -> Result<String, String> {
+        read_text(self.reader, &self.rel).map(|(text, _)| text)
+    }
+
     /// The listing entry as Codex renders it, with `path` where Codex puts
     /// its root alias: `- NAME: DESCRIPTION (file: PATH)`.
     pub fn entry(&self) -> String {
