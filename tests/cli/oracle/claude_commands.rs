@@ -1,27 +1,28 @@
 //! Replays `tests/oracle/cases/claude-commands/`: what Claude Code 2.1.328
 //! sent for a slash command or skill, and the custom entries of its skills
-//! listing, against the Claude profile's resolution, dialect and listing
-//! applied to the same files.
+//! listing, against the Claude profile applied to the same files.
 //!
-//! The expansion must equal Claude Code's byte for byte, except where
-//! Claude Code ran a shell command: there the preview shows its
-//! placeholder, and the text around each placeholder must match. The
-//! attachments must be the files Claude Code attached (the preview reports
-//! a file outside the workspace without reading it; a directory Claude
-//! Code attaches as a listing, which the capture does not record). The
-//! listing must equal the captured custom entries, in order, and Claude
-//! Code's own entries must take the room the profile reserves for them.
+//! The expansion comes from the binary (`expand --agent claude --at …
+//! --format json PROMPT` with the case's HOME and environment) and must
+//! equal Claude Code's byte for byte, except where Claude Code ran a shell
+//! command: there the preview shows its placeholder, and the text around
+//! each placeholder must match. A prompt Claude Code sent as typed must
+//! come back unchanged. The attachments must be the files Claude Code
+//! attached (the preview reports a file outside the workspace without
+//! reading it; a directory Claude Code attaches as a listing, which the
+//! capture does not record). The listing must equal the captured custom
+//! entries, in order, and Claude Code's own entries must take the room the
+//! profile reserves for them.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use mecatl_prompt::limits;
-use mecatl_prompt::prompt::command::claude_catalog::{
-    self, AttachmentStatus, CLAUDE_OWN_ENTRIES, ClaudeExpansion, ExpandEnv,
-};
+use mecatl_prompt::prompt::command::claude_catalog::{self, CLAUDE_OWN_ENTRIES};
 use mecatl_prompt::prompt::command::claude_listing;
 use mecatl_prompt::prompt::tiers::{ReadPolicy, SearchDir};
 use mecatl_prompt::workspace::{LinkPolicy, OsWorkspace, Workspace};
+use serde_json::Value;
 
 use super::{Fixture, cases};
 
@@ -45,26 +46,55 @@ fn dirs(fixture: &Fixture) -> Vec<SearchDir<'static>> {
         .expect("the case's start directory")
 }
 
-fn expand(fixture: &Fixture, prompt: &str) -> ClaudeExpansion {
-    let env = ExpandEnv {
-        project: project(fixture),
-        at: fixture.at(),
-        trusted: true,
-    };
-    claude_catalog::expand_claude(&dirs(fixture), prompt, &env)
-        .unwrap_or_else(|e| panic!("{}: {e}", fixture.name()))
+/// What the binary prints for `expand --agent claude --at … --format json
+/// PROMPT`, with the fixture's HOME (its `.claude` is the user's) and the
+/// case's environment.
+fn expand(fixture: &Fixture, prompt: &str) -> Value {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_mecatl-prompt"));
+    cmd.env_clear()
+        .env("HOME", &fixture.home)
+        .env("XDG_CONFIG_HOME", fixture.home.join(".config"))
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default());
+    if let Some(vars) = fixture.case["env"].as_object() {
+        for (key, value) in vars {
+            cmd.env(key, value.as_str().unwrap_or_default());
+        }
+    }
+    let output = cmd
+        .arg("-C")
+        .arg(&fixture.workspace)
+        .args([
+            "--trust-project",
+            "--agent",
+            "claude",
+            "--at",
+            &fixture.at(),
+        ])
+        .args(["--format", "json", "expand", "--", prompt])
+        .output()
+        .expect("run the binary");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}: {stderr}",
+        fixture.name()
+    );
+    serde_json::from_slice(&output.stdout).expect("one JSON document")
 }
 
-/// Checks that `ours` is `captured` with each shell command's output
-/// replaced by our placeholder: the text between placeholders matches, in
-/// order.
-fn check_around_placeholders(fixture: &Fixture, ours: &ClaudeExpansion, captured: &str) {
-    let output = &ours.expansion.output;
+/// Checks that the expansion `ours` is `captured` with each shell
+/// command's output replaced by our placeholder: the text between
+/// placeholders matches, in order.
+fn check_around_placeholders(fixture: &Fixture, ours: &Value, captured: &str) {
+    let output = ours["output"].as_str().expect("output");
     let mut segments = Vec::new();
     let mut from = 0;
-    for shell in &ours.shell {
-        segments.push(&output[from..shell.offset]);
-        from = shell.offset + claude_catalog::placeholder(&shell.command).len();
+    for shell in ours["shell"].as_array().expect("shell") {
+        let offset = usize::try_from(shell["offset"].as_u64().expect("offset")).expect("offset");
+        let command = shell["command"].as_str().expect("command");
+        segments.push(&output[from..offset]);
+        from = offset + claude_catalog::placeholder(command).len();
     }
     segments.push(&output[from..]);
     let mut rest = captured;
@@ -83,18 +113,24 @@ fn check_around_placeholders(fixture: &Fixture, ours: &ClaudeExpansion, captured
 
 /// The files Claude Code attached, as the preview names them: workspace
 /// files, and files outside the workspace it never reads.
-fn check_attachments(fixture: &Fixture, ours: &ClaudeExpansion) {
-    let cwd = &fixture.cwd;
-    let attached: Vec<PathBuf> = ours
-        .attachments
+fn check_attachments(fixture: &Fixture, ours: &Value) {
+    let attached: Vec<PathBuf> = ours["attachments"]
+        .as_array()
+        .expect("attachments")
         .iter()
-        .filter_map(|a| match a.status {
-            AttachmentStatus::Attached => {
-                assert!(a.bytes.is_some(), "{}: {a:?}", fixture.name());
-                Some(fixture.workspace.join(&a.path))
+        .filter_map(|a| {
+            let path = a["path"].as_str().expect("path");
+            match a["status"].as_str().expect("status") {
+                "attached" => {
+                    assert!(a["bytes"].is_u64(), "{}: {a}", fixture.name());
+                    Some(fixture.workspace.join(path))
+                }
+                "outside the workspace: not read" => {
+                    assert!(a["bytes"].is_null(), "{}: {a}", fixture.name());
+                    Some(normalise(&fixture.cwd.join(path)))
+                }
+                _ => None,
             }
-            AttachmentStatus::Outside => Some(normalise(&cwd.join(&a.path))),
-            _ => None,
         })
         .collect();
     let captured: Vec<PathBuf> = fixture.expected["attachments"]
@@ -128,23 +164,19 @@ fn expansions_match_claude_code() {
         let prompt = fixture.case["prompt"].as_str().unwrap_or("hi");
         let ours = expand(&fixture, prompt);
         let Some(command) = fixture.expected["command"].as_object() else {
-            assert!(
-                !ours.expansion.expanded || !prompt.starts_with('/'),
+            assert_eq!(
+                ours["expanded"],
+                false,
                 "{}: Claude Code ran no command",
                 fixture.name()
             );
+            assert_eq!(ours["output"], prompt, "{}: sent as typed", fixture.name());
             continue;
         };
-        let name = command["name"].as_str().expect("command name");
-        assert_eq!(
-            ours.expansion.name.as_deref(),
-            Some(name),
-            "{}",
-            fixture.name()
-        );
+        assert_eq!(ours["name"], command["name"], "{}", fixture.name());
         let captured = fixture.expected["expansion"].as_str().expect("expansion");
-        if ours.shell.is_empty() {
-            assert_eq!(ours.expansion.output, captured, "{}", fixture.name());
+        if ours["shell"].as_array().is_some_and(Vec::is_empty) {
+            assert_eq!(ours["output"], captured, "{}", fixture.name());
         } else {
             check_around_placeholders(&fixture, &ours, captured);
             placeholders += 1;
