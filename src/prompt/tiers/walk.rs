@@ -268,17 +268,25 @@ fn skill_dir(dir: &SearchDir<'_>, words: &Words, entry: DirEntry) -> Option<DirE
         )));
     }
     let file = join(&path, SKILL_FILE);
-    match dir.reader.stat(&file) {
-        Err(WsError::NotFound) => Some(DirEvent::Note(Diagnostic::warning(
-            dir.display(&path),
-            format!("no {SKILL_FILE} in this {} directory; skipped", words.noun),
-        ))),
-        _ => Some(DirEvent::File(Listed {
-            name: entry.name,
-            rel: file,
-            kind: None,
-        })),
-    }
+    // What the file is, links resolved, stands in for a listing's kind: a
+    // regular file is then opened without resolving its path again (a link
+    // is still refused or followed as the reader's policy says), anything
+    // else is dropped unopened.
+    let kind = match dir.reader.stat(&file) {
+        Err(WsError::NotFound) => {
+            return Some(DirEvent::Note(Diagnostic::warning(
+                dir.display(&path),
+                format!("no {SKILL_FILE} in this {} directory; skipped", words.noun),
+            )));
+        }
+        Ok(kind) => Some(kind),
+        Err(_) => None,
+    };
+    Some(DirEvent::File(Listed {
+        name: entry.name,
+        rel: file,
+        kind,
+    }))
 }
 
 /// Counts the `.md` files below `rel` at any depth, without following
