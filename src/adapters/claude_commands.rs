@@ -10,8 +10,8 @@ use std::sync::Arc;
 
 use crate::diagnostic::Diagnostic;
 use crate::prompt::command::claude_catalog::{
-    ClaudeExpansion, ClaudeListing, ClaudeResolution, ExpandEnv, SkillsListing, claude_dirs,
-    expand_claude, list_claude, resolve_claude, skills_listing,
+    ClaudeExpansion, ClaudeFiles, ClaudeListing, ClaudeResolution, ExpandEnv, SkillsListing,
+    claude_dirs, expand_claude, list_claude, resolve_claude, skills_listing,
 };
 use crate::prompt::tiers::{Fate, Losers, ReadPolicy, SearchDir};
 use crate::prompt::turn0::ReadFault;
@@ -80,13 +80,15 @@ impl ClaudeCatalog {
                 losers: Losers::Look,
                 withheld: true,
             },
+            &ClaudeFiles::HEAD,
         )
     }
 
     /// The names shell completion offers, with their `argument-hint`: the
     /// winners the user may type (not withheld, not `user-invocable:
     /// false`, names of the grammar), sorted. Reads only the winners'
-    /// heads.
+    /// heads, and parses a frontmatter block only when it names one of the
+    /// keys shown.
     pub fn completion_names(&self) -> Vec<(String, Option<String>)> {
         let listing = list_claude(
             &self.dirs,
@@ -95,6 +97,7 @@ impl ClaudeCatalog {
                 losers: Losers::Skip,
                 withheld: false,
             },
+            &ClaudeFiles::QUIET_HEAD,
         );
         listing
             .winners()
@@ -127,6 +130,7 @@ impl ClaudeCatalog {
                 losers: Losers::Skip,
                 withheld: false,
             },
+            &ClaudeFiles::HEAD,
         );
         let skills = skills_listing(&self.dirs, &listing, budget);
         listing.diagnostics.extend(skills.diagnostics());

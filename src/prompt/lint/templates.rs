@@ -117,7 +117,11 @@ fn shadowed_by_skills(lint: &Lint<'_>, out: &mut Out) {
         let Ok(dirs) = claude_catalog::claude_dirs(reader.clone(), start, false, None) else {
             continue;
         };
-        let listing = claude_catalog::list_claude(&dirs, ReadPolicy::LOOK);
+        let listing = claude_catalog::list_claude(
+            &dirs,
+            ReadPolicy::LOOK,
+            &claude_catalog::ClaudeFiles::QUIET_HEAD,
+        );
         for entry in &listing.entries {
             let Fate::Shadowed { by } = &entry.fate else {
                 continue;

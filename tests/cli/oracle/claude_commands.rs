@@ -214,7 +214,8 @@ fn listings_match_claude_code() {
             losers: mecatl_prompt::prompt::tiers::Losers::Skip,
             withheld: false,
         };
-        let listing = claude_catalog::list_claude(&dirs, policy);
+        let listing =
+            claude_catalog::list_claude(&dirs, policy, &claude_catalog::ClaudeFiles::HEAD);
         let ours = claude_catalog::skills_listing(&dirs, &listing, budget);
         let lines: Vec<&str> = ours.entries.iter().map(|e| e.line.as_str()).collect();
         assert_eq!(lines, captured, "{}", fixture.name());

@@ -2,6 +2,8 @@
 //! it: its text, whether it is a command or a skill, and its frontmatter
 //! read the way Claude Code reads it.
 
+use std::cell::OnceCell;
+
 use serde_json::{Map, Value};
 
 use crate::diagnostic::{Diagnostic, Severity};
@@ -49,39 +51,50 @@ fn flag(value: Option<&Value>) -> Option<bool> {
 }
 
 /// A command or skill file as read: its kind, its text (whole or the
-/// head, as the read asked) and its frontmatter.
+/// head, as the read asked) and its frontmatter, read when first asked for.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ClaudeFile {
     /// Command or skill.
     pub kind: Kind,
     /// The file's text, decoded (lossily).
     pub text: String,
-    /// Its frontmatter.
-    pub frontmatter: Frontmatter,
+    frontmatter: OnceCell<Frontmatter>,
 }
 
 impl ClaudeFile {
     /// A file of `kind` holding `text`.
     pub fn new(kind: Kind, text: String) -> Self {
-        let frontmatter = read_frontmatter(&text);
         Self {
             kind,
             text,
-            frontmatter,
+            frontmatter: OnceCell::new(),
         }
+    }
+
+    /// The frontmatter as Claude Code reads it, parsed the first time.
+    pub fn frontmatter(&self) -> &Frontmatter {
+        self.frontmatter
+            .get_or_init(|| read_frontmatter(&self.text))
     }
 
     fn key(&self, key: &str) -> Option<String> {
         value_text(self.value(key))
     }
 
+    /// The value of `key`. A block whose text does not hold the key's name
+    /// is not parsed for it: a listing or a completion that needs only a
+    /// few keys parses only the blocks that may have them.
     fn value(&self, key: &str) -> Option<&Value> {
-        self.frontmatter.get(key).map(|entry| &entry.value)
+        let (block, _) = claude_dialect::split_frontmatter(&self.text);
+        if !block?.contains(key) {
+            return None;
+        }
+        self.frontmatter().get(key).map(|entry| &entry.value)
     }
 
     /// Every frontmatter key Claude Code reads, with its value, in order.
     pub fn keys(&self) -> Map<String, Value> {
-        self.frontmatter
+        self.frontmatter()
             .entries
             .iter()
             .map(|entry| (entry.key.clone(), entry.value.clone()))
@@ -141,7 +154,7 @@ impl ClaudeFile {
     /// The names of `arguments:` (a list, or a space-separated string), as
     /// [`claude_dialect::argument_names`] keeps them.
     pub fn argument_names(&self) -> Vec<String> {
-        self.frontmatter.argument_names()
+        self.frontmatter().argument_names()
     }
 }
 
@@ -169,6 +182,10 @@ fn words_of(dir: &SearchDir<'_>) -> &'static Words {
 pub struct ClaudeFiles {
     /// How much of a file is read.
     pub read_bytes: u64,
+    /// Whether a file's frontmatter is checked when it is read (invalid
+    /// YAML, a misplaced fence): off for completion, which reports nothing
+    /// and parses only what it shows.
+    pub diagnose: bool,
 }
 
 impl ClaudeFiles {
@@ -176,10 +193,17 @@ impl ClaudeFiles {
     /// expansion.
     pub const WHOLE: Self = Self {
         read_bytes: limits::MAX_COMMAND_FILE_BYTES,
+        diagnose: true,
     };
     /// The first [`limits::COMMAND_DESCRIPTION_HEAD_BYTES`], for listings.
     pub const HEAD: Self = Self {
         read_bytes: limits::COMMAND_DESCRIPTION_HEAD_BYTES,
+        diagnose: true,
+    };
+    /// The same head, unchecked, for completion.
+    pub const QUIET_HEAD: Self = Self {
+        read_bytes: limits::COMMAND_DESCRIPTION_HEAD_BYTES,
+        diagnose: false,
     };
 }
 
@@ -210,7 +234,9 @@ impl crate::prompt::tiers::Kind for ClaudeFiles {
             notes.push(Diagnostic::warning(&source, INVALID_UTF8_REPLACED));
         }
         let file = ClaudeFile::new(kind_of(dir), decoded.text.into_owned());
-        notes.extend(frontmatter_note(&source, &file));
+        if self.diagnose {
+            notes.extend(frontmatter_note(&source, &file));
+        }
         Ok(Loaded { item: file, notes })
     }
 }
@@ -219,7 +245,7 @@ impl crate::prompt::tiers::Kind for ClaudeFiles {
 /// see (text before the opening `---`), or one that is not valid YAML,
 /// with its line and column and what Claude Code makes of it.
 fn frontmatter_note(source: &str, file: &ClaudeFile) -> Option<Diagnostic> {
-    let (error, consequence) = match &file.frontmatter.reading {
+    let (error, consequence) = match &file.frontmatter().reading {
         Reading::Yaml => return None,
         Reading::NoBlock => {
             let misplaced = misplaced_frontmatter(file.text.as_bytes())?;

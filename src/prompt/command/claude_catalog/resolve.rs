@@ -103,10 +103,15 @@ impl ClaudeListing {
 }
 
 /// Lists every entry of `dirs` under `policy` (what is read: the heads of
-/// files that can win for `commands list`, nothing for completion). Names
-/// outside the grammar get a "cannot be invoked" warning.
-pub fn list_claude(dirs: &[SearchDir<'_>], policy: ReadPolicy) -> ClaudeListing {
-    let resolution = resolve_all(dirs, &ClaudeFiles::HEAD, policy);
+/// files that can win for `commands list`, nothing for `snapshot`), read
+/// as `files` says. Names outside the grammar get a "cannot be invoked"
+/// warning.
+pub fn list_claude(
+    dirs: &[SearchDir<'_>],
+    policy: ReadPolicy,
+    files: &ClaudeFiles,
+) -> ClaudeListing {
+    let resolution = resolve_all(dirs, files, policy);
     let mut diagnostics = resolution.diagnostics;
     let mut entries: Vec<ClaudeEntry> = resolution
         .candidates
@@ -210,7 +215,7 @@ pub fn alias_of(dirs: &[SearchDir<'_>], name: &str) -> Option<Alias> {
         losers: Losers::Skip,
         withheld: true,
     };
-    let resolution = resolve_all(&skills, &ClaudeFiles::HEAD, policy);
+    let resolution = resolve_all(&skills, &ClaudeFiles::QUIET_HEAD, policy);
     let declares = |fate: &Fate| {
         resolution.candidates.iter().find(|c| {
             c.fate == *fate

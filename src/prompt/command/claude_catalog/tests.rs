@@ -112,7 +112,7 @@ fn skills_beat_commands_user_beats_project_and_the_cwd_beats_its_ancestors() {
         ("skills/lint/SKILL.md", "user lint skill"),
         ("commands/deploy.md", "user deploy"),
     ]);
-    let listing = list_claude(&dirs(&p, &u, "sub"), DESCRIBE);
+    let listing = list_claude(&dirs(&p, &u, "sub"), DESCRIBE, &ClaudeFiles::HEAD);
     let row =
         |name: &str, kind, source: &str, fate| (name.to_string(), kind, source.to_string(), fate);
     assert_eq!(
@@ -215,7 +215,11 @@ fn invalid_yaml_and_a_misplaced_fence_are_reported_with_what_claude_code_does() 
             "\n---\ndescription: late\n---\nx",
         ),
     ]);
-    let listing = list_claude(&claude_dirs(p, "", false, None).unwrap(), DESCRIBE);
+    let listing = list_claude(
+        &claude_dirs(p, "", false, None).unwrap(),
+        DESCRIBE,
+        &ClaudeFiles::HEAD,
+    );
     let notes: Vec<(String, String)> = listing
         .diagnostics
         .iter()
@@ -325,7 +329,7 @@ fn a_skills_name_key_is_a_second_name_that_a_real_name_beats() {
         Some("dirname")
     );
 
-    let listing = list_claude(&searched, DESCRIBE);
+    let listing = list_claude(&searched, DESCRIBE, &ClaudeFiles::HEAD);
     let lines: Vec<String> = skills_listing(&searched, &listing, 100_000)
         .entries
         .into_iter()
@@ -444,10 +448,10 @@ fn withheld_and_model_only_entries_do_not_expand_and_say_why() {
             source: ".claude/skills/auto/SKILL.md".into()
         })
     );
-    let listing = list_claude(&trusted, DESCRIBE);
+    let listing = list_claude(&trusted, DESCRIBE, &ClaudeFiles::HEAD);
     let auto = listing.entries.iter().find(|e| e.name == "auto").unwrap();
     assert!(!auto.user_invocable() && !auto.hidden_from_model());
-    let withheld = list_claude(&untrusted, DESCRIBE);
+    let withheld = list_claude(&untrusted, DESCRIBE, &ClaudeFiles::HEAD);
     assert!(withheld.entries.iter().all(|e| e.fate == Fate::Withheld));
 }
 
@@ -476,7 +480,7 @@ fn the_listing_groups_sorts_hides_and_shrinks_like_claude_code() {
         ("commands/ab-user.md", &skill("user command", "")),
     ]);
     let searched = dirs(&p, &u, "sub");
-    let listing = list_claude(&searched, DESCRIBE);
+    let listing = list_claude(&searched, DESCRIBE, &ClaudeFiles::HEAD);
     let full = skills_listing(&searched, &listing, 100_000);
     let lines: Vec<&str> = full.entries.iter().map(|e| e.line.as_str()).collect();
     assert_eq!(
@@ -514,6 +518,7 @@ fn the_listing_groups_sorts_hides_and_shrinks_like_claude_code() {
     let empty = list_claude(
         &claude_dirs(project(&[]), "", false, None).unwrap(),
         DESCRIBE,
+        &ClaudeFiles::HEAD,
     );
     assert!(skills_listing(&[], &empty, 8_000).message().is_none());
 }
