@@ -498,10 +498,11 @@ main() {
 	(cd "$tmp/many/.claude/commands" && against "commands list, 10,000 commands" cat 1.5 65536 \
 		"$bin -C $tmp/many --trust-project commands list" "cat ${files[*]}")
 
-	local claude_files
-	mapfile -t claude_files <"$tmp/claude10k.files"
+	# The 10,000 paths are longer than one argument may be (128 KiB), so
+	# xargs hands them to one cat.
 	(cd "$tmp/claude10k" && against "commands list --agent claude, 10,000 commands and skills" cat 1.5 65536 \
-		"$bin -C $tmp/claude10k --trust-project --agent claude commands list" "cat ${claude_files[*]}")
+		"$bin -C $tmp/claude10k --trust-project --agent claude commands list" \
+		"xargs -a $tmp/claude10k.files cat")
 
 	own_time "assemble, 10,000 rules + 10,000 commands" 20 65536 \
 		"$bin -C $tmp/many --trust-project assemble"
