@@ -154,3 +154,7 @@ pub const MAX_CLAUDE_MEMORY_LINES: usize = 200;
 /// JavaScript counts; 13,000 `é` pass whole), cut at the last line break within it
 /// (observed).
 pub const MAX_CLAUDE_MEMORY_UNITS: usize = 25_000;
+/// Largest Claude Code global configuration (`.claude.json`) read for the approval of
+/// external imports; a larger one counts as no approval, with a warning (ours: the file
+/// also holds per-project history and can grow).
+pub const MAX_CLAUDE_JSON_BYTES: u64 = 32 << 20;
