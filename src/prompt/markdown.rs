@@ -21,7 +21,7 @@
 
 use std::borrow::Cow;
 
-use pulldown_cmark::{Event, Options, Parser, Tag};
+use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 
 use crate::limits;
 use crate::prompt::command::claude_dialect::split_frontmatter;
@@ -110,6 +110,14 @@ fn top_level_blocks(text: &str) -> Vec<Block> {
                     });
                 }
                 depth += 1;
+            }
+            // A list's range runs over link reference definitions that follow it;
+            // its last item ends the block, so they fall between blocks.
+            Event::End(TagEnd::Item) if depth == 2 => {
+                if let Some(list) = blocks.last_mut() {
+                    list.end = range.end;
+                }
+                depth -= 1;
             }
             Event::End(_) => depth = depth.saturating_sub(1),
             _ if depth == 0 => blocks.push(Block {
@@ -275,6 +283,12 @@ fn skip_empty_lines(text: &str, at: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn link_definitions_after_a_list_vanish_with_a_comment_present() {
+        let text = "<!-- c -->\n\n- a\n- b\n\n[x]: http://y\n[z]: http://w\n\nend\n";
+        assert_eq!(claude_content(text).as_deref(), Some("- a\n- b\n\nend"));
+    }
 
     #[test]
     fn underscores_in_tag_names_keep_offsets_and_open_html_blocks() {
