@@ -29,6 +29,8 @@
 //! - A total's status is `ok`, or `over --max-…-bytes N` when its budget
 //!   is exceeded.
 
+mod profile;
+
 use std::io::Write;
 
 use clap::Args;
@@ -42,6 +44,8 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::prompt::build::{Config, Layered, Section, prefix_sections, suffix_sections};
 use crate::prompt::rules::render_rule_block;
 use crate::prompt::turn0::{LeftOut, LeftOutReason, Provenance, Turn0Report};
+
+pub use profile::for_profile;
 
 /// How tokens are estimated, as stated in the output.
 pub const ESTIMATOR: &str = "bytes / 4, rounded up";
@@ -272,12 +276,17 @@ pub fn for_turn0(
 ) -> Accounting {
     let entries = turn0_entries(report);
     let total: usize = entries.iter().filter_map(|e| e.bytes).sum();
-    let mut group = Group {
+    let group = Group {
         entries,
         separators: None,
         rules: (args.stats.stats && !content.no_rules).then(|| rule_entries(report)),
         total: Amount::ok(total),
     };
+    turn0_accounting(group, args)
+}
+
+/// The accounting of a turn-0 group, checked against `--max-turn0-bytes`.
+fn turn0_accounting(mut group: Group, args: &Turn0AccountingArgs) -> Accounting {
     let over_budget = check_budget(
         &mut group,
         "turn-0",
