@@ -11,11 +11,13 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::limits;
 use crate::prompt::claude::read::{Read, Source, shown};
 use crate::prompt::claude::rules::{Conditional, RulesTree};
-use crate::prompt::claude::{ClaudeInstructions, RuleInfo, Setup, names};
+use crate::prompt::claude::{ClaudeInstructions, Setup, names};
 use crate::prompt::command::claude_dialect::split_frontmatter;
 use crate::prompt::imports::{self, Bounds, Origin};
 use crate::prompt::markdown::claude_content;
-use crate::prompt::profile::{NotLoaded, NotLoadedReason, Part, PartKind, Scope, Touched};
+use crate::prompt::profile::{
+    NotLoaded, NotLoadedReason, Part, PartKind, ProfileRule, Scope, Touched,
+};
 use crate::prompt::text::INVALID_UTF8_REPLACED;
 use crate::prompt::walk::WalkDir;
 use crate::workspace::{Workspace, WsError};
@@ -74,8 +76,11 @@ pub(crate) struct Assembly<'s, 'a> {
     pub(crate) conditional: Vec<Conditional<'a>>,
     /// Directories below the cwd read because a file below them was read.
     lazy_dirs: HashSet<String>,
+    /// Imports that were tried and gave nothing (missing, unreadable,
+    /// blank): listed once, not again as "already loaded".
+    unreadable: HashSet<PathBuf>,
     not_loaded: Vec<NotLoaded>,
-    rules: Vec<RuleInfo>,
+    rules: Vec<ProfileRule>,
     diagnostics: Vec<Diagnostic>,
 }
 
@@ -115,6 +120,7 @@ impl<'s, 'a> Assembly<'s, 'a> {
             managed_content: false,
             conditional: Vec::new(),
             lazy_dirs: HashSet::new(),
+            unreadable: HashSet::new(),
             not_loaded: Vec::new(),
             rules: Vec::new(),
             diagnostics: Vec::new(),
@@ -153,7 +159,7 @@ impl<'s, 'a> Assembly<'s, 'a> {
     }
 
     /// Records a rule file found.
-    pub(crate) fn note_rule(&mut self, rule: RuleInfo) {
+    pub(crate) fn note_rule(&mut self, rule: ProfileRule) {
         self.rules.push(rule);
     }
 
@@ -333,7 +339,7 @@ impl<'s, 'a> Assembly<'s, 'a> {
         out: &mut Vec<Part>,
     ) -> bool {
         let path = self.shown(source.scope, &source.abs);
-        match self.text_of(source, &path, read, false) {
+        match self.text_of(source, &path, read, None) {
             Some(text) => self
                 .load_text(source, &path, &text, kind, None, out)
                 .is_ok(),
@@ -342,53 +348,47 @@ impl<'s, 'a> Assembly<'s, 'a> {
     }
 
     /// The text of a file read, or `None` after listing why there is none.
-    /// A missing walk file is not news; a missing import is (`listed`).
+    /// A missing walk file is not news; a missing import is, and `import`
+    /// then says where it was imported (`imported by X (line N)`).
     pub(crate) fn text_of(
         &mut self,
         source: &Source<'a>,
         path: &str,
         read: Read,
-        listed: bool,
+        import: Option<&str>,
     ) -> Option<String> {
-        match read {
+        let (reason, why) = match read {
             Read::Text { text, lossy } => {
                 if lossy {
                     self.diagnostics
                         .push(Diagnostic::warning(path, INVALID_UTF8_REPLACED));
                 }
-                Some(text)
+                return Some(text);
             }
-            Read::Missing if !listed => None,
-            Read::TooLarge(bytes) => {
-                let why = format!(
+            Read::Missing if import.is_none() => return None,
+            Read::TooLarge(bytes) => (
+                NotLoadedReason::TooLarge { bytes },
+                format!(
                     "larger than {} bytes; Claude Code skips it too",
                     limits::MAX_CLAUDE_FILE_BYTES
-                );
-                self.skip(
-                    source.scope,
-                    path.to_string(),
-                    NotLoadedReason::TooLarge { bytes },
-                    &why,
-                );
-                None
-            }
-            Read::NotAFile(what) => {
-                let why = format!("a {what}, not a regular file");
-                self.skip(
-                    source.scope,
-                    path.to_string(),
-                    NotLoadedReason::Missing,
-                    &why,
-                );
-                None
-            }
-            other => {
-                if let Some(reason) = other.reason() {
-                    self.skip(source.scope, path.to_string(), reason, "");
-                }
-                None
-            }
-        }
+                ),
+            ),
+            Read::NotAFile(what) => (
+                NotLoadedReason::Missing,
+                format!("a {what}, not a regular file"),
+            ),
+            other => match other.reason() {
+                Some(reason) => (reason, String::new()),
+                None => return None,
+            },
+        };
+        let why = match (import, why.is_empty()) {
+            (Some(at), true) => at.to_string(),
+            (Some(at), false) => format!("{at}; {why}"),
+            (None, _) => why,
+        };
+        self.skip(source.scope, path.to_string(), reason, &why);
+        None
     }
 
     /// Makes a part of `text` (the file's whole decoded text) unless the
@@ -484,18 +484,20 @@ impl<'s, 'a> Assembly<'s, 'a> {
                     self.capped(importer.scope, path);
                     continue;
                 }
+                // A file that gave nothing was listed the first time.
+                Err(_) if self.unreadable.contains(&candidate.target) => continue,
                 Err(_) => {
                     self.skip(importer.scope, path, NotLoadedReason::Duplicate, &at);
                     continue;
                 }
             }
             let read = Read::of(source.reader, &source.rel);
-            let Some(text) = self.text_of(&source, &path, read, true) else {
+            let Some(text) = self.text_of(&source, &path, read, Some(&at)) else {
+                self.unreadable.insert(candidate.target);
                 continue;
             };
             self.loaded.add_bytes(text.len() as u64);
-            // A blank import is listed by `load_text`; nothing else to do.
-            let _ = self.load_text(
+            let loaded = self.load_text(
                 &source,
                 &path,
                 &text,
@@ -503,6 +505,9 @@ impl<'s, 'a> Assembly<'s, 'a> {
                 Some(importer.shown),
                 out,
             );
+            if loaded.is_err() {
+                self.unreadable.insert(candidate.target);
+            }
         }
     }
 

@@ -49,7 +49,7 @@ pub(crate) fn load_memory<'a>(
     };
     let path = assembly.shown(Scope::User, &source.abs);
     let read = Read::of(user, &source.rel);
-    let Some(text) = assembly.text_of(&source, &path, read, false) else {
+    let Some(text) = assembly.text_of(&source, &path, read, None) else {
         return;
     };
     let Some((content, cut)) = claude_memory(&text) else {

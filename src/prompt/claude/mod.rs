@@ -86,12 +86,11 @@ mod touch;
 use std::path::{Path, PathBuf};
 
 use crate::diagnostic::Diagnostic;
-use crate::prompt::profile::{NotLoaded, Part, Scope, Touched};
+use crate::prompt::profile::{NotLoaded, Part, ProfileRule, Scope, Touched};
 use crate::prompt::walk::{InvalidAt, walk};
 use crate::workspace::Workspace;
 
 pub use paths::{Activation, RulePaths};
-pub use rules::{RuleInfo, RuleState};
 
 /// The names Claude Code reads in each walk directory.
 pub mod names {
@@ -178,7 +177,7 @@ pub struct ClaudeInstructions {
     /// Files considered and not loaded, in the order met.
     pub not_loaded: Vec<NotLoaded>,
     /// Every rule file found, with how it loads (for `rules list`).
-    pub rules: Vec<RuleInfo>,
+    pub rules: Vec<ProfileRule>,
     /// What happened to the files looked at.
     pub diagnostics: Vec<Diagnostic>,
 }

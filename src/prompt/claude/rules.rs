@@ -16,37 +16,11 @@ use crate::prompt::claude::paths::{Activation, RulePaths};
 use crate::prompt::claude::read::{Read, Source};
 use crate::prompt::command::claude_dialect::split_frontmatter;
 use crate::prompt::markdown::claude_content;
-use crate::prompt::profile::{NotLoadedReason, Part, PartKind, Scope};
+use crate::prompt::profile::{NotLoadedReason, Part, PartKind, ProfileRule, RuleLoad, Scope};
 use crate::prompt::rules::frontmatter::claude_rule_paths;
 use crate::prompt::tiers::walk_tree;
 use crate::prompt::walk::WalkDir;
 use crate::workspace::Workspace;
-
-/// How a rule file loads.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum RuleState {
-    /// At start.
-    Start,
-    /// When a file matching its patterns is read.
-    Lazy,
-    /// Not at all: why (withheld, blank, too large, unusable, loaded
-    /// already).
-    Skipped(NotLoadedReason),
-}
-
-/// A rule file the profile found (SPEC §14.7, `rules list --agent claude`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RuleInfo {
-    /// The file, named like a part's path.
-    pub path: String,
-    /// Where it lies.
-    pub scope: Scope,
-    /// Its patterns as Claude Code reduces them (a trailing `/**`
-    /// dropped); empty when it loads at start or was not read.
-    pub paths: Vec<String>,
-    /// How it loads.
-    pub state: RuleState,
-}
 
 /// One rules tree to read: where it is and what its patterns are relative
 /// to.
@@ -124,28 +98,39 @@ impl<'a> Assembly<'_, 'a> {
                 depth: 0,
             };
             let path = self.shown(tree.scope, &source.abs);
-            let state = self.load_rule(tree, source, &path, out);
-            self.note_rule(state_info(path, tree.scope, state));
+            let (loads, paths, bytes) = self.load_rule(tree, source, &path, out);
+            self.note_rule(ProfileRule {
+                path,
+                scope: tree.scope,
+                paths,
+                loads,
+                bytes,
+            });
         }
     }
 
-    /// Loads one rule file; its state and patterns.
+    /// Loads one rule file: how it loads, its patterns, and its size as
+    /// sent when it loads at start.
     fn load_rule(
         &mut self,
         tree: &RulesTree<'a>,
         source: Source<'a>,
         path: &str,
         out: &mut Vec<Part>,
-    ) -> (RuleState, Vec<String>) {
+    ) -> (RuleLoad, Vec<String>, Option<usize>) {
         if self.gated(tree.scope) {
             self.skip(tree.scope, path.to_string(), NotLoadedReason::Withheld, "");
-            return (RuleState::Skipped(NotLoadedReason::Withheld), Vec::new());
+            return (
+                RuleLoad::Skipped(NotLoadedReason::Withheld),
+                Vec::new(),
+                None,
+            );
         }
         let read = Read::of(source.reader, &source.rel);
         let skipped = read.reason();
-        let Some(text) = self.text_of(&source, path, read, false) else {
+        let Some(text) = self.text_of(&source, path, read, None) else {
             let reason = skipped.unwrap_or(NotLoadedReason::Missing);
-            return (RuleState::Skipped(reason), Vec::new());
+            return (RuleLoad::Skipped(reason), Vec::new(), None);
         };
         let patterns = match split_frontmatter(&text).0 {
             Some(front) => {
@@ -162,11 +147,16 @@ impl<'a> Assembly<'_, 'a> {
         };
         let patterns = match Activation::of(&patterns) {
             Activation::Always => {
-                let state = match self.load_text(&source, path, &text, PartKind::Rule, None, out) {
-                    Ok(()) => RuleState::Start,
-                    Err(reason) => RuleState::Skipped(reason),
+                let at = out.len();
+                return match self.load_text(&source, path, &text, PartKind::Rule, None, out) {
+                    // The rule's part comes first, its imports after it.
+                    Ok(()) => (
+                        RuleLoad::Start,
+                        Vec::new(),
+                        out.get(at).map(|part| part.content.len()),
+                    ),
+                    Err(reason) => (RuleLoad::Skipped(reason), Vec::new(), None),
                 };
-                return (state, Vec::new());
             }
             Activation::When(patterns) => patterns,
         };
@@ -177,7 +167,7 @@ impl<'a> Assembly<'_, 'a> {
                 NotLoadedReason::Blank,
                 "nothing is left once frontmatter, comments and whitespace are removed",
             );
-            return (RuleState::Skipped(NotLoadedReason::Blank), patterns);
+            return (RuleLoad::Skipped(NotLoadedReason::Blank), patterns, None);
         }
         let compiled = RulePaths::new(&patterns);
         for error in compiled.errors() {
@@ -210,15 +200,6 @@ impl<'a> Assembly<'_, 'a> {
             base: tree.base.clone(),
             active: false,
         });
-        (RuleState::Lazy, patterns)
-    }
-}
-
-fn state_info(path: String, scope: Scope, (state, paths): (RuleState, Vec<String>)) -> RuleInfo {
-    RuleInfo {
-        path,
-        scope,
-        paths,
-        state,
+        (RuleLoad::Lazy, patterns, None)
     }
 }

@@ -9,7 +9,7 @@ use std::path::Path;
 use super::*;
 use crate::diagnostic::Severity;
 use crate::limits;
-use crate::prompt::profile::{NotLoadedReason, PartKind, Scope};
+use crate::prompt::profile::{NotLoadedReason, PartKind, RuleLoad, Scope};
 use crate::workspace::{LinkPolicy, MemNode, MemWorkspace};
 
 /// The readers of one test: a workspace at `/home/u/ws`, the filesystem
@@ -463,27 +463,27 @@ fn conditional_rules_load_when_a_matching_file_is_read() {
             ("../x", vec![]),
         ]
     );
-    let rules: Vec<(&str, RuleState, Vec<String>)> = result
+    let rules: Vec<(&str, RuleLoad, Vec<String>)> = result
         .rules
         .iter()
-        .map(|r| (r.path.as_str(), r.state.clone(), r.paths.clone()))
+        .map(|r| (r.path.as_str(), r.loads.clone(), r.paths.clone()))
         .collect();
     assert_eq!(
         rules[..3],
         [
             (
                 "/home/u/.claude/rules/user.md",
-                RuleState::Lazy,
+                RuleLoad::Lazy,
                 vec!["src/*.rs".to_string()]
             ),
             (
                 ".claude/rules/py.md",
-                RuleState::Lazy,
+                RuleLoad::Lazy,
                 vec!["*.py".to_string()]
             ),
             (
                 ".claude/rules/rs.md",
-                RuleState::Lazy,
+                RuleLoad::Lazy,
                 vec!["*.rs".to_string()]
             ),
         ]
@@ -534,7 +534,7 @@ fn an_invalid_paths_block_is_read_again_like_claude_code() {
     let world = World::new().ws(".claude/rules/ts.md", "---\npaths: **/*.ts\n---\nTS");
     let result = world.run(".", true, &NoApproval);
     assert!(result.parts.is_empty());
-    assert_eq!(result.rules[0].state, RuleState::Lazy);
+    assert_eq!(result.rules[0].loads, RuleLoad::Lazy);
     assert_eq!(result.rules[0].paths, ["**/*.ts"]);
     assert!(
         result
