@@ -9,9 +9,8 @@
 use std::path::Path;
 
 use mecatl_prompt::limits;
+use mecatl_prompt::prompt::imports;
 use mecatl_prompt::prompt::markdown::{claude_content, claude_memory};
-use mecatl_prompt::prompt::{claude, imports};
-use mecatl_prompt::workspace::{LinkPolicy, OsWorkspace};
 use serde_json::Value;
 
 use super::{Fixture, cases};
@@ -190,33 +189,59 @@ struct Profile {
     activated: Vec<String>,
 }
 
-/// The profile's document for a case (SPEC §14.7's JSON shape: `messages[].parts`,
-/// `touch`, `not_loaded`).
+/// The profile's document for a case: `assemble --agent claude --format json` on the
+/// replayed tree, with the case's HOME, its `--at`, the file its prompt mentions as
+/// `--touch`, and its approval of external imports written where Claude Code keeps it
+/// (`~/.claude.json`, keyed by the git root).
 fn profile_document(fixture: &Fixture) -> Value {
-    let project = OsWorkspace::new(&fixture.workspace, LinkPolicy::Confine);
-    let root = OsWorkspace::new("/", LinkPolicy::Follow);
-    let user = OsWorkspace::new(fixture.home.join(".claude"), LinkPolicy::Follow);
-    let approval = Approved(fixture.case["approve_external"].as_bool() == Some(true));
-    let at = fixture.at();
-    let setup = claude::Setup {
-        readers: claude::Readers {
-            project: &project,
-            root: Some(&root),
-            user: Some(&user),
-            managed: None,
-        },
-        at: &at,
-        home: &fixture.home,
-        trusted: true,
-        approval: &approval,
-    };
-    let touch: Vec<String> = mentioned(fixture).into_iter().collect();
-    let loaded = claude::load(&setup, &touch).expect("load");
-    serde_json::json!({
-        "messages": [{"parts": loaded.parts}],
-        "touch": loaded.touch,
-        "not_loaded": loaded.not_loaded,
-    })
+    if fixture.case["approve_external"].as_bool() == Some(true) {
+        let key = git_root(fixture).display().to_string();
+        let config = serde_json::json!({
+            "projects": {key: {"hasClaudeMdExternalIncludesApproved": true}}
+        });
+        std::fs::write(fixture.home.join(".claude.json"), config.to_string())
+            .expect("write .claude.json");
+    }
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_mecatl-prompt"));
+    cmd.env_clear()
+        .env("HOME", &fixture.home)
+        .env("XDG_CONFIG_HOME", fixture.home.join(".config"))
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .arg("-C")
+        .arg(&fixture.workspace)
+        .args([
+            "--trust-project",
+            "--agent",
+            "claude",
+            "--at",
+            &fixture.at(),
+        ])
+        .args(["--format", "json", "assemble"]);
+    if let Some(path) = mentioned(fixture) {
+        cmd.args(["--touch", &path]);
+    }
+    let output = cmd.output().expect("run the binary");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}: {stderr}",
+        fixture.name()
+    );
+    let doc: Value = serde_json::from_slice(&output.stdout).expect("one JSON document");
+    assert_eq!(doc["agent"], "claude", "{}", fixture.name());
+    doc
+}
+
+/// Where Claude Code keys the project: the nearest directory holding `.git` from the
+/// cwd up, else the cwd.
+fn git_root(fixture: &Fixture) -> std::path::PathBuf {
+    fixture
+        .cwd
+        .ancestors()
+        .find(|dir| dir.join(".git").exists())
+        .unwrap_or(&fixture.cwd)
+        .to_path_buf()
 }
 
 fn profile_parts(fixture: &Fixture) -> Profile {
@@ -305,15 +330,6 @@ fn mentioned(fixture: &Fixture) -> Option<String> {
             .display()
             .to_string(),
     )
-}
-
-/// The approval the case records (`approve_external`), for any project key.
-struct Approved(bool);
-
-impl claude::ExternalApproval for Approved {
-    fn approved(&self, _: &Path) -> Result<bool, String> {
-        Ok(self.0)
-    }
 }
 
 /// Rule files of one tree come in the order a raw `read_dir` walk of the replayed tree
