@@ -17,6 +17,7 @@ mod hardening;
 mod oracle;
 mod paths;
 mod profiles;
+mod profiles_claude;
 mod rules_for;
 mod snapshot;
 mod stats;

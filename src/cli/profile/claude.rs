@@ -117,10 +117,10 @@ fn searched(
         rule: format!(
             "Claude Code reads the managed CLAUDE.md, the user's CLAUDE.md and rules, then in \
              each directory from / down to the cwd {}: CLAUDE.md, .claude/CLAUDE.md, the rules \
-             below .claude/rules (one with paths: only when a matching file is read), AGENTS.md \
-             and .claude/AGENTS.md only when none of CLAUDE.md, .claude/CLAUDE.md and \
-             CLAUDE.local.md on the way has content, and CLAUDE.local.md; then the auto-memory \
-             MEMORY.md. A directory below the cwd is read only when a file in it is (--touch)",
+             below .claude/rules and CLAUDE.local.md (AGENTS.md and .claude/AGENTS.md after the \
+             rules only when no CLAUDE.md of any kind has content), then the auto-memory; a \
+             rule with paths: loads when a matching file is read, and so does a directory below \
+             the cwd (--touch)",
             ctx.at_label()
         ),
         dirs,
