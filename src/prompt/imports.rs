@@ -596,6 +596,11 @@ impl Loaded {
         Ok(())
     }
 
+    /// Whether `path` was claimed or admitted.
+    pub fn contains(&self, path: &Path) -> bool {
+        self.files.contains(path)
+    }
+
     /// Counts the bytes of an admitted import that was read.
     pub fn add_bytes(&mut self, bytes: u64) {
         self.imported_bytes = self.imported_bytes.saturating_add(bytes);

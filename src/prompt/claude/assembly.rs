@@ -246,6 +246,9 @@ impl<'s, 'a> Assembly<'s, 'a> {
             })
             .collect();
         let fallback = !self.managed_content && !probes.iter().flatten().any(Probe::has_content);
+        // Fallback files passed over are listed once the walk is done, so one
+        // an import brought in after all is not listed as left out.
+        let mut passed_over = Vec::new();
         for (dir, [claude, dot_claude, local]) in dirs.iter().zip(probes) {
             self.load_probe(dir, names::CLAUDE_MD, dir.scope, claude, out);
             self.load_probe(dir, names::DOT_CLAUDE_MD, dir.scope, dot_claude, out);
@@ -255,16 +258,21 @@ impl<'s, 'a> Assembly<'s, 'a> {
                     let probe = self.probe(dir, name);
                     self.load_probe(dir, name, dir.scope, probe, out);
                 } else if exists(dir.reader, &dir.rel(name)) {
-                    let path = self.shown(dir.scope, &dir.absolute(name));
-                    let why = if self.gated(dir.scope) {
-                        NotLoadedReason::Withheld
+                    if self.gated(dir.scope) {
+                        let path = self.shown(dir.scope, &dir.absolute(name));
+                        self.skip(dir.scope, path, NotLoadedReason::Withheld, "");
                     } else {
-                        NotLoadedReason::FallbackUnused
-                    };
-                    self.skip(dir.scope, path, why, "");
+                        passed_over.push((dir.scope, dir.absolute(name)));
+                    }
                 }
             }
             self.load_probe(dir, names::LOCAL_MD, local_scope(dir.scope), local, out);
+        }
+        for (scope, abs) in passed_over {
+            if !self.loaded.contains(&abs) {
+                let path = self.shown(scope, &abs);
+                self.skip(scope, path, NotLoadedReason::FallbackUnused, "");
+            }
         }
     }
 

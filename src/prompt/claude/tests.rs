@@ -205,6 +205,22 @@ fn agents_md_is_a_fallback_after_the_rules() {
 }
 
 #[test]
+fn an_agents_md_brought_in_by_an_import_is_not_listed_as_passed_over() {
+    let world = World::new()
+        .ws(".git/HEAD", "")
+        .ws("CLAUDE.md", "@AGENTS.md")
+        .ws("AGENTS.md", "AGENTS")
+        .ws("sub/AGENTS.md", "SUB-AGENTS");
+    let result = world.run("sub", true, &Asked::new(true));
+    let sent: Vec<&str> = result.parts.iter().map(|p| p.path.as_str()).collect();
+    assert_eq!(sent, ["CLAUDE.md", "AGENTS.md"]);
+    assert_eq!(
+        reasons(&result),
+        [("sub/AGENTS.md", NotLoadedReason::FallbackUnused)]
+    );
+}
+
+#[test]
 fn untrusted_lists_project_and_local_files_without_reading_them() {
     // An unreadable file would be reported as a read fault if it were opened.
     let world = World::new()
