@@ -150,33 +150,18 @@ fn explain_says_which_rule_loaded_a_file_or_left_it_out() {
 fn touch_adds_nested_files_and_matching_rules_once() {
     let env = claude_env();
     env.write("svc/api/handler.go", "package api\n");
-    let out = claude(
-        &env,
-        &[
-            "--format",
-            "json",
-            "assemble",
-            "--touch",
-            "svc/api/handler.go",
-            "--touch",
-            "svc/other.go",
-            "--touch",
-            "../outside.go",
-        ],
-    );
-    out.assert_code(2);
-    let out = claude(
-        &env,
-        &[
-            "--format",
-            "json",
-            "assemble",
-            "--touch",
-            "svc/api/handler.go",
-            "--touch",
-            "svc/other.go",
-        ],
-    );
+    let touching = [
+        "--format",
+        "json",
+        "assemble",
+        "--touch",
+        "svc/api/handler.go",
+        "--touch",
+        "svc/other.go",
+    ];
+    let outside = [&touching[..], &["--touch", "../outside.go"]].concat();
+    claude(&env, &outside).assert_code(2);
+    let out = claude(&env, &touching);
     out.assert_code(0);
     let doc = out.json();
     let touched: Vec<(String, Vec<String>)> = doc["touch"]

@@ -13,7 +13,7 @@ use mecatl_prompt::prompt::imports;
 use mecatl_prompt::prompt::markdown::{claude_content, claude_memory};
 use serde_json::Value;
 
-use super::{Fixture, cases};
+use super::{Fixture, assemble_profile, cases};
 
 const GROUP: &str = "claude-instructions";
 const SCOPES: [&str; 5] = ["project", "local", "user", "managed", "auto-memory"];
@@ -202,35 +202,12 @@ fn profile_document(fixture: &Fixture) -> Value {
         std::fs::write(fixture.home.join(".claude.json"), config.to_string())
             .expect("write .claude.json");
     }
-    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_mecatl-prompt"));
-    cmd.env_clear()
-        .env("HOME", &fixture.home)
-        .env("XDG_CONFIG_HOME", fixture.home.join(".config"))
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .arg("-C")
-        .arg(&fixture.workspace)
-        .args([
-            "--trust-project",
-            "--agent",
-            "claude",
-            "--at",
-            &fixture.at(),
-        ])
-        .args(["--format", "json", "assemble"]);
-    if let Some(path) = mentioned(fixture) {
-        cmd.args(["--touch", &path]);
-    }
-    let output = cmd.output().expect("run the binary");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(
-        output.status.code(),
-        Some(0),
-        "{}: {stderr}",
-        fixture.name()
-    );
-    let doc: Value = serde_json::from_slice(&output.stdout).expect("one JSON document");
-    assert_eq!(doc["agent"], "claude", "{}", fixture.name());
-    doc
+    let mentioned = mentioned(fixture);
+    let touch: Vec<&str> = match &mentioned {
+        Some(path) => vec!["--touch", path],
+        None => Vec::new(),
+    };
+    assemble_profile(fixture, "claude", &touch).0
 }
 
 /// Where Claude Code keys the project: the nearest directory holding `.git` from the
