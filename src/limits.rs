@@ -158,3 +158,7 @@ pub const MAX_CLAUDE_MEMORY_UNITS: usize = 25_000;
 /// external imports; a larger one counts as no approval, with a warning (ours: the file
 /// also holds per-project history and can grow).
 pub const MAX_CLAUDE_JSON_BYTES: u64 = 32 << 20;
+
+/// Longest quotation of a file's text (a shell command, an import path) in
+/// a `lint` message, in characters; a longer one is cut with `…` (ours).
+pub const LINT_QUOTE_CHARS: usize = 60;
