@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::limits;
+use crate::prompt::claude::key::project_key;
 use crate::prompt::claude::read::{Read, Source, shown};
 use crate::prompt::claude::rules::{Conditional, RulesTree};
 use crate::prompt::claude::{ClaudeInstructions, Setup, names};
@@ -96,11 +97,10 @@ impl<'s, 'a> Assembly<'s, 'a> {
             .strip_prefix(&workspace)
             .map(|rel| rel.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let key = dirs
-            .iter()
-            .rev()
-            .find(|dir| dir.reader.stat(&dir.rel(names::GIT)).is_ok())
-            .map_or_else(|| cwd.clone(), |dir| dir.absolute(""));
+        let key = project_key(dirs, setup.readers.root, |dir| {
+            dir.scope.is_gated() && !setup.trusted
+        })
+        .unwrap_or_else(|| cwd.clone());
         Self {
             setup,
             real_cwd: project.real_path(&at).ok(),

@@ -35,10 +35,11 @@
 //!   holds the rule's `.claude` (user rules: relative to the cwd), not
 //!   globset globs with a literal separator ([`paths`], `lazy-globs`,
 //!   `lazy-cwd-subdir`); SPEC says "globset, `literal_separator(true)`".
-//! - The auto-memory directory is keyed by the git root (without git: the
-//!   cwd) with every character other than an ASCII letter or digit
-//!   replaced by `-`, and `MEMORY.md` is cut at 200 lines, then at 25,000
-//!   UTF-16 units (`auto-memory-*`); SPEC says the cwd with `/` replaced.
+//! - The auto-memory directory is keyed by the canonical git root (a
+//!   worktree's main repository; without git: the cwd) with every
+//!   character other than an ASCII letter or digit replaced by `-`, and
+//!   `MEMORY.md` is cut at 200 lines, then at 25,000 UTF-16 units
+//!   (`auto-memory-*`); SPEC says the cwd with `/` replaced.
 //! - Reading a file adds, per directory from below the cwd down to the
 //!   file's: `CLAUDE.md` with its imports, `.claude/CLAUDE.md`,
 //!   `CLAUDE.local.md`, then the directory's rules — local *before* rules,
@@ -73,10 +74,11 @@
 //! - A `CLAUDE.local.md` above the workspace has scope `parent`, like every
 //!   file up there.
 //! - The approval of external imports is looked up only when an import
-//!   needs it, under the same key as the auto-memory (the git root, else
-//!   the cwd).
+//!   needs it, under the same key as the auto-memory (observed for both,
+//!   a worktree included: [`key`]).
 
 mod assembly;
+mod key;
 mod memory;
 pub mod paths;
 mod read;
