@@ -147,6 +147,30 @@ impl<'s, 'a> Assembly<'s, 'a> {
         shown(scope, abs, &self.workspace)
     }
 
+    /// What makes two files the same file: the real path, links resolved,
+    /// when the reader can tell it (Claude Code loads a file once however
+    /// it is reached: `CLAUDE.md -> AGENTS.md` and `sub/CLAUDE.md ->
+    /// ../AGENTS.md` are one file, observed: `walk-symlink-once`), else the
+    /// lexical path.
+    pub(crate) fn identity(&self, reader: &dyn Workspace, rel: &str, abs: &Path) -> PathBuf {
+        reader.real_path(rel).unwrap_or_else(|_| abs.to_path_buf())
+    }
+
+    /// A real path as the profile names it: below the workspace's real
+    /// root, the same place below its lexical root (so parts stay
+    /// workspace-relative however `-C` was reached); anything else as it
+    /// is.
+    pub(crate) fn named(&self, real: &Path) -> PathBuf {
+        match self
+            .real_workspace
+            .as_ref()
+            .and_then(|root| real.strip_prefix(root).ok())
+        {
+            Some(inside) => self.workspace.join(inside),
+            None => real.to_path_buf(),
+        }
+    }
+
     /// The result, with the parts at start and per touched path.
     pub(crate) fn finish(self, parts: Vec<Part>, touch: Vec<Touched>) -> ClaudeInstructions {
         ClaudeInstructions {
@@ -262,14 +286,16 @@ impl<'s, 'a> Assembly<'s, 'a> {
                         let path = self.shown(dir.scope, &dir.absolute(name));
                         self.skip(dir.scope, path, NotLoadedReason::Withheld, "");
                     } else {
-                        passed_over.push((dir.scope, dir.absolute(name)));
+                        let abs = dir.absolute(name);
+                        let same = self.identity(dir.reader, &dir.rel(name), &abs);
+                        passed_over.push((dir.scope, abs, same));
                     }
                 }
             }
             self.load_probe(dir, names::LOCAL_MD, local_scope(dir.scope), local, out);
         }
-        for (scope, abs) in passed_over {
-            if !self.loaded.contains(&abs) {
+        for (scope, abs, same) in passed_over {
+            if !self.loaded.contains(&same) {
                 let path = self.shown(scope, &abs);
                 self.skip(scope, path, NotLoadedReason::FallbackUnused, "");
             }
@@ -411,7 +437,11 @@ impl<'s, 'a> Assembly<'s, 'a> {
         imported_by: Option<&str>,
         out: &mut Vec<Part>,
     ) -> Result<(), NotLoadedReason> {
-        if kind != PartKind::Import && !self.loaded.claim(&source.abs) {
+        if kind != PartKind::Import
+            && !self
+                .loaded
+                .claim(&self.identity(source.reader, &source.rel, &source.abs))
+        {
             let reason = NotLoadedReason::Duplicate;
             self.skip(source.scope, path.to_string(), reason.clone(), "");
             return Err(reason);
@@ -486,14 +516,15 @@ impl<'s, 'a> Assembly<'s, 'a> {
                     continue;
                 }
             };
-            match self.loaded.admit(&candidate.target) {
+            let same = self.identity(source.reader, &source.rel, &source.abs);
+            match self.loaded.admit(&same) {
                 Ok(()) => {}
                 Err(imports::NotLoaded::OverCap) => {
                     self.capped(importer.scope, path);
                     continue;
                 }
                 // A file that gave nothing was listed the first time.
-                Err(_) if self.unreadable.contains(&candidate.target) => continue,
+                Err(_) if self.unreadable.contains(&same) => continue,
                 Err(_) => {
                     self.skip(importer.scope, path, NotLoadedReason::Duplicate, &at);
                     continue;
@@ -501,7 +532,7 @@ impl<'s, 'a> Assembly<'s, 'a> {
             }
             let read = Read::of(source.reader, &source.rel);
             let Some(text) = self.text_of(&source, &path, read, Some(&at)) else {
-                self.unreadable.insert(candidate.target);
+                self.unreadable.insert(same);
                 continue;
             };
             self.loaded.add_bytes(text.len() as u64);
@@ -514,7 +545,7 @@ impl<'s, 'a> Assembly<'s, 'a> {
                 out,
             );
             if loaded.is_err() {
-                self.unreadable.insert(candidate.target);
+                self.unreadable.insert(same);
             }
         }
     }

@@ -49,15 +49,19 @@
 //!   the user's first, then from the nearest directory up. A file outside
 //!   the cwd adds nothing at all (`lazy-outside-cwd`).
 //!
+//! - Links (SPEC is silent): a file is loaded once however it is reached
+//!   (`CLAUDE.md -> AGENTS.md`), rules are found through links to
+//!   directories too and named by their real path, and an import is judged
+//!   where its link leads (`walk-symlink-once`, `rules-symlinks`,
+//!   `imports-link-outside-cwd`).
+//!
 //! **Deliberate differences** (SPEC §14.3):
 //! - An import from a project, local or parent file that resolves outside
 //!   the workspace is never read, approved or not (listed `external: not
 //!   read`, with a warning).
-//! - Links are judged where they lead: inside the workspace every file is
-//!   read through the confined project reader, so a link out of it is
-//!   refused (and an import through one counts as external), and an
-//!   import of a project file whose link leads outside the cwd is external
-//!   like a path that names such a file.
+//! - Inside the workspace every file is read through the confined project
+//!   reader, so a link out of it is refused (an import through one counts
+//!   as external; Claude Code would follow a project file's link out).
 //! - Untrusted: project and local files are listed as withheld and never
 //!   opened; a user or managed import that lands in the workspace is
 //!   withheld too.

@@ -1,7 +1,8 @@
 //! Claude Code's rules (SPEC §14.3): every `.md` file below a rules
 //! directory, in the order the directory listing returns them (Claude Code
-//! does not sort; [`walk_tree`] with `unsorted`), recursion where a
-//! subdirectory appears. A rule without `paths:` (or whose patterns are
+//! does not sort; [`walk_tree_following_links`]), recursion where a
+//! subdirectory — or a link to one, each real directory once — appears; a
+//! rule is named by its real path. A rule without `paths:` (or whose patterns are
 //! only `**`) loads at start; a conditional one does not, but its imports
 //! do, at its position (observed: `conditional-rule-imports`), and it loads
 //! when a matching file is read (`--touch`).
@@ -18,7 +19,7 @@ use crate::prompt::command::claude_dialect::split_frontmatter;
 use crate::prompt::markdown::claude_content;
 use crate::prompt::profile::{NotLoadedReason, Part, PartKind, ProfileRule, RuleLoad, Scope};
 use crate::prompt::rules::frontmatter::claude_rule_paths;
-use crate::prompt::tiers::walk_tree;
+use crate::prompt::tiers::walk_tree_following_links;
 use crate::prompt::walk::WalkDir;
 use crate::workspace::Workspace;
 
@@ -77,7 +78,7 @@ impl<'a> Assembly<'_, 'a> {
     /// parts (with their imports), conditional ones contribute their
     /// imports and are kept for `--touch`.
     pub(crate) fn load_rules(&mut self, tree: &RulesTree<'a>, out: &mut Vec<Part>) {
-        let found = walk_tree(tree.reader, &tree.rel, true);
+        let found = walk_tree_following_links(tree.reader, &tree.rel);
         if found.cut {
             let shown = self.shown(tree.scope, &super::absolute(tree.reader, &tree.rel));
             self.diagnose(Diagnostic::warning(
@@ -90,9 +91,16 @@ impl<'a> Assembly<'_, 'a> {
             ));
         }
         for rel in found.files.into_iter().filter(|f| f.ends_with(".md")) {
+            // Claude Code names a rule by its real path (a rule reached
+            // through a link shows where it lives; observed:
+            // `rules-symlinks`), and its imports resolve from there.
+            let abs = match tree.reader.real_path(&rel) {
+                Ok(real) => self.named(&real),
+                Err(_) => super::absolute(tree.reader, &rel),
+            };
             let source = Source {
                 reader: tree.reader,
-                abs: super::absolute(tree.reader, &rel),
+                abs,
                 rel,
                 scope: tree.scope,
                 depth: 0,
