@@ -71,3 +71,19 @@ impl Diagnostic {
         }
     }
 }
+
+/// Diagnostics as `(severity, path, reason)` triples, for tests that
+/// compare them whole.
+#[cfg(test)]
+pub(crate) fn triples(diagnostics: &[Diagnostic]) -> Vec<(Severity, String, String)> {
+    diagnostics
+        .iter()
+        .map(|d| {
+            (
+                d.severity,
+                d.path.clone().unwrap_or_default(),
+                d.reason.clone(),
+            )
+        })
+        .collect()
+}

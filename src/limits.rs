@@ -138,3 +138,19 @@ pub const CLAUDE_MAX_ARGUMENT_NAMES: usize = 64;
 /// stays as written but keeps its position (Claude Code's own bound, read
 /// from its source).
 pub const CLAUDE_MAX_ARGUMENT_NAME_UNITS: usize = 64;
+/// Deepest `@import` chain Claude Code follows: the imports of a walk file are depth 1,
+/// depths 1–4 load, depth 5 and deeper are refused (SPEC §14.3, observed).
+pub const MAX_IMPORT_DEPTH: usize = 4;
+/// Largest instruction file Claude Code reads (CLAUDE.md, rules, imports): a file of
+/// exactly 4 MiB loads, one byte more is skipped (SPEC §15.6, observed).
+pub const MAX_CLAUDE_FILE_BYTES: u64 = 4 << 20;
+/// Most imports one Claude assembly loads (ours: a fan-out guard, SPEC §15.6).
+pub const MAX_IMPORTS: usize = 1_000;
+/// Most imported bytes one Claude assembly reads (ours: a fan-out guard, SPEC §15.6).
+pub const MAX_IMPORTED_BYTES: u64 = 64 << 20;
+/// Lines of Claude Code's auto-memory `MEMORY.md` sent; the rest is cut (observed).
+pub const MAX_CLAUDE_MEMORY_LINES: usize = 200;
+/// Length of Claude Code's auto-memory `MEMORY.md` sent, in UTF-16 code units (what
+/// JavaScript counts; 13,000 `é` pass whole), cut at the last line break within it
+/// (observed).
+pub const MAX_CLAUDE_MEMORY_UNITS: usize = 25_000;

@@ -4,7 +4,7 @@
 
 use std::ffi::OsString;
 use std::io::IsTerminal;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use clap::{Args, ValueEnum};
@@ -300,22 +300,9 @@ fn auto_color(is_terminal: bool) -> bool {
     is_terminal && !set("NO_COLOR") && std::env::var_os("CLICOLOR").is_none_or(|v| v != "0")
 }
 
-/// Removes `.` components and resolves `..` lexically, like `cd -L`.
-pub fn normalise(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                if !out.pop() {
-                    out.push(component);
-                }
-            }
-            other => out.push(other),
-        }
-    }
-    out
-}
+/// Removes `.` components and resolves `..` lexically, like `cd -L` (the one
+/// lexical normaliser, shared with the import resolver).
+pub use crate::prompt::imports::normalise;
 
 #[cfg(test)]
 mod tests {

@@ -76,15 +76,65 @@ def prepare(case_dir, case):
     for d in case.get("git_files", []):
         with open(os.path.join(tmp, d, ".git"), "w") as f:
             f.write("gitdir: /nonexistent/worktree\n")
+    for spec in case.get("generate", []):
+        generate(tmp, spec)
+    for rel in case.get("substitute", []):
+        path = os.path.join(tmp, rel)
+        with open(path, "rb") as f:
+            data = f.read()
+        with open(path, "wb") as f:
+            f.write(data.replace(b"<TREE>", tmp.encode()))
     ws = os.path.join(tmp, case.get("workspace", "."))
     cwd = os.path.join(tmp, case.get("cwd", case.get("workspace", ".")))
     return tmp, os.path.normpath(ws), os.path.normpath(cwd)
 
 
-def capture(case_dir, case, ws, cwd):
-    env = dict(os.environ)
+def generate(tmp, spec):
+    """Writes a generated file: `bytes` bytes in all, `fill` repeated, then `tail`.
+
+    Large inputs (the 4 MiB limit) are made at record and replay time instead of committed.
+    """
+    tail = spec.get("tail", "").encode()
+    fill = spec.get("fill", " ").encode()
+    size = spec["bytes"] - len(tail)
+    if size < 0 or not fill:
+        fail("bad generate spec: %r" % spec)
+    body = (fill * (size // len(fill) + 1))[:size] + tail
+    path = os.path.join(tmp, spec["path"])
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "wb") as f:
+        f.write(body)
+
+
+def project_slug(path):
+    """Claude Code's per-project directory name: every non-alphanumeric character is `-`."""
+    return re.sub(r"[^a-zA-Z0-9]", "-", path)
+
+
+def home_fixture(case_dir, case, tmp):
+    """The directory to seed the agent's HOME from, or None.
+
+    `home/` as is, plus for each `auto_memory` entry (a tree directory -> a folder of the case)
+    that folder placed at ~/.claude/projects/<the directory's slug>/memory/. The slug holds
+    the temp path, so it can only be laid out at record time.
+    """
     home = os.path.join(case_dir, "home")
-    if case.get("home") and os.path.isdir(home):
+    has_home = case.get("home") and os.path.isdir(home)
+    if not case.get("auto_memory"):
+        return home if has_home else None
+    seeded = tempfile.mkdtemp(prefix="mp-oracle-home-")
+    if has_home:
+        shutil.copytree(home, seeded, dirs_exist_ok=True, symlinks=True)
+    for key, folder in sorted(case["auto_memory"].items()):
+        slug = project_slug(os.path.normpath(os.path.join(tmp, key)))
+        memory = os.path.join(seeded, ".claude", "projects", slug, "memory")
+        shutil.copytree(os.path.join(case_dir, folder), memory)
+    return seeded
+
+
+def capture(case_dir, case, ws, cwd, home=None):
+    env = dict(os.environ)
+    if home:
         env["ORACLE_HOME_FIXTURE"] = home
     extra = " ".join("%s=%s" % kv for kv in sorted(case.get("env", {}).items()))
     prompt = case.get("prompt", "hi")
@@ -111,8 +161,10 @@ def capture(case_dir, case, ws, cwd):
 
 
 def mask(value, tmp):
+    """Temp paths as <TREE> and <HOME>; the tree's project slug (auto-memory) as <TREE-SLUG>."""
     if isinstance(value, str):
-        return HOME_RE.sub("<HOME>", value.replace(tmp, "<TREE>"))
+        value = value.replace(tmp, "<TREE>").replace(project_slug(tmp), "<TREE-SLUG>")
+        return HOME_RE.sub("<HOME>", value)
     if isinstance(value, list):
         return [mask(v, tmp) for v in value]
     if isinstance(value, dict):
@@ -162,6 +214,11 @@ def claude_parts(text):
         yield m.group(1), scope_of(m.group(2)), body[m.end():end]
 
 
+# Claude Code appends a warning paragraph of its own to a cut MEMORY.md; only the fact that
+# it did is kept.
+MEMORY_WARNING_RE = re.compile(r"\n\n> WARNING: [^\n]*$")
+
+
 def extract_claude_instructions(body, case):
     parts, touch = [], []
     for role, text in claude_texts(body, "user"):
@@ -170,8 +227,13 @@ def extract_claude_instructions(body, case):
         for path, scope, content in claude_parts(text):
             if scope is None:
                 touch.append({"path": path, "content": content})
-            else:
-                parts.append({"path": path, "scope": scope, "content": content})
+                continue
+            part = {"path": path, "scope": scope, "content": content}
+            if scope == "auto-memory":
+                cut = MEMORY_WARNING_RE.search(content)
+                part["content"] = content[:cut.start()] if cut else content
+                part["truncated"] = bool(cut)
+            parts.append(part)
     return {"parts": parts, "touch": touch}
 
 
@@ -315,11 +377,14 @@ def record(case_dir, show, raw=False):
     if group not in EXTRACT:
         fail("unknown group " + group)
     tmp, ws, cwd = prepare(case_dir, case)
+    home = home_fixture(case_dir, case, tmp)
     try:
-        body = capture(case_dir, case, ws, cwd)
+        body = capture(case_dir, case, ws, cwd, home)
         expected = mask(body if raw else EXTRACT[group](body, case), tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+        if home and case.get("auto_memory"):
+            shutil.rmtree(home, ignore_errors=True)
     text = json.dumps(expected, indent=2, ensure_ascii=False) + "\n"
     if show or raw:
         sys.stdout.write(text)

@@ -46,6 +46,7 @@ pub use split::split_arguments;
 use super::Rendered;
 use super::substitute::{Capped, TEMPLATE_OUTPUT_BOUND};
 use crate::limits;
+use crate::prompt::text::is_js_space;
 
 /// The line (and blank line) Claude Code puts before a skill's body.
 pub fn skill_prefix(skill_dir: &str) -> String {
@@ -168,21 +169,6 @@ fn requote_line(line: &str, is_flow_list: &impl Fn(&str) -> bool) -> Option<Stri
 
 fn leading_space(text: &str) -> &str {
     &text[..text.len() - text.trim_start_matches(is_js_space).len()]
-}
-
-/// JavaScript's `\s`: what Claude Code trims and splits on.
-pub(super) fn is_js_space(c: char) -> bool {
-    matches!(
-        c,
-        '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
-            ..='\u{200a}'
-                | '\u{2028}'
-                | '\u{2029}'
-                | '\u{202f}'
-                | '\u{205f}'
-                | '\u{3000}'
-                | '\u{feff}'
-    )
 }
 
 /// JavaScript's `\w`.

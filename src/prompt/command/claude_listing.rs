@@ -29,8 +29,8 @@ use std::cmp::Ordering;
 
 use unicode_width::UnicodeWidthChar;
 
-use super::claude_dialect::is_js_space;
 use crate::limits;
+use crate::prompt::text::{is_js_space, utf16_len};
 
 /// What an entry is, which names its default description.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -254,10 +254,6 @@ fn primary_weight(c: char) -> u32 {
         return 200 + u32::from(c) - u32::from('a');
     }
     300 + u32::from(c)
-}
-
-fn utf16_len(text: &str) -> usize {
-    text.encode_utf16().count()
 }
 
 /// The first `units` UTF-16 code units of `text`; a surrogate pair cut in

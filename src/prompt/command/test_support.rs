@@ -3,7 +3,6 @@
 use proptest::prelude::*;
 
 use crate::conformance::commands::MemCommandSource;
-use crate::diagnostic::{Diagnostic, Severity};
 use std::sync::Arc;
 
 use crate::prompt::command::{DEFAULT_COMMAND_DIRS, SourceExpander, command_dirs};
@@ -24,18 +23,7 @@ pub(super) fn dirs(ws: &dyn Workspace) -> Vec<SearchDir<'_>> {
     command_dirs(Arc::new(ws), &DEFAULT_COMMAND_DIRS, Tier::Project, false)
 }
 
-pub(super) fn reasons(diagnostics: &[Diagnostic]) -> Vec<(Severity, String, String)> {
-    diagnostics
-        .iter()
-        .map(|d| {
-            (
-                d.severity,
-                d.path.clone().unwrap_or_default(),
-                d.reason.clone(),
-            )
-        })
-        .collect()
-}
+pub(super) use crate::diagnostic::triples as reasons;
 
 pub(super) fn mem_source(pairs: &[(&str, &str)]) -> SourceExpander<MemCommandSource> {
     SourceExpander::new(MemCommandSource::new(pairs.iter().copied()))

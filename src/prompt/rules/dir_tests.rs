@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::conformance::rules::RULE_FIXTURE;
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::{Severity, triples};
 use crate::limits;
 use crate::prompt::rules::discovery::{RuleDiscovery, discover, explain_rule};
 use crate::prompt::rules::files::project_rule_dirs;
@@ -47,19 +47,6 @@ fn summary(found: &RuleDiscovery) -> Vec<(String, String, bool)> {
         .rules
         .iter()
         .map(|r| (r.rule.name.clone(), r.source.clone(), r.withheld))
-        .collect()
-}
-
-fn diags(found: &[Diagnostic]) -> Vec<(Severity, String, String)> {
-    found
-        .iter()
-        .map(|d| {
-            (
-                d.severity,
-                d.path.clone().unwrap_or_default(),
-                d.reason.clone(),
-            )
-        })
         .collect()
 }
 
@@ -108,7 +95,7 @@ fn precedence_across_the_four_locations() {
     assert_eq!(found.rules[1].rule.body, "mecatl x");
     use Severity::Warning;
     assert_eq!(
-        diags(&found.diagnostics),
+        triples(&found.diagnostics),
         vec![
             diag(
                 Warning,
@@ -149,7 +136,7 @@ fn a_fatally_dropped_file_does_not_claim_its_name() {
     let found = discover(&project_only(project));
     assert_eq!(summary(&found), vec![row("x", ".claude/rules/x.md", false)]);
     assert_eq!(
-        diags(&found.diagnostics),
+        triples(&found.diagnostics),
         vec![
             diag(
                 Severity::Fatal,
@@ -199,7 +186,7 @@ fn withheld_rules_are_listed_but_claim_nothing() {
         ]
     );
     assert_eq!(
-        diags(&found.diagnostics)
+        triples(&found.diagnostics)
             .into_iter()
             .map(|(s, p, _)| (s, p))
             .collect::<Vec<_>>(),
@@ -234,7 +221,7 @@ fn listing_rules_names_dotfiles_and_case() {
     let names: Vec<_> = found.rules.iter().map(|r| r.rule.name.as_str()).collect();
     assert_eq!(names, vec![".hidden", "A", "b", "with space"]);
     assert_eq!(
-        diags(&found.diagnostics),
+        triples(&found.diagnostics),
         vec![diag(
             Severity::Warning,
             ".claude/rules/.md",
@@ -283,7 +270,7 @@ fn nested_directories_are_reported_with_their_counts() {
         )
     };
     assert_eq!(
-        diags(&found.diagnostics),
+        triples(&found.diagnostics),
         vec![
             diag(Severity::Warning, ".claude/rules/empty", &nested(0)),
             diag(Severity::Warning, ".claude/rules/sub", &nested(2)),
@@ -303,7 +290,7 @@ fn a_location_that_is_not_a_directory_is_fatal_and_others_still_load() {
         vec![row("ok", ".claude/rules/ok.md", false)]
     );
     assert_eq!(
-        diags(&found.diagnostics),
+        triples(&found.diagnostics),
         vec![diag(
             Severity::Fatal,
             ".mecatl/rules",
@@ -371,7 +358,7 @@ fn links_special_files_and_unreadable_files() {
     assert_eq!(found.rules[0].rule.body, "inside link target");
     use Severity::{Fatal, Warning};
     assert_eq!(
-        diags(&found.diagnostics),
+        triples(&found.diagnostics),
         vec![
             diag(
                 Warning,
@@ -418,7 +405,7 @@ fn body_cap_boundaries_and_warning() {
     );
     assert!(over_rule.rule.body.ends_with('…'));
     assert_eq!(
-        diags(&found.diagnostics),
+        triples(&found.diagnostics),
         vec![diag(
             Severity::Warning,
             ".claude/rules/over.md",
@@ -496,7 +483,7 @@ fn globs_are_checked_and_top_level_patterns_hinted() {
         found.rules[0].rule.paths,
         vec!["**/*.{ts", "*.ts", "go.mod"]
     );
-    let got = diags(&found.diagnostics);
+    let got = triples(&found.diagnostics);
     assert_eq!(got.len(), 2);
     assert_eq!(got[0].0, Severity::Fatal);
     assert!(
@@ -554,7 +541,7 @@ fn os_fifo_and_escaping_link_never_block_or_leak() {
         summary(&found),
         vec![row("ok", ".claude/rules/ok.md", false)]
     );
-    let got = diags(&found.diagnostics);
+    let got = triples(&found.diagnostics);
     assert_eq!(got[0].0, Severity::Fatal);
     assert_eq!(got[0].1, ".claude/rules/leak.md");
     assert!(!got[0].2.contains("s3cret"));

@@ -4,7 +4,7 @@ use std::cell::RefCell;
 use std::sync::Arc;
 
 use super::*;
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::{Severity, triples};
 use crate::limits;
 use crate::workspace::{MemNode, MemWorkspace};
 
@@ -66,19 +66,6 @@ fn fates<T>(resolution: &Resolution<T>) -> Vec<(String, String)> {
         .collect()
 }
 
-fn reasons(diagnostics: &[Diagnostic]) -> Vec<(Severity, String, String)> {
-    diagnostics
-        .iter()
-        .map(|d| {
-            (
-                d.severity,
-                d.path.clone().unwrap_or_default(),
-                d.reason.clone(),
-            )
-        })
-        .collect()
-}
-
 fn pair(source: &str, fate: &str) -> (String, String) {
     (source.to_string(), fate.to_string())
 }
@@ -113,7 +100,7 @@ fn the_first_usable_file_wins_and_later_ones_are_shadowed() {
     );
     assert_eq!(found.candidates[0].item.as_deref(), Some("a x"));
     assert_eq!(
-        reasons(&found.diagnostics),
+        triples(&found.diagnostics),
         vec![
             (
                 Severity::Warning,
@@ -153,7 +140,7 @@ fn a_dropped_file_claims_nothing_and_names_what_is_used_instead() {
             pair("c/z.md", "malformed"),
         ]
     );
-    let reasons = reasons(&found.diagnostics);
+    let reasons = triples(&found.diagnostics);
     assert_eq!(reasons[0].2, "bad toy; b/x.md is used instead");
     assert!(
         reasons[1].2.starts_with("cannot be read: "),
@@ -278,7 +265,7 @@ fn layouts_map_files_to_names() {
         ]
     );
     assert_eq!(
-        reasons(&found.diagnostics),
+        triples(&found.diagnostics),
         vec![(
             Severity::Warning,
             "skills/empty".into(),
@@ -344,7 +331,7 @@ fn the_look_policy_opens_no_file() {
         ]
     );
     assert_eq!(
-        reasons(&found.diagnostics)[0],
+        triples(&found.diagnostics)[0],
         (
             Severity::Warning,
             "a/fifo.md".into(),

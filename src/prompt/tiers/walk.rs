@@ -71,8 +71,14 @@ pub(crate) fn list_dir(
             }
         }
         Layout::Nested => {
-            let mut budget = limits::MAX_TREE_ENTRIES;
-            walk_nested(dir, words, &dir.dir, "", 0, &mut budget, entries, &mut out);
+            let mut walk = NestedWalk {
+                dir,
+                words,
+                budget: limits::MAX_TREE_ENTRIES,
+                out,
+            };
+            walk.walk(&dir.dir, "", 0, entries);
+            out = walk.out;
         }
         Layout::SkillDirs => {
             for entry in entries {
@@ -164,47 +170,53 @@ fn md_file(
 /// followed, so a link loop cannot make the walk deep. Past
 /// [`limits::MAX_TREE_DEPTH`] levels or [`limits::MAX_TREE_ENTRIES`]
 /// entries the walk stops with a warning.
-#[allow(clippy::too_many_arguments)]
-fn walk_nested(
-    dir: &SearchDir<'_>,
-    words: &Words,
-    rel: &str,
-    prefix: &str,
-    depth: usize,
-    budget: &mut usize,
-    entries: Vec<DirEntry>,
-    out: &mut Vec<DirEvent>,
-) {
-    for entry in entries {
-        if *budget == 0 {
-            out.push(DirEvent::Note(tree_cut(dir, rel, words)));
-            return;
-        }
-        *budget -= 1;
-        let path = join(rel, &entry.name);
-        if entry.kind == EntryKind::Dir && !entry.lossy {
-            if depth + 1 >= limits::MAX_TREE_DEPTH {
-                out.push(DirEvent::Note(Diagnostic::warning(
-                    dir.display(&path),
-                    format!(
-                        "deeper than {} levels; the {} below it are not read",
-                        limits::MAX_TREE_DEPTH,
-                        words.plural
-                    ),
-                )));
+struct NestedWalk<'a, 'r> {
+    dir: &'a SearchDir<'r>,
+    words: &'a Words,
+    /// Entries left before the walk stops.
+    budget: usize,
+    out: Vec<DirEvent>,
+}
+
+impl NestedWalk<'_, '_> {
+    /// Walks the listing `entries` of `rel`, `depth` levels below the
+    /// search directory, naming files `prefix` + stem.
+    fn walk(&mut self, rel: &str, prefix: &str, depth: usize, entries: Vec<DirEntry>) {
+        let (dir, words) = (self.dir, self.words);
+        for entry in entries {
+            if self.budget == 0 {
+                self.out.push(DirEvent::Note(tree_cut(dir, rel, words)));
+                return;
+            }
+            self.budget -= 1;
+            let path = join(rel, &entry.name);
+            if entry.kind == EntryKind::Dir && !entry.lossy {
+                if depth + 1 >= limits::MAX_TREE_DEPTH {
+                    self.out.push(DirEvent::Note(Diagnostic::warning(
+                        dir.display(&path),
+                        format!(
+                            "deeper than {} levels; the {} below it are not read",
+                            limits::MAX_TREE_DEPTH,
+                            words.plural
+                        ),
+                    )));
+                    continue;
+                }
+                match list_or_problem(dir, &path, words) {
+                    Ok(inner) => {
+                        let prefix = format!("{prefix}{}:", entry.name);
+                        self.walk(&path, &prefix, depth + 1, inner);
+                    }
+                    Err(problem) => self
+                        .out
+                        .extend(problem.map(|p| DirEvent::Note(p.diagnostic))),
+                }
                 continue;
             }
-            match list_or_problem(dir, &path, words) {
-                Ok(inner) => {
-                    let prefix = format!("{prefix}{}:", entry.name);
-                    walk_nested(dir, words, &path, &prefix, depth + 1, budget, inner, out);
-                }
-                Err(problem) => out.extend(problem.map(|p| DirEvent::Note(p.diagnostic))),
+            let named = |stem: &str| format!("{prefix}{stem}");
+            if let Some(event) = md_file(dir, words, entry, &path, named) {
+                self.out.push(event);
             }
-            continue;
-        }
-        if let Some(event) = md_file(dir, words, entry, &path, |stem| format!("{prefix}{stem}")) {
-            out.push(event);
         }
     }
 }

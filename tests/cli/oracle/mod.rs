@@ -6,17 +6,21 @@
 //! [`Fixture`] is the one way to load a case: it copies `tree/` into a temp
 //! directory, creates the `.git` markers the case asks for (a `.git` cannot
 //! be committed inside this repository), points HOME at a copy of `home/`,
-//! and turns the masked paths of `expected.json` (`<TREE>`, `<HOME>`) into
-//! the temp paths of this run.
+//! lays out what `record.py` generates at record time (`generate`,
+//! `substitute`, `auto_memory`), and turns the masked paths of
+//! `expected.json` (`<TREE>`, `<HOME>`, `<TREE-SLUG>`) into the temp paths of
+//! this run.
 
 use std::path::{Path, PathBuf};
 
+use mecatl_prompt::prompt::imports::normalise;
 use serde_json::Value;
 use tempfile::TempDir;
 
 use crate::support::copy_tree;
 
 mod claude_commands;
+mod claude_instructions;
 mod codex;
 
 /// The folder holding every case group.
@@ -99,10 +103,28 @@ impl Fixture {
             )
             .expect("write .git file");
         }
+        for spec in case["generate"].as_array().into_iter().flatten() {
+            generate(&tree, spec);
+        }
+        let tree_text = tree.display().to_string();
+        for rel in dirs("substitute") {
+            let path = tree.join(&rel);
+            let text = std::fs::read_to_string(&path).expect("substitute: read");
+            std::fs::write(&path, text.replace("<TREE>", &tree_text)).expect("substitute: write");
+        }
+        for (key, folder) in case["auto_memory"].as_object().into_iter().flatten() {
+            let folder = folder.as_str().expect("auto_memory: a folder name");
+            let key = normalise(&tree.join(key)).display().to_string();
+            let memory = home
+                .join(".claude/projects")
+                .join(project_slug(&key))
+                .join("memory");
+            copy_tree(&case_dir.join(folder), &memory);
+        }
         let workspace_rel = case["workspace"].as_str().unwrap_or(".");
         let workspace = normalise(&tree.join(workspace_rel));
         let cwd = normalise(&tree.join(case["cwd"].as_str().unwrap_or(workspace_rel)));
-        let (tree_text, home_text) = (tree.display().to_string(), home.display().to_string());
+        let home_text = home.display().to_string();
         let expected = unmask(&read("expected.json"), &tree_text, &home_text);
         Self {
             _dir: dir,
@@ -135,25 +157,41 @@ impl Fixture {
     }
 }
 
-/// Removes `.` components and resolves `..` lexically.
-fn normalise(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for component in path.components() {
-        match component {
-            std::path::Component::CurDir => {}
-            std::path::Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    out
+/// Writes a `generate` entry of `case.json`: `bytes` bytes in all, `fill`
+/// repeated, then `tail` (as `record.py` does).
+fn generate(tree: &Path, spec: &Value) {
+    let text = |key: &str, default: &str| spec[key].as_str().unwrap_or(default).as_bytes().to_vec();
+    let (fill, tail) = (text("fill", " "), text("tail", ""));
+    let bytes = usize::try_from(spec["bytes"].as_u64().expect("generate: bytes")).expect("size");
+    let mut body: Vec<u8> = fill
+        .iter()
+        .copied()
+        .cycle()
+        .take(bytes - tail.len())
+        .collect();
+    body.extend_from_slice(&tail);
+    let path = tree.join(spec["path"].as_str().expect("generate: path"));
+    std::fs::create_dir_all(path.parent().expect("parent")).expect("create dir");
+    std::fs::write(path, body).expect("generate: write");
 }
 
-/// `value` with every `<TREE>` and `<HOME>` in its strings replaced.
+/// Claude Code's per-project directory name: every character other than an
+/// ASCII letter or digit becomes `-`.
+fn project_slug(path: &str) -> String {
+    path.chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect()
+}
+
+/// `value` with every `<TREE>`, `<TREE-SLUG>` and `<HOME>` in its strings
+/// replaced.
 fn unmask(value: &Value, tree: &str, home: &str) -> Value {
     match value {
-        Value::String(s) => Value::String(s.replace("<TREE>", tree).replace("<HOME>", home)),
+        Value::String(s) => Value::String(
+            s.replace("<TREE-SLUG>", &project_slug(tree))
+                .replace("<TREE>", tree)
+                .replace("<HOME>", home),
+        ),
         Value::Array(items) => Value::Array(items.iter().map(|v| unmask(v, tree, home)).collect()),
         Value::Object(map) => Value::Object(
             map.iter()

@@ -20,7 +20,7 @@
 //!   (`"c\"d"` is `c\"d`), as observed; a backslash only keeps the quote
 //!   that follows it from closing the string.
 
-use super::is_js_space;
+use crate::prompt::text::is_js_space;
 
 /// Splits a typed argument string into the positional arguments of Claude
 /// Code's dialect, counted from 0.
