@@ -11,6 +11,8 @@ use crate::cli::provider;
 use crate::cli::stats::{self, Stats, Turn0AccountingArgs};
 use crate::cli::turn0::{Turn0Args, collect_turn0};
 use crate::diagnostic::Diagnostic;
+use crate::prompt::profile::Agent;
+use crate::prompt::tokens::tokenizer_for;
 use crate::prompt::turn0::{AssembledMessage, MessageKind, Provenance, Role};
 
 /// Arguments of `assemble`.
@@ -88,7 +90,13 @@ fn write_text(messages: &[AssembledMessage]) -> std::io::Result<()> {
 pub fn run(ctx: &Context, args: &AssembleArgs) -> Result<Status, CliError> {
     let turn0 = collect_turn0(ctx, &args.turn0)?;
     output::print_diagnostics(ctx, &turn0.diagnostics);
-    let accounting = stats::for_turn0(&turn0, &args.turn0, &args.accounting);
+    let accounting = stats::for_turn0(
+        &turn0,
+        &args.turn0,
+        &args.accounting,
+        // Every run is the engine's until `--agent` reaches the context.
+        tokenizer_for(Agent::Mecatl),
+    );
     let messages = &turn0.messages;
     let texts = || messages.iter().map(|m| m.message.text.as_str());
     match ctx.format {

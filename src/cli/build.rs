@@ -21,6 +21,8 @@ use crate::prompt::check_stable::{compare_prefixes, config_b, set_env_field};
 use crate::prompt::operator_profile::{
     OPERATOR_PROFILE_KEY_PREFIX, OperatorProfileConfig, OperatorProfileSource,
 };
+use crate::prompt::profile::Agent;
+use crate::prompt::tokens::tokenizer_for;
 
 /// Which part of the layered prompt to print.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -214,6 +216,8 @@ pub fn run(ctx: &Context, args: &BuildArgs) -> Result<Status, CliError> {
         &layered,
         args.builder_cmd.is_some(),
         &args.accounting,
+        // Every run is the engine's until `--agent` reaches the context.
+        tokenizer_for(Agent::Mecatl),
     );
     match ctx.format {
         Format::Json => output::print_json(&BuildDocument {
