@@ -177,7 +177,8 @@ fn mixed_text(len: usize) -> String {
     out
 }
 
-/// Exact counting of 1 MiB of prose and code (SPEC §15.4: ≤ 10 ms).
+/// Exact counting of 1 MiB of prose and code (target ≤ 10 ms; README's
+/// Dependencies section has the measurements).
 #[divan::bench]
 fn o200k_base_count_1_mib(bencher: Bencher) {
     let text = mixed_text(MIB);
