@@ -31,6 +31,16 @@
 # reads `-` and only time is judged. The rule files a 10,000-rule assemble
 # opens are counted with strace when it is installed.
 #
+# Codex: `assemble --agent codex` on a git copy of the small workspace is
+# timed against `codex debug prompt-input` on the same workspace, target
+# >= 10x faster, when the oracle's Codex is installed
+# (~/.cache/mecatl-oracle/node, ../shared/oracle/install-agents.sh; else
+# the row is skipped with a note). Codex runs only inside an empty network
+# namespace (unshare -n, or unshare -r -n when not root) with loopback up,
+# a loopback model provider and a throw-away CODEX_HOME; both commands are
+# timed inside that namespace, at normal priority on both CPUs (node runs
+# threads).
+#
 # Reference rows without a target: when `ruler` is on PATH
 # (npm i -g @intellectronica/ruler), `ruler apply --dry-run` over the same
 # rules is timed next to `assemble`, at normal priority and under a timeout
@@ -143,6 +153,15 @@ make_small() {
 		"Report what changed and what is left; celebrate nothing." >"$ws/.mecatl/soul.md"
 	write_memory "$ws/.mecatl/memory/memory.json" 50
 	cp "$repo/examples/demo/tools.json" "$ws/tools.json"
+}
+
+# The small workspace as a git repository with a nested AGENTS.md: Codex
+# started in sub/ reads the root's 8 KiB file and sub/AGENTS.md.
+make_codex() {
+	local ws=$1
+	cp -a "$tmp/small" "$ws"
+	mkdir -p "$ws/.git" "$ws/sub"
+	printf '# Notes for the sub-package\n\n%s' "$PARAGRAPH" >"$ws/sub/AGENTS.md"
 }
 
 # A workspace with N rules and N commands in the .claude directories.
@@ -363,6 +382,38 @@ reference() {
 		"$(awk -v a="$t" -v b="$spawn" 'BEGIN { printf "%.2f", a - b }')" "-" "(reference)" "info"
 }
 
+# in_netns ARGS...: runs time_commands ARGS inside a fresh, empty network
+# namespace with only loopback up, on both CPUs at normal priority.
+in_netns() {
+	local ns=(unshare -n)
+	[[ $(id -u) == 0 ]] || ns=(unshare -r -n)
+	"${ns[@]}" bash -c "$(declare -f time_commands median die)
+		$(declare -p RUNS ROUNDS TIMER tmp PIN RT)
+		ip link set lo up || exit 2
+		SPREAD=1 NORT=1 time_commands \"\$@\"" in-netns "$@" </dev/null
+}
+
+# faster_than SCENARIO BASELINE_NAME MIN_RATIO CMD BASELINE_CMD: the
+# baseline's own time at least MIN_RATIO times CMD's, both timed inside one
+# empty network namespace (in_netns).
+faster_than() {
+	local name=$1 base_name=$2 min=$3 cmd=$4 base=$5 spawn t b ratio rss
+	selected "$name" || return 0
+	in_netns "$tmp/medians" true "$cmd" "$base" || die "timing in a network namespace failed"
+	{ read -r spawn; read -r t; read -r b; } <"$tmp/medians"
+	ratio=$(awk -v t="$t" -v b="$b" -v s="$spawn" 'BEGIN { printf "%.1f", (b - s) / (t - s) }')
+	rss=$(peak_rss "$cmd")
+	row "$name" "$(fmt "$t")" "$base_name" "$(fmt "$b")" "1/${ratio}" \
+		"$(awk -v a="$t" -v b="$spawn" 'BEGIN { printf "%.2f", a - b }')" "$(rss_mib "$rss")" \
+		">= ${min}x faster than $base_name" "$(verdict "$(le "$min" "$ratio")")"
+}
+
+# skipped SCENARIO WHY: a row for a scenario that could not run here.
+skipped() {
+	selected "$1" || return 0
+	row "$1" "-" "-" "-" "-" "-" "-" "$2" "skipped"
+}
+
 # selected NAME: true when BENCH_ONLY lets the scenario NAME run.
 selected() { [[ -z ${BENCH_ONLY:-} ]] || grep -Eq -- "$BENCH_ONLY" <<<"$1"; }
 
@@ -385,12 +436,14 @@ main() {
 	[[ -x $bin ]] || die "no binary at $bin"
 
 	# A clean user tier: no user rules, soul, memory or settings.
+	real_home=$HOME
 	export HOME=$tmp/home XDG_CONFIG_HOME=$tmp/home/.config XDG_DATA_HOME=$tmp/home/.local/share
 	unset MECATL_TRUST_PROJECT MECATL_MEMORY_DIR MECATL_MODEL NO_COLOR CLICOLOR CLICOLOR_FORCE
 	mkdir -p "$HOME"
 
 	echo "bench: generating workspaces in $tmp" >&2
 	make_small "$tmp/small"
+	make_codex "$tmp/codex"
 	make_many "$tmp/many" 10000
 	make_many "$tmp/k1" 1000
 	rm -rf "$tmp/k1/.claude/rules"
@@ -409,6 +462,8 @@ main() {
 	: >"$tmp/table.tsv"
 	own_time "assemble, small workspace" 3 8192 "$bin -C $small $assemble"
 	own_time "build --no-git-status, small workspace" 3 8192 "$bin -C $small $build"
+	local codex_assemble="$bin -C $tmp/codex --trust-project --agent codex --at sub assemble"
+	own_time "assemble --agent codex, small workspace" 3 8192 "$codex_assemble"
 
 	local files=() i
 	for ((i = 1; i <= 10000; i++)); do files+=("r$i.md"); done
@@ -442,6 +497,18 @@ main() {
 			_CLAP_COMPLETE_SPACE=false MECATL_TRUST_PROJECT=1
 		own_time "complete \`expand /\`, 1,000 commands" 10 65536 "$bin -- mecatl-prompt expand /"
 	)
+
+	local codex_bin=${ORACLE_NODE_PREFIX:-${XDG_CACHE_HOME:-$real_home/.cache}/mecatl-oracle/node}/node_modules/.bin/codex
+	if [[ ! -x $codex_bin ]]; then
+		skipped "assemble --agent codex vs codex" "no Codex at $codex_bin (../shared/oracle/install-agents.sh)"
+	elif ! command -v unshare >/dev/null || ! command -v ip >/dev/null; then
+		skipped "assemble --agent codex vs codex" "needs unshare and ip to run Codex offline"
+	else
+		mkdir -p "$tmp/codex-home/.codex"
+		(cd "$tmp/codex/sub" && RUNS=$((RUNS / 2)) faster_than "assemble --agent codex vs codex" \
+			"codex" 10 "$codex_assemble" \
+			"env -i PATH=/usr/local/bin:/usr/bin:/bin HOME=$tmp/codex-home CODEX_HOME=$tmp/codex-home/.codex OPENAI_API_KEY=sk-dummy TERM=dumb $codex_bin debug prompt-input -c model_provider=local -c model_providers.local.name=local -c model_providers.local.base_url=http://127.0.0.1:9/v1 hi")
+	fi
 
 	if [[ -d $tmp/git ]]; then
 		more_than "build with git status" "git status" 2 \

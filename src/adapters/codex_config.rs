@@ -22,6 +22,7 @@
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
+use crate::adapters::locations::var_or_home_dir;
 use crate::diagnostic::Diagnostic;
 use crate::limits;
 use crate::prompt::codex::{CodexConfig, is_plain_relative};
@@ -33,10 +34,7 @@ pub const CONFIG_FILE: &str = "config.toml";
 /// `$CODEX_HOME` from the value of the `CODEX_HOME` variable (used when set,
 /// non-empty and absolute), else `~/.codex`; `None` without either.
 pub fn codex_home(codex_home_var: Option<&OsStr>, home: Option<&Path>) -> Option<PathBuf> {
-    codex_home_var
-        .map(PathBuf::from)
-        .filter(|path| path.is_absolute())
-        .or_else(|| home.map(|home| home.join(".codex")))
+    var_or_home_dir(codex_home_var, home, ".codex")
 }
 
 /// The configuration read, with what was wrong with it.
@@ -184,13 +182,10 @@ mod tests {
             codex_home(Some(OsStr::new("/srv/codex")), Some(home)),
             Some(PathBuf::from("/srv/codex"))
         );
-        for unusable in [None, Some(OsStr::new("")), Some(OsStr::new("rel"))] {
-            assert_eq!(
-                codex_home(unusable, Some(home)),
-                Some(PathBuf::from("/home/u/.codex"))
-            );
-        }
-        assert_eq!(codex_home(None, None), None);
+        assert_eq!(
+            codex_home(None, Some(home)),
+            Some(PathBuf::from("/home/u/.codex"))
+        );
     }
 
     #[test]

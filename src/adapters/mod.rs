@@ -9,5 +9,6 @@ pub mod locations;
 pub mod memoryfs;
 pub mod process;
 pub mod rulesfs;
+pub mod settings;
 pub mod soulfs;
 pub mod trust;

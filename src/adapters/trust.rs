@@ -4,15 +4,15 @@
 //!
 //! First match wins: the last of `--trust-project`/`--no-trust-project`;
 //! `MECATL_TRUST_PROJECT` = `1` or `0`; an exact entry of
-//! `trustedWorkspaces:` in `settings.yaml`; else untrusted.
+//! `trustedWorkspaces:` in `settings.yaml` (read through
+//! [`crate::adapters::settings`]); else untrusted.
 
 use std::path::{Path, PathBuf};
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
+use crate::adapters::settings::SettingsFile;
 use crate::diagnostic::Diagnostic;
-use crate::limits::MAX_SETTINGS_BYTES;
-use crate::workspace::{LinkPolicy, OsWorkspace, Workspace, WsError};
 
 /// Where the trust decision came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -44,8 +44,8 @@ pub struct TrustInputs<'a> {
     pub flag: Option<bool>,
     /// The value of `MECATL_TRUST_PROJECT`, if set.
     pub env_value: Option<&'a str>,
-    /// The settings file to consult, if a config home is known.
-    pub settings_file: Option<&'a Path>,
+    /// The settings file, consulted only when no flag or variable decides.
+    pub settings: Option<&'a SettingsFile>,
     /// The home directory, for `~/` in settings entries.
     pub home: Option<&'a Path>,
 }
@@ -90,7 +90,7 @@ pub fn resolve_trust(workspace: &Path, inputs: &TrustInputs<'_>) -> (Trust, Vec<
         )),
         None => {}
     }
-    if let Some(settings) = inputs.settings_file {
+    if let Some(settings) = inputs.settings {
         let entries = trusted_workspaces(settings, inputs.home, &mut diagnostics);
         let canonical = std::fs::canonicalize(workspace).ok();
         let listed = canonical.is_some_and(|ws| entries.contains(&ws));
@@ -113,56 +113,24 @@ pub fn resolve_trust(workspace: &Path, inputs: &TrustInputs<'_>) -> (Trust, Vec<
     )
 }
 
-#[derive(Deserialize)]
-struct Settings {
-    #[serde(rename = "trustedWorkspaces", default)]
-    trusted_workspaces: Option<Vec<String>>,
-}
-
 /// The canonical paths listed under `trustedWorkspaces:`; a missing file is
 /// an empty list, an unusable file or entry a warning.
 fn trusted_workspaces(
-    settings: &Path,
+    settings: &SettingsFile,
     home: Option<&Path>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Vec<PathBuf> {
-    let display = settings.display().to_string();
-    let (Some(dir), Some(name)) = (settings.parent(), settings.file_name()) else {
-        return Vec::new();
-    };
-    let reader = OsWorkspace::new(dir, LinkPolicy::Follow);
-    let bounded = match reader.read(&name.to_string_lossy(), MAX_SETTINGS_BYTES + 1) {
-        Ok(bounded) => bounded,
-        Err(WsError::NotFound) => return Vec::new(),
-        Err(err) => {
-            diagnostics.push(Diagnostic::warning(
-                display,
-                format!("settings ignored: {err}"),
-            ));
-            return Vec::new();
-        }
-    };
-    if bounded.size > MAX_SETTINGS_BYTES {
-        diagnostics.push(Diagnostic::warning(
-            display,
-            format!("settings ignored: larger than {MAX_SETTINGS_BYTES} bytes"),
-        ));
-        return Vec::new();
-    }
-    let text = String::from_utf8_lossy(&bounded.bytes);
-    let parsed: Settings = match crate::prompt::yaml::parse_yaml(&text) {
-        Ok(Some(settings)) => settings,
-        Ok(None) => return Vec::new(),
-        Err(err) => {
-            diagnostics.push(Diagnostic::warning(
-                display,
-                format!("settings ignored: {err}"),
-            ));
-            return Vec::new();
-        }
-    };
+    let display = settings
+        .path()
+        .map(|p| p.display().to_string())
+        .unwrap_or_default();
+    let entries = settings
+        .get(diagnostics)
+        .trusted_workspaces
+        .clone()
+        .unwrap_or_default();
     let mut paths = Vec::new();
-    for entry in parsed.trusted_workspaces.unwrap_or_default() {
+    for entry in entries {
         let expanded = match (entry.strip_prefix("~/"), home) {
             (Some(rest), Some(home)) => home.join(rest),
             _ => PathBuf::from(&entry),
@@ -216,14 +184,19 @@ mod tests {
     fn inputs<'a>(
         flag: Option<bool>,
         env: Option<&'a str>,
-        settings: Option<&'a Path>,
+        settings: Option<&'a SettingsFile>,
     ) -> TrustInputs<'a> {
         TrustInputs {
             flag,
             env_value: env,
-            settings_file: settings,
+            settings,
             home: None,
         }
+    }
+
+    /// A fresh settings file at `path` (each one is read once).
+    fn file(path: &Path) -> SettingsFile {
+        SettingsFile::new(Some(path.to_path_buf()))
     }
 
     #[test]
@@ -236,12 +209,12 @@ mod tests {
             format!("trustedWorkspaces:\n  - {}\n", ws.display()),
         )
         .unwrap();
-        let (t, _) = resolve_trust(ws, &inputs(Some(false), Some("1"), Some(&settings)));
+        let (t, _) = resolve_trust(ws, &inputs(Some(false), Some("1"), Some(&file(&settings))));
         assert_eq!((t.trusted, t.source), (false, TrustSource::Flag));
-        let (t, d) = resolve_trust(ws, &inputs(None, Some("0"), Some(&settings)));
+        let (t, d) = resolve_trust(ws, &inputs(None, Some("0"), Some(&file(&settings))));
         assert_eq!((t.trusted, t.source), (false, TrustSource::Env));
         assert_eq!(d.len(), 1);
-        let (t, _) = resolve_trust(ws, &inputs(None, None, Some(&settings)));
+        let (t, _) = resolve_trust(ws, &inputs(None, None, Some(&file(&settings))));
         assert_eq!((t.trusted, t.source), (true, TrustSource::Settings));
         let (t, d) = resolve_trust(ws, &inputs(None, Some("yes"), None));
         assert_eq!((t.trusted, t.source), (false, TrustSource::Default));
@@ -263,7 +236,7 @@ mod tests {
             ),
         )
         .unwrap();
-        let (t, d) = resolve_trust(&ws.join("sub"), &inputs(None, None, Some(&settings)));
+        let (t, d) = resolve_trust(&ws.join("sub"), &inputs(None, None, Some(&file(&settings))));
         assert!(!t.trusted, "subdirectories are not trusted");
         assert!(d.iter().any(|d| d.reason.contains("not an absolute path")));
         assert!(
@@ -271,21 +244,18 @@ mod tests {
                 .any(|d| d.reason.contains("gone\" cannot be resolved")),
             "{d:?}"
         );
-        let (t, _) = resolve_trust(&ws, &inputs(None, None, Some(&settings)));
+        let (t, _) = resolve_trust(&ws, &inputs(None, None, Some(&file(&settings))));
         assert!(t.trusted);
     }
 
     #[test]
-    fn malformed_or_huge_settings_are_ignored_with_a_warning() {
+    fn malformed_settings_trust_nothing_and_say_so_once() {
         let dir = tempfile::tempdir().unwrap();
         let settings = dir.path().join("settings.yaml");
         std::fs::write(&settings, "trustedWorkspaces: [unclosed\n").unwrap();
-        let (t, d) = resolve_trust(dir.path(), &inputs(None, None, Some(&settings)));
+        let (t, d) = resolve_trust(dir.path(), &inputs(None, None, Some(&file(&settings))));
         assert!(!t.trusted);
+        assert_eq!(d.len(), 1);
         assert!(d[0].reason.starts_with("settings ignored"));
-        let file = std::fs::File::create(&settings).unwrap();
-        file.set_len(MAX_SETTINGS_BYTES + 1).unwrap();
-        let (_, d) = resolve_trust(dir.path(), &inputs(None, None, Some(&settings)));
-        assert!(d[0].reason.contains("larger than"));
     }
 }

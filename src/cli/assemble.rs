@@ -1,4 +1,6 @@
-//! `assemble`: print the turn-0 messages (SPEC §2.5).
+//! `assemble`: print the turn-0 messages (SPEC §2.5), or under an agent
+//! profile the parts that agent loads at start (SPEC §14.7, rendered by
+//! [`crate::cli::parts`]).
 
 use clap::Args;
 use serde::Serialize;
@@ -6,11 +8,13 @@ use serde::Serialize;
 use crate::adapters::trust::Trust;
 use crate::cli::context::{Context, Format};
 use crate::cli::error::{CliError, Status};
-use crate::cli::output::{self, SCHEMA};
+use crate::cli::output::{self, DocHead};
+use crate::cli::parts::{self, ProfileDocument};
+use crate::cli::profile::{ProfileArgs, TouchArgs, profile_turn0, touch_adds_nothing};
 use crate::cli::provider;
 use crate::cli::stats::{self, Stats, Turn0AccountingArgs};
 use crate::cli::turn0::{Turn0Args, collect_turn0};
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::prompt::profile::Agent;
 use crate::prompt::tokens::tokenizer_for;
 use crate::prompt::turn0::{AssembledMessage, MessageKind, Provenance, Role};
@@ -24,6 +28,9 @@ pub struct AssembleArgs {
     /// `--stats` and the turn-0 budget.
     #[command(flatten)]
     pub accounting: Turn0AccountingArgs,
+    /// What reading a file adds.
+    #[command(flatten)]
+    pub touch: TouchArgs,
 }
 
 /// One turn-0 message as the JSON output shows it.
@@ -48,7 +55,8 @@ impl<'a> From<&'a AssembledMessage> for MessageView<'a> {
 
 #[derive(Serialize)]
 struct AssembleDocument<'a> {
-    schema: &'static str,
+    #[serde(flatten)]
+    head: DocHead<'a>,
     messages: Vec<MessageView<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     stats: Option<&'a Stats>,
@@ -88,20 +96,29 @@ fn write_text(messages: &[AssembledMessage]) -> std::io::Result<()> {
 
 /// Runs `assemble`.
 pub fn run(ctx: &Context, args: &AssembleArgs) -> Result<Status, CliError> {
-    let turn0 = collect_turn0(ctx, &args.turn0)?;
+    let profile = ProfileArgs::resolve(ctx, &args.touch)?;
+    if ctx.agent != Agent::Mecatl {
+        return run_profile(ctx, args, &profile);
+    }
+    let mut turn0 = collect_turn0(ctx, &args.turn0)?;
+    turn0.diagnostics.extend(
+        profile
+            .touch
+            .iter()
+            .map(|path| touch_adds_nothing(Agent::Mecatl, path)),
+    );
     output::print_diagnostics(ctx, &turn0.diagnostics);
     let accounting = stats::for_turn0(
         &turn0,
         &args.turn0,
         &args.accounting,
-        // Every run is the engine's until `--agent` reaches the context.
-        tokenizer_for(Agent::Mecatl),
+        tokenizer_for(ctx.agent),
     );
     let messages = &turn0.messages;
     let texts = || messages.iter().map(|m| m.message.text.as_str());
     match ctx.format {
         Format::Json => output::print_json(&AssembleDocument {
-            schema: SCHEMA,
+            head: DocHead::of(ctx),
             messages: messages.iter().map(MessageView::from).collect(),
             stats: accounting.json_stats(),
             diagnostics: &accounting.diagnostics_after(&turn0.diagnostics),
@@ -114,6 +131,45 @@ pub fn run(ctx: &Context, args: &AssembleArgs) -> Result<Status, CliError> {
                 write_text(messages)?;
             }
         }
+    }
+    Ok(accounting.finish(ctx))
+}
+
+/// Runs `assemble` under an agent profile: its parts, what it left out,
+/// and `--touch`.
+fn run_profile(
+    ctx: &Context,
+    args: &AssembleArgs,
+    profile: &ProfileArgs,
+) -> Result<Status, CliError> {
+    let mut turn0 = profile_turn0(ctx, ctx.agent, profile)?;
+    let ignored = args.turn0.engine_options();
+    if !ignored.is_empty() {
+        turn0.diagnostics.push(Diagnostic::new(
+            Severity::Info,
+            None,
+            format!(
+                "{} only shape the mecatl profile's messages; ignored under {}",
+                ignored.join(", "),
+                ctx.agent.as_str()
+            ),
+        ));
+    }
+    output::print_diagnostics(ctx, &turn0.diagnostics);
+    let accounting = stats::for_profile(&turn0, &args.accounting, tokenizer_for(ctx.agent));
+    match ctx.format {
+        Format::Json => output::print_json(&ProfileDocument {
+            head: DocHead::of(ctx),
+            messages: &turn0.messages,
+            touch: &turn0.touch,
+            not_loaded: &turn0.not_loaded,
+            stats: accounting.json_stats(),
+            diagnostics: &accounting.diagnostics_after(&turn0.diagnostics),
+            trust: ctx.trust,
+        })?,
+        Format::Anthropic => output::print_json(&parts::anthropic(&turn0))?,
+        Format::Openai => output::print_json(&parts::openai(&turn0))?,
+        Format::Text => parts::write_text(&turn0)?,
     }
     Ok(accounting.finish(ctx))
 }

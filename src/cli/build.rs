@@ -9,13 +9,13 @@ use crate::adapters::builder_cmd::run_builder;
 use crate::adapters::memoryfs::MemoryStore;
 use crate::adapters::trust::Trust;
 use crate::cli::config::{PrefixArgs, SuffixArgs, env_from_args, prefix_config, sha256_hex};
-use crate::cli::context::{Context, Format};
+use crate::cli::context::{AGENT_VAR, AgentSource, Context, Format};
 use crate::cli::error::{CliError, Status};
-use crate::cli::output::{self, SCHEMA};
+use crate::cli::output::{self, DocHead};
 use crate::cli::provider;
 use crate::cli::sources::with_context_diagnostics;
 use crate::cli::stats::{self, Stats};
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::prompt::build::{Config, Layered, build};
 use crate::prompt::check_stable::{compare_prefixes, config_b, set_env_field};
 use crate::prompt::operator_profile::{
@@ -119,7 +119,8 @@ fn run_chosen_builder(
 
 #[derive(Serialize)]
 struct BuildDocument<'a> {
-    schema: &'static str,
+    #[serde(flatten)]
+    head: DocHead<'a>,
     stable_prefix: &'a str,
     volatile_suffix: &'a str,
     prefix_bytes: usize,
@@ -132,7 +133,8 @@ struct BuildDocument<'a> {
 
 #[derive(Serialize)]
 struct CheckStableDocument<'a> {
-    schema: &'static str,
+    #[serde(flatten)]
+    head: DocHead<'a>,
     stable: bool,
     prefix_bytes: usize,
     prefix_sha256: String,
@@ -169,7 +171,7 @@ fn check_stable(
     let prefix_sha256 = sha256_hex(&a.stable_prefix);
     match ctx.format {
         Format::Json => output::print_json(&CheckStableDocument {
-            schema: SCHEMA,
+            head: DocHead::engine(),
             stable: difference.is_none(),
             prefix_bytes,
             prefix_sha256,
@@ -196,6 +198,41 @@ fn check_stable(
     })
 }
 
+/// `build` renders the engine's layered prompt whatever the profile (SPEC
+/// §14.1): an agent profile named by `--agent` is a usage error pointing to
+/// `assemble`; one from the variable or the settings is ignored, with the
+/// info line this returns.
+fn engine_only(ctx: &Context) -> Result<Option<Diagnostic>, CliError> {
+    let agent = ctx.agent;
+    if agent == Agent::Mecatl {
+        return Ok(None);
+    }
+    let pointer = format!(
+        "for what {} loads from this workspace, run `assemble --agent {}`",
+        agent.title(),
+        agent.as_str()
+    );
+    let source = match ctx.agent_source {
+        AgentSource::Flag => {
+            return Err(CliError::Usage(format!(
+                "build prints the engine's layered prompt, never an agent's own; {pointer}"
+            )));
+        }
+        AgentSource::Env => AGENT_VAR,
+        AgentSource::Settings => "settings.yaml",
+        AgentSource::Default => "the default",
+    };
+    Ok(Some(Diagnostic::new(
+        Severity::Info,
+        None,
+        format!(
+            "the agent profile {} (from {source}) does not apply to build, which prints the \
+             engine's layered prompt; {pointer}",
+            agent.as_str()
+        ),
+    )))
+}
+
 /// Runs `build`.
 pub fn run(ctx: &Context, args: &BuildArgs) -> Result<Status, CliError> {
     if args.part.is_some() && ctx.format != Format::Text {
@@ -204,6 +241,9 @@ pub fn run(ctx: &Context, args: &BuildArgs) -> Result<Status, CliError> {
         ));
     }
     let mut found = Vec::new();
+    if let Some(note) = engine_only(ctx)? {
+        found.push(note);
+    }
     let config = config_from_args(ctx, args, &mut found)?;
     let diagnostics = with_context_diagnostics(ctx, found, false);
     output::print_diagnostics(ctx, &diagnostics);
@@ -216,12 +256,12 @@ pub fn run(ctx: &Context, args: &BuildArgs) -> Result<Status, CliError> {
         &layered,
         args.builder_cmd.is_some(),
         &args.accounting,
-        // Every run is the engine's until `--agent` reaches the context.
+        // `build` prints the engine's prompt under every profile.
         tokenizer_for(Agent::Mecatl),
     );
     match ctx.format {
         Format::Json => output::print_json(&BuildDocument {
-            schema: SCHEMA,
+            head: DocHead::engine(),
             stable_prefix: &layered.stable_prefix,
             volatile_suffix: &layered.volatile_suffix,
             prefix_bytes: layered.stable_prefix.len(),

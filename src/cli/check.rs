@@ -13,10 +13,10 @@ use crate::cli::config::read_option_file;
 use crate::cli::context::{Context, Format};
 use crate::cli::error::{CliError, Status};
 use crate::cli::manifest::{
-    CommandDigest, ContextArgs, Manifest, MessageDigest, RuleDigest, SNAPSHOT_SCHEMA,
+    CommandDigest, ContextArgs, Manifest, MessageDigest, PartDigest, RuleDigest, SNAPSHOT_SCHEMA,
     build_manifest,
 };
-use crate::cli::output::{self, SCHEMA};
+use crate::cli::output::{self, DocHead};
 use crate::diagnostic::Diagnostic;
 use crate::limits::MAX_SNAPSHOT_FILE_BYTES;
 
@@ -60,8 +60,9 @@ impl Change {
 /// One difference between the saved manifest and the current context.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Difference {
-    /// `prefix`, `messages`, `instructions`, `rules message`, `soul`,
-    /// `memory index`, `user model`, `rule`, `rules`, `command` or
+    /// `agent`, `at`, `prefix`, `messages`, `instructions`,
+    /// `rules message`, `soul`, `memory index`, `user model`,
+    /// `skills listing`, `rule`, `rules`, `part`, `parts`, `command` or
     /// `commands`.
     pub section: String,
     /// The rule or command name.
@@ -193,37 +194,103 @@ fn command_change(old: &CommandDigest, new: &CommandDigest) -> Option<Difference
     (old != new).then(|| Difference::new("command", Some(&old.name), Change::Changed, Some(detail)))
 }
 
-/// Every difference between the saved manifest and the current one. The
-/// rules message's own line is left out when rule lines explain it.
+/// What differs in a part: its scope or kind, its content, and the size.
+fn part_change(old: &PartDigest, new: &PartDigest) -> Option<Difference> {
+    if old == new {
+        return None;
+    }
+    let mut what = Vec::new();
+    if (old.scope, old.kind) != (new.scope, new.kind) {
+        what.push(format!(
+            "{} {} → {} {}",
+            old.scope.as_str(),
+            old.kind.as_str(),
+            new.scope.as_str(),
+            new.kind.as_str()
+        ));
+    }
+    if old.sha256 != new.sha256 {
+        what.push(sizes(old.bytes, new.bytes));
+    }
+    Some(Difference::new(
+        "part",
+        Some(&old.path),
+        Change::Changed,
+        Some(what.join(", ")),
+    ))
+}
+
+/// The items of a section a manifest may leave out (empty when it does).
+fn list<T>(items: &Option<Vec<T>>) -> &[T] {
+    items.as_deref().unwrap_or_default()
+}
+
+/// `before → after` for a changed setting.
+fn change_of(section: &str, before: &str, after: &str) -> Difference {
+    Difference::new(
+        section,
+        None,
+        Change::Changed,
+        Some(format!("{before} → {after}")),
+    )
+}
+
+/// Every difference between the saved manifest and the current one. A
+/// message's own line is left out when rule or part lines explain it.
 pub fn differences(saved: &Manifest, current: &Manifest) -> Vec<Difference> {
     let mut out = Vec::new();
-    if saved.prefix != current.prefix {
-        out.push(Difference::new(
+    if saved.agent != current.agent {
+        out.push(change_of(
+            "agent",
+            saved.agent.as_str(),
+            current.agent.as_str(),
+        ));
+    }
+    if saved.at != current.at {
+        let at = |at: &Option<String>| at.clone().unwrap_or_else(|| "(none)".to_string());
+        out.push(change_of("at", &at(&saved.at), &at(&current.at)));
+    }
+    match (&saved.prefix, &current.prefix) {
+        (Some(old), Some(new)) if old != new => out.push(Difference::new(
             "prefix",
             None,
             Change::Changed,
-            Some(sizes(saved.prefix.bytes, current.prefix.bytes)),
-        ));
+            Some(sizes(old.bytes, new.bytes)),
+        )),
+        (Some(_), None) => out.push(Difference::new("prefix", None, Change::Removed, None)),
+        (None, Some(_)) => out.push(Difference::new("prefix", None, Change::Added, None)),
+        _ => {}
     }
     let rules = keyed(
-        &saved.rules,
-        &current.rules,
+        list(&saved.rules),
+        list(&current.rules),
         |r| r.name.as_str(),
         rule_change,
         |r, change| Difference::new("rule", Some(&r.name), change, Some(r.source.clone())),
         "rules",
     );
+    let parts = keyed(
+        list(&saved.parts),
+        list(&current.parts),
+        |p| p.path.as_str(),
+        part_change,
+        |p, change| Difference::new("part", Some(&p.path), change, Some(sizes_of(p.bytes))),
+        "parts",
+    );
     out.extend(
         message_differences(&saved.messages, &current.messages)
             .into_iter()
             .filter(|d| {
-                rules.is_empty() || d.section != "rules message" || d.change != Change::Changed
+                let explained =
+                    !parts.is_empty() || (!rules.is_empty() && d.section == "rules message");
+                !explained || d.change != Change::Changed
             }),
     );
     out.extend(rules);
+    out.extend(parts);
     out.extend(keyed(
-        &saved.commands,
-        &current.commands,
+        list(&saved.commands),
+        list(&current.commands),
         |c| c.name.as_str(),
         command_change,
         |c, change| Difference::new("command", Some(&c.name), change, Some(c.source.clone())),
@@ -234,6 +301,10 @@ pub fn differences(saved: &Manifest, current: &Manifest) -> Vec<Difference> {
         out.push(Difference::new("manifest", None, Change::Changed, None));
     }
     out
+}
+
+fn sizes_of(bytes: usize) -> String {
+    format!("{bytes} bytes")
 }
 
 /// Reads and parses the saved manifest; anything but a snapshot-v1
@@ -261,7 +332,8 @@ fn read_manifest(ctx: &Context, path: &std::path::Path) -> Result<Manifest, CliE
 
 #[derive(Serialize)]
 struct CheckDocument<'a> {
-    schema: &'static str,
+    #[serde(flatten)]
+    head: DocHead<'a>,
     against: String,
     matches: bool,
     differences: &'a [Difference],
@@ -280,7 +352,7 @@ pub fn run(ctx: &Context, args: &CheckArgs) -> Result<Status, CliError> {
     let matches = found.is_empty();
     match ctx.format {
         Format::Json => output::print_json(&CheckDocument {
-            schema: SCHEMA,
+            head: DocHead::of(ctx),
             against,
             matches,
             differences: &found,
@@ -308,6 +380,7 @@ pub fn run(ctx: &Context, args: &CheckArgs) -> Result<Status, CliError> {
 mod tests {
     use super::*;
     use crate::cli::manifest::Digest;
+    use crate::prompt::profile::{Agent, PartKind, Scope};
 
     fn digest(sha: &str, bytes: usize) -> Digest {
         Digest {
@@ -346,13 +419,16 @@ mod tests {
     fn manifest() -> Manifest {
         Manifest {
             schema: SNAPSHOT_SCHEMA.into(),
-            prefix: digest("p", 100),
+            agent: Agent::Mecatl,
+            at: None,
+            prefix: Some(digest("p", 100)),
             messages: vec![message("project", "a", 10), message("rules", "r", 50)],
-            rules: vec![
+            parts: None,
+            rules: Some(vec![
                 rule("api", ".mecatl/rules/api.md", "1", 20),
                 rule("go", ".claude/rules/go.md", "2", 20),
-            ],
-            commands: vec![command("fix", "f"), command("review", "v")],
+            ]),
+            commands: Some(vec![command("fix", "f"), command("review", "v")]),
         }
     }
 
@@ -372,18 +448,18 @@ mod tests {
     fn each_section_reports_by_name() {
         let saved = manifest();
         let mut current = manifest();
-        current.prefix = digest("q", 104);
+        current.prefix = Some(digest("q", 104));
         current.messages[0] = message("project", "b", 12);
         current.messages[1] = message("rules", "s", 60);
         current.messages.push(message("soul", "s", 5));
-        current.rules[0] = rule("api", ".mecatl/rules/api.md", "9", 22);
-        current.rules[1] = rule("go", ".mecatl/rules/go.md", "2", 20);
-        current
-            .rules
-            .push(rule("new", ".claude/rules/new.md", "3", 9));
-        current.commands.remove(0);
-        current.commands[0].sha256 = "w".into();
-        current.commands.push(command("ship", "s"));
+        let rules = current.rules.as_mut().unwrap();
+        rules[0] = rule("api", ".mecatl/rules/api.md", "9", 22);
+        rules[1] = rule("go", ".mecatl/rules/go.md", "2", 20);
+        rules.push(rule("new", ".claude/rules/new.md", "3", 9));
+        let commands = current.commands.as_mut().unwrap();
+        commands.remove(0);
+        commands[0].sha256 = "w".into();
+        commands.push(command("ship", "s"));
         assert_eq!(
             lines(&saved, &current),
             [
@@ -408,6 +484,73 @@ mod tests {
         assert_eq!(
             lines(&saved, &current),
             ["rules message changed: 50 → 60 bytes"]
+        );
+    }
+
+    fn part(path: &str, sha: &str, bytes: usize) -> PartDigest {
+        PartDigest {
+            path: path.into(),
+            scope: Scope::Project,
+            kind: PartKind::Instructions,
+            sha256: sha.into(),
+            bytes,
+        }
+    }
+
+    fn profile_manifest() -> Manifest {
+        Manifest {
+            agent: Agent::Codex,
+            at: Some("sub".into()),
+            prefix: None,
+            messages: vec![message("instructions", "m", 30)],
+            parts: Some(vec![
+                part("~/.codex/AGENTS.md", "g", 10),
+                part("AGENTS.md", "a", 10),
+                part("sub/AGENTS.md", "s", 6),
+            ]),
+            rules: None,
+            commands: None,
+            ..manifest()
+        }
+    }
+
+    #[test]
+    fn profile_parts_report_by_path_and_explain_the_message() {
+        let saved = profile_manifest();
+        let mut current = profile_manifest();
+        current.messages[0] = message("instructions", "n", 31);
+        let parts = current.parts.as_mut().unwrap();
+        parts[1] = part("AGENTS.md", "b", 11);
+        parts[2].scope = Scope::Parent;
+        parts.remove(0);
+        parts.push(part("sub/deep/AGENTS.md", "d", 4));
+        assert_eq!(
+            lines(&saved, &current),
+            [
+                "part ~/.codex/AGENTS.md removed: 10 bytes",
+                "part AGENTS.md changed: 10 → 11 bytes",
+                "part sub/AGENTS.md changed: project instructions → parent instructions",
+                "part sub/deep/AGENTS.md added: 4 bytes",
+            ]
+        );
+    }
+
+    #[test]
+    fn another_profile_or_start_directory_is_a_difference() {
+        let mut current = profile_manifest();
+        current.at = Some(".".into());
+        assert_eq!(
+            lines(&profile_manifest(), &current),
+            ["at changed: sub → ."]
+        );
+        assert_eq!(
+            lines(&manifest(), &profile_manifest())[..4],
+            [
+                "agent changed: mecatl → codex",
+                "at changed: (none) → sub",
+                "prefix removed",
+                "instructions removed",
+            ]
         );
     }
 

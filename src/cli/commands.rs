@@ -8,7 +8,7 @@ use crate::adapters::trust::Trust;
 use crate::cli::args::CommandDirsArgs;
 use crate::cli::context::{Context, Format};
 use crate::cli::error::{CliError, Status};
-use crate::cli::output::{self, SCHEMA};
+use crate::cli::output::{self, DocHead};
 use crate::cli::sources::{command_catalog, with_context_diagnostics};
 use crate::diagnostic::Diagnostic;
 
@@ -29,7 +29,8 @@ pub struct CommandsListArgs {
 
 #[derive(Serialize)]
 struct ListDocument<'a> {
-    schema: &'static str,
+    #[serde(flatten)]
+    head: DocHead<'a>,
     commands: &'a [ListedCommand],
     diagnostics: &'a [Diagnostic],
     trust: Trust,
@@ -64,7 +65,7 @@ pub fn run_list(ctx: &Context, args: &CommandsListArgs) -> Result<Status, CliErr
     output::print_diagnostics(ctx, &diagnostics);
     match ctx.format {
         Format::Json => output::print_json(&ListDocument {
-            schema: SCHEMA,
+            head: DocHead::of(ctx),
             commands: &listing.commands,
             diagnostics: &diagnostics,
             trust: ctx.trust,

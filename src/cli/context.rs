@@ -1,6 +1,21 @@
 //! The resolved context of one run: every subcommand takes a `&Context`
 //! built once from the global options and the environment, so no subcommand
 //! reads the environment or the clock on its own.
+//!
+//! The agent profile (SPEC §14.1) is chosen here: `--agent`, else
+//! `MECATL_PROMPT_AGENT`, else `agent:` in settings.yaml, else `mecatl`;
+//! `--at` is resolved against `-C` and checked here too.
+//!
+//! Choices the spec leaves open:
+//! - An empty `MECATL_PROMPT_AGENT` counts as unset; an unknown name from
+//!   the variable or the settings file is exit 2, like one from the flag,
+//!   naming where it came from. A profile chosen by the variable or the
+//!   settings file is stated in an info line, as trust from the variable is.
+//! - `--at` must be a directory inside the workspace both as written
+//!   (lexically) and once links are resolved, so a link leading out of the
+//!   workspace is refused rather than walked. A path component that is not
+//!   valid UTF-8 is refused too: the walk names directories through the
+//!   workspace port, which takes UTF-8 paths.
 
 use std::ffi::OsString;
 use std::io::IsTerminal;
@@ -10,10 +25,15 @@ use std::sync::Arc;
 use clap::{Args, ValueEnum};
 
 use crate::adapters::locations::Locations;
+use crate::adapters::settings::SettingsFile;
 use crate::adapters::trust::{Trust, TrustInputs, resolve_trust, withheld_notice};
 use crate::cli::error::CliError;
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::prompt::profile::{Agent, UnknownAgent};
 use crate::workspace::{LinkPolicy, OsWorkspace};
+
+/// The variable that chooses the agent profile when `--agent` is not given.
+pub const AGENT_VAR: &str = "MECATL_PROMPT_AGENT";
 
 /// Output format (SPEC §2, §8).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -65,6 +85,22 @@ pub struct GlobalArgs {
     /// When to use color in text output
     #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorWhen::Auto, global = true)]
     pub color: ColorWhen,
+
+    /// Which agent's way of loading the workspace to show: mecatl (the engine), claude (Claude Code) or codex (Codex CLI) [default: $MECATL_PROMPT_AGENT, else agent: in settings.yaml, else mecatl]
+    #[arg(
+        long,
+        value_name = "NAME",
+        global = true,
+        value_parser = clap::builder::TypedValueParser::try_map(
+            clap::builder::PossibleValuesParser::new(Agent::ALL.map(Agent::as_str)),
+            |name: String| name.parse::<Agent>(),
+        )
+    )]
+    pub agent: Option<Agent>,
+
+    /// The directory the agent is started in, inside the workspace (relative to -C); it decides which directories claude and codex read [default: the workspace root]
+    #[arg(long, value_name = "DIR", global = true, value_hint = clap::ValueHint::DirPath)]
+    pub at: Option<PathBuf>,
 
     /// Treat the workspace as trusted (use its commands, rules, soul and git status)
     #[arg(long, global = true, overrides_with = "no_trust_project")]
@@ -139,6 +175,23 @@ pub struct EnvSnapshot {
     pub model: Option<String>,
     /// `$MECATL_MEMORY_DIR`.
     pub memory_dir: Option<OsString>,
+    /// `$CODEX_HOME` (the Codex profile).
+    pub codex_home: Option<OsString>,
+    /// `$CLAUDE_CONFIG_DIR` (the Claude Code profile).
+    pub claude_config_dir: Option<OsString>,
+}
+
+/// Where the agent profile came from (SPEC §14.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AgentSource {
+    /// `--agent`.
+    Flag,
+    /// `MECATL_PROMPT_AGENT`.
+    Env,
+    /// `agent:` in settings.yaml.
+    Settings,
+    /// Nothing chose one: `mecatl`.
+    Default,
 }
 
 /// Everything a subcommand needs to know about this run.
@@ -155,6 +208,13 @@ pub struct Context {
     pub locations: Locations,
     /// The trust decision.
     pub trust: Trust,
+    /// The agent profile (SPEC §14.1).
+    pub agent: Agent,
+    /// Where the profile came from (`build` refuses only a flag).
+    pub agent_source: AgentSource,
+    /// The agent's working directory (`--at`): workspace-relative,
+    /// `/`-separated, `""` for the workspace root.
+    pub at: String,
     /// Output format.
     pub format: Format,
     /// Whether text output is colored.
@@ -195,6 +255,7 @@ impl Context {
                 )));
             }
         }
+        let at = resolve_at(&workspace, global.at.as_deref())?;
         let locations = Locations::from_env();
         let flag = match (global.trust_project, global.no_trust_project) {
             (true, _) => Some(true),
@@ -202,16 +263,22 @@ impl Context {
             _ => None,
         };
         let env_trust = var("MECATL_TRUST_PROJECT");
-        let settings_file = locations.settings_file();
-        let (trust, diagnostics) = resolve_trust(
+        let settings = SettingsFile::new(locations.settings_file());
+        let (trust, mut diagnostics) = resolve_trust(
             &workspace,
             &TrustInputs {
                 flag,
                 env_value: env_trust.as_deref(),
-                settings_file: settings_file.as_deref(),
+                settings: Some(&settings),
                 home: locations.home.as_deref(),
             },
         );
+        let (agent, agent_source) = resolve_agent(
+            global.agent,
+            var(AGENT_VAR).as_deref(),
+            &settings,
+            &mut diagnostics,
+        )?;
         let verbosity = if global.quiet {
             Verbosity::Quiet
         } else if global.verbose {
@@ -230,6 +297,9 @@ impl Context {
             workspace,
             locations,
             trust,
+            agent,
+            agent_source,
+            at,
             format: global.format,
             color,
             verbosity,
@@ -237,6 +307,8 @@ impl Context {
                 shell: var("SHELL"),
                 model: var("MECATL_MODEL"),
                 memory_dir: std::env::var_os("MECATL_MEMORY_DIR"),
+                codex_home: std::env::var_os("CODEX_HOME"),
+                claude_config_dir: std::env::var_os("CLAUDE_CONFIG_DIR"),
             },
             diagnostics,
         })
@@ -246,6 +318,31 @@ impl Context {
     /// like `git -C`).
     pub fn resolve_path(&self, path: &Path) -> PathBuf {
         normalise(&self.workspace.join(path))
+    }
+
+    /// A path option that names a place inside the workspace (`--for`,
+    /// `--touch`): resolved against `-C`, normalised (`./`, `//`), as a
+    /// workspace-relative `/`-separated path; it need not exist. One
+    /// outside the workspace is a usage error naming `flag`.
+    pub fn workspace_relative(&self, flag: &str, path: &Path) -> Result<String, CliError> {
+        let absolute = self.resolve_path(path);
+        let relative = absolute.strip_prefix(&self.workspace).map_err(|_| {
+            CliError::Usage(format!(
+                "{flag} {}: path is outside the workspace {}",
+                path.display(),
+                self.workspace.display()
+            ))
+        })?;
+        let parts: Vec<String> = relative
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        Ok(parts.join("/"))
+    }
+
+    /// `--at` as JSON and headers show it: `.` for the workspace root.
+    pub fn at_label(&self) -> &str {
+        if self.at.is_empty() { "." } else { &self.at }
     }
 
     /// Fails with a usage error unless the chosen format is text or JSON.
@@ -274,6 +371,89 @@ impl Context {
             .date()
             .to_string()
     }
+}
+
+/// The agent profile and where it came from: the flag, else the variable,
+/// else the settings file (read only when needed), else `mecatl`.
+fn resolve_agent(
+    flag: Option<Agent>,
+    env_value: Option<&str>,
+    settings: &SettingsFile,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Result<(Agent, AgentSource), CliError> {
+    let info = |source: String, agent: Agent| {
+        Diagnostic::new(
+            Severity::Info,
+            None,
+            format!("agent profile {} from {source}", agent.as_str()),
+        )
+    };
+    if let Some(agent) = flag {
+        return Ok((agent, AgentSource::Flag));
+    }
+    if let Some(name) = env_value.filter(|name| !name.is_empty()) {
+        let agent = name
+            .parse::<Agent>()
+            .map_err(|err| CliError::Usage(format!("{AGENT_VAR}: {err}")))?;
+        diagnostics.push(info(AGENT_VAR.to_string(), agent));
+        return Ok((agent, AgentSource::Env));
+    }
+    let named = match &settings.get(diagnostics).agent {
+        None | Some(serde_json::Value::Null) => None,
+        Some(serde_json::Value::String(name)) => Some(name.parse::<Agent>()),
+        Some(other) => Some(Err(UnknownAgent(other.to_string()))),
+    };
+    let path = settings
+        .path()
+        .map(|p| p.display().to_string())
+        .unwrap_or_default();
+    match named {
+        None => Ok((Agent::Mecatl, AgentSource::Default)),
+        Some(Ok(agent)) => {
+            diagnostics.push(info(format!("agent: in {path}"), agent));
+            Ok((agent, AgentSource::Settings))
+        }
+        Some(Err(err)) => Err(CliError::Usage(format!("{path}: agent: {err}"))),
+    }
+}
+
+/// `--at` (SPEC §14.1) as a workspace-relative path (`""` for the root):
+/// resolved against the workspace, and an existing directory inside it,
+/// also once links are resolved.
+fn resolve_at(workspace: &Path, at: Option<&Path>) -> Result<String, CliError> {
+    let Some(at) = at else {
+        return Ok(String::new());
+    };
+    let fail = |why: String| CliError::Usage(format!("--at {}: {why}", at.display()));
+    let absolute = normalise(&workspace.join(at));
+    let relative = absolute
+        .strip_prefix(workspace)
+        .map_err(|_| fail(format!("outside the workspace {}", workspace.display())))?;
+    match std::fs::metadata(&absolute) {
+        Ok(meta) if meta.is_dir() => {}
+        Ok(_) => return Err(fail("not a directory".to_string())),
+        Err(err) => return Err(fail(err.to_string())),
+    }
+    let inside = match (
+        std::fs::canonicalize(&absolute),
+        std::fs::canonicalize(workspace),
+    ) {
+        (Ok(dir), Ok(root)) => dir.starts_with(root),
+        _ => false,
+    };
+    if !inside {
+        return Err(fail(format!(
+            "leads out of the workspace {} through a symbolic link",
+            workspace.display()
+        )));
+    }
+    let parts: Option<Vec<&str>> = relative
+        .components()
+        .map(|c| c.as_os_str().to_str())
+        .collect();
+    parts
+        .map(|parts| parts.join("/"))
+        .ok_or_else(|| fail("not valid UTF-8".to_string()))
 }
 
 /// The local time zone. Without `TZ`, `/etc/localtime` is read as TZif data
@@ -311,6 +491,8 @@ mod tests {
     fn settled(both_set: bool, line: &[&str]) -> GlobalArgs {
         let mut args = GlobalArgs {
             workspace: None,
+            agent: None,
+            at: None,
             format: Format::Text,
             color: ColorWhen::Auto,
             trust_project: both_set,

@@ -12,7 +12,7 @@ use crate::cli::args::CommandDirsArgs;
 use crate::cli::complete;
 use crate::cli::context::{Context, Format};
 use crate::cli::error::{CliError, Status};
-use crate::cli::output::{self, SCHEMA};
+use crate::cli::output::{self, DocHead};
 use crate::cli::sources::{command_catalog, with_context_diagnostics};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::limits::MAX_EXPAND_STDIN_BYTES;
@@ -73,7 +73,8 @@ fn complete_input_on(words: &[OsString], current: &OsStr) -> Vec<CompletionCandi
 
 #[derive(Serialize)]
 struct ExpandDocument<'a> {
-    schema: &'static str,
+    #[serde(flatten)]
+    head: DocHead<'a>,
     #[serde(flatten)]
     expansion: &'a Expansion,
     diagnostics: &'a [Diagnostic],
@@ -168,7 +169,7 @@ pub fn run(ctx: &Context, args: &ExpandArgs) -> Result<Status, CliError> {
     output::print_diagnostics(ctx, &diagnostics);
     match ctx.format {
         Format::Json => output::print_json(&ExpandDocument {
-            schema: SCHEMA,
+            head: DocHead::of(ctx),
             expansion: &outcome.expansion,
             diagnostics: &diagnostics,
             trust: ctx.trust,

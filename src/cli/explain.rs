@@ -1,4 +1,7 @@
-//! `explain`: why a command or rule resolved as it did (SPEC §2.8).
+//! `explain`: why a command or rule resolved as it did (SPEC §2.8), and
+//! under an agent profile why an instruction file was or was not loaded
+//! (SPEC §14.7), read from the profile's turn 0 by
+//! [`crate::cli::profile::fate`].
 //!
 //! Every location that could hold the name is listed in precedence order,
 //! those without the file included (`not found`), so the output also
@@ -6,6 +9,11 @@
 //! tries commands first and falls back to rules only when no command
 //! location holds anything under that name; when neither does, both
 //! searches are shown and the exit status is 1.
+//!
+//! Under a profile, a NAME that ends in `.md` or holds a `/` past its
+//! first character is an instruction file (a command name has neither):
+//! `explain AGENTS.md --agent codex`, `explain sub/AGENTS.md`,
+//! `explain ~/.codex/AGENTS.md`.
 
 use std::ffi::{OsStr, OsString};
 
@@ -19,9 +27,12 @@ use crate::cli::args::CommandDirsArgs;
 use crate::cli::complete;
 use crate::cli::context::{Context, Format};
 use crate::cli::error::{CliError, Status};
-use crate::cli::output::{self, SCHEMA};
+use crate::cli::output::{self, DocHead};
+use crate::cli::profile::fate::{self, FileFate};
+use crate::cli::profile::{ProfileArgs, Readers, profile_turn0};
 use crate::cli::sources::{command_catalog, rule_dirs, with_context_diagnostics};
 use crate::diagnostic::Diagnostic;
+use crate::prompt::profile::Agent;
 use crate::prompt::rules::discovery::explain_rule;
 
 use crate::prompt::rules::{RuleOrigin, render_rule_block};
@@ -154,11 +165,14 @@ struct RuleSection {
 
 #[derive(Serialize)]
 struct ExplainDocument<'a> {
-    schema: &'static str,
+    #[serde(flatten)]
+    head: DocHead<'a>,
     name: &'a str,
     found: bool,
     command: Option<&'a CommandSection>,
     rule: Option<&'a RuleSection>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    file: Option<&'a FileFate>,
     diagnostics: &'a [Diagnostic],
     trust: Trust,
 }
@@ -353,9 +367,74 @@ fn rule_text(section: &RuleSection) -> String {
     out
 }
 
+/// True when `name` names a file rather than a command or rule: it ends in
+/// `.md` or holds a `/` past its first character.
+fn names_a_file(name: &str) -> bool {
+    name.ends_with(".md") || name.get(1..).is_some_and(|rest| rest.contains('/'))
+}
+
+/// The text of a file's explanation.
+fn file_text(ctx: &Context, fate: &FileFate) -> String {
+    let mut out = format!(
+        "instruction file {} ({} profile, at {})\n{}",
+        output::one_line(&fate.path),
+        ctx.agent.as_str(),
+        ctx.at_label(),
+        fate.detail
+    );
+    if let Some(scope) = fate.scope {
+        out.push_str(&format!("\nscope: {}", scope.as_str()));
+    }
+    out.push_str(&format!("\nrule: {}", fate.rule));
+    if !fate.notes.is_empty() {
+        out.push_str("\nnotes:");
+        for note in &fate.notes {
+            out.push_str(&format!(
+                "\n  {}: {}",
+                note.severity.as_str(),
+                output::one_line(&note.reason)
+            ));
+        }
+    }
+    out
+}
+
+/// Explains the instruction file `name` under the run's profile: exit 0
+/// when the profile met it or it exists, 1 when neither.
+fn run_file(ctx: &Context, name: &str) -> Result<Status, CliError> {
+    let turn0 = profile_turn0(ctx, ctx.agent, &ProfileArgs::default())?;
+    let readers = Readers::new(ctx);
+    let path = fate::part_path(ctx, name);
+    let fate = fate::file_fate(&turn0, &path, || {
+        fate::lookup(readers.project(), readers.parent(), &path)
+    });
+    output::print_diagnostics(ctx, &turn0.diagnostics);
+    match ctx.format {
+        Format::Json => output::print_json(&ExplainDocument {
+            head: DocHead::of(ctx),
+            name,
+            found: fate.found(),
+            command: None,
+            rule: None,
+            file: Some(&fate),
+            diagnostics: &turn0.diagnostics,
+            trust: ctx.trust,
+        })?,
+        _ => output::print_text(&file_text(ctx, &fate))?,
+    }
+    Ok(if fate.found() {
+        Status::Success
+    } else {
+        Status::CheckFailed
+    })
+}
+
 /// Runs `explain`.
 pub fn run(ctx: &Context, args: &ExplainArgs) -> Result<Status, CliError> {
     ctx.require_text_or_json("explain")?;
+    if ctx.agent != Agent::Mecatl && !args.rule && names_a_file(&args.name) {
+        return run_file(ctx, &args.name);
+    }
     let (command_only, name) = match args.name.strip_prefix('/') {
         Some(_) if args.rule => {
             return Err(CliError::Usage(format!(
@@ -399,11 +478,12 @@ pub fn run(ctx: &Context, args: &ExplainArgs) -> Result<Status, CliError> {
     let any_found = command_found || rule_found;
     match ctx.format {
         Format::Json => output::print_json(&ExplainDocument {
-            schema: SCHEMA,
+            head: DocHead::of(ctx),
             name,
             found: any_found,
             command: command.as_ref(),
             rule: rule.as_ref(),
+            file: None,
             diagnostics: &diagnostics,
             trust: ctx.trust,
         })?,

@@ -130,6 +130,15 @@ When several apply, 2 beats 1 and 1 beats 0. Results go to standard output, diag
 \fBMECATL_TRUST_PROJECT\fR
 \fB1\fR trusts the workspace, \fB0\fR does not; \fB\-\-trust\-project\fR and \fB\-\-no\-trust\-project\fR win over it.
 .TP
+\fBMECATL_PROMPT_AGENT\fR
+The agent profile (\fBmecatl\fR, \fBclaude\fR or \fBcodex\fR) when \fB\-\-agent\fR is not given.
+.TP
+\fBCODEX_HOME\fR
+Codex's home under \fB\-\-agent codex\fR (an absolute path), else \fI~/.codex\fR.
+.TP
+\fBCLAUDE_CONFIG_DIR\fR
+Claude Code's configuration directory under \fB\-\-agent claude\fR (an absolute path), else \fI~/.claude\fR.
+.TP
 \fBMECATL_MODEL\fR
 The Env model when \fB\-\-model\fR is not given.
 .TP
@@ -165,7 +174,7 @@ The project soul, used only when there is no user soul.
 User files; the config home is \fB$XDG_CONFIG_HOME\fR, else \fI~/.config\fR:
 .TP
 \fI<config home>/mecatl/settings.yaml\fR
-Settings: \fBtrustedWorkspaces:\fR lists the workspaces trusted without a flag.
+Settings: \fBtrustedWorkspaces:\fR lists the workspaces trusted without a flag; \fBagent:\fR names the agent profile when neither \fB\-\-agent\fR nor \fBMECATL_PROMPT_AGENT\fR does.
 .TP
 \fI<config home>/mecatl/rules/*.md\fR, \fI~/.claude/rules/*.md\fR
 User rules.
@@ -178,6 +187,17 @@ The user\-model store, source of the operator profile.
 .TP
 \fI<data home>/mecatui/memory/<slug>\fR
 The default memory store; the data home is \fB$XDG_DATA_HOME\fR, else \fI~/.local/share\fR.
+.PP
+Under \fB\-\-agent codex\fR, the files Codex reads:
+.TP
+\fIAGENTS.override.md\fR, else \fIAGENTS.md\fR, else a configured fallback
+One per directory from the project root (the nearest directory holding \fI.git\fR) down to \fB\-\-at\fR, joined under a 32 KiB budget.
+.TP
+\fI$CODEX_HOME/AGENTS.override.md\fR, else \fI$CODEX_HOME/AGENTS.md\fR
+The global instructions, sent first.
+.TP
+\fI$CODEX_HOME/config.toml\fR
+Only \fBproject_doc_max_bytes\fR, \fBproject_doc_fallback_filenames\fR and \fBproject_root_markers\fR.
 .SH EXAMPLES
 .TP
 \fBmecatl\-prompt \-C ~/src/app \-\-trust\-project build \-\-part prefix\fR
@@ -185,6 +205,12 @@ Print the cacheable prefix of another workspace.
 .TP
 \fBmecatl\-prompt \-\-trust\-project expand /review src/lib.rs\fR
 Show what a slash command expands to.
+.TP
+\fBmecatl\-prompt \-\-trust\-project \-\-agent codex \-\-at web assemble \-\-stats\fR
+Show the AGENTS.md files Codex loads when started in \fIweb/\fR, with their sizes and any budget cut.
+.TP
+\fBmecatl\-prompt \-\-agent codex explain web/AGENTS.md\fR
+Say why Codex loads an instruction file, or why not.
 .TP
 \fBmecatl\-prompt \-\-trust\-project rules list \-\-for src/api/users.ts\fR
 List the rules a path\-triggered loader would activate for a file.

@@ -21,6 +21,17 @@
 //! `rules` lists the rules the rules message shows (after precedence,
 //! trust and caps), each hashed as its rendered `<rule>` block; a rule's
 //! `bytes` is that block's size. A command's hash is that of its file.
+//!
+//! Under an agent profile (SPEC §14.7) the manifest records the profile
+//! and `at`, the messages the agent sends at start, and one digest per
+//! part (path, scope, kind, sha256, bytes); the engine's prefix, rules and
+//! commands are not the agent's and are left out. A manifest written
+//! before profiles existed (no `agent`) reads as a mecatl one.
+//!
+//! Choices the spec leaves open:
+//! - A part above the workspace (scope `parent`) is named relative to the
+//!   workspace (`../AGENTS.md`), so the manifest stays the same wherever
+//!   the checkout sits below the directory holding it.
 
 use std::path::Path;
 
@@ -31,11 +42,13 @@ use crate::adapters::commandsfs::CommandCatalog;
 use crate::cli::config::{PrefixArgs, SuffixArgs, prefix_config, sha256_hex};
 use crate::cli::context::Context;
 use crate::cli::error::CliError;
+use crate::cli::profile::{ProfileArgs, profile_turn0};
 use crate::cli::sources::command_catalog;
 use crate::cli::turn0::{Turn0Args, collect_turn0};
 use crate::diagnostic::Diagnostic;
 use crate::prompt::build::build;
 use crate::prompt::command::CommandSource;
+use crate::prompt::profile::{Agent, Part, PartKind, Scope};
 use crate::prompt::rules::render_rule_block;
 use crate::prompt::turn0::Provenance;
 
@@ -117,19 +130,52 @@ pub struct CommandDigest {
     pub sha256: String,
 }
 
+/// One part of a profile's message.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PartDigest {
+    /// The file: workspace-relative, `~/`-relative, or `../`-relative above
+    /// the workspace.
+    pub path: String,
+    /// Where it lies.
+    pub scope: Scope,
+    /// What it is.
+    pub kind: PartKind,
+    /// Hash of the part's content as sent.
+    pub sha256: String,
+    /// Size of that content.
+    pub bytes: usize,
+}
+
 /// The manifest `snapshot` prints and `check` reads.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Manifest {
     /// Always [`SNAPSHOT_SCHEMA`].
     pub schema: String,
-    /// The stable prefix.
-    pub prefix: Digest,
+    /// The agent profile.
+    #[serde(default = "mecatl")]
+    pub agent: Agent,
+    /// `--at` under a profile (`.` for the workspace root).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at: Option<String>,
+    /// The stable prefix (mecatl only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prefix: Option<Digest>,
     /// The turn-0 messages, in order.
     pub messages: Vec<MessageDigest>,
-    /// The rules of the rules message, in order.
-    pub rules: Vec<RuleDigest>,
-    /// The invokable commands, sorted by name.
-    pub commands: Vec<CommandDigest>,
+    /// The parts of the messages, in order (profiles only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parts: Option<Vec<PartDigest>>,
+    /// The rules of the rules message, in order (mecatl only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<Vec<RuleDigest>>,
+    /// The invokable commands, sorted by name (mecatl only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub commands: Option<Vec<CommandDigest>>,
+}
+
+/// The profile of a manifest that names none.
+fn mecatl() -> Agent {
+    Agent::Mecatl
 }
 
 /// `path` with the home directory replaced by `~`; other paths unchanged.
@@ -172,11 +218,74 @@ fn command_digests(
     Ok((digests, withheld))
 }
 
+/// A part's path as the manifest names it: `~/` for the home directory,
+/// `../` above the workspace, the part's own path otherwise.
+fn portable_part_path(ctx: &Context, part: &Part) -> String {
+    match part.scope {
+        Scope::Parent => {
+            let file = Path::new(&part.path);
+            let below = file
+                .parent()
+                .and_then(|dir| ctx.workspace.strip_prefix(dir).ok());
+            match (below, file.file_name()) {
+                (Some(below), Some(name)) => format!(
+                    "{}{}",
+                    "../".repeat(below.components().count()),
+                    name.to_string_lossy()
+                ),
+                _ => part.path.clone(),
+            }
+        }
+        Scope::User | Scope::Managed => portable(ctx, &part.path),
+        Scope::Project | Scope::Local => part.path.clone(),
+    }
+}
+
+/// The manifest of an agent profile's turn 0, with its diagnostics.
+fn profile_manifest(ctx: &Context) -> Result<(Manifest, Vec<Diagnostic>), CliError> {
+    let turn0 = profile_turn0(ctx, ctx.agent, &ProfileArgs::default())?;
+    let manifest = Manifest {
+        schema: SNAPSHOT_SCHEMA.to_string(),
+        agent: ctx.agent,
+        at: Some(ctx.at_label().to_string()),
+        prefix: None,
+        messages: turn0
+            .messages
+            .iter()
+            .map(|m| MessageDigest {
+                provenance: m.provenance,
+                sha256: sha256_hex(&m.text),
+                bytes: m.text.len(),
+            })
+            .collect(),
+        parts: Some(
+            turn0
+                .messages
+                .iter()
+                .flat_map(|m| &m.parts)
+                .map(|part| PartDigest {
+                    path: portable_part_path(ctx, part),
+                    scope: part.scope,
+                    kind: part.kind,
+                    sha256: sha256_hex(&part.content),
+                    bytes: part.content.len(),
+                })
+                .collect(),
+        ),
+        rules: None,
+        commands: None,
+    };
+    Ok((manifest, turn0.diagnostics))
+}
+
 /// Builds the manifest the options describe, with the diagnostics met.
 pub fn build_manifest(
     ctx: &Context,
     args: &ContextArgs,
 ) -> Result<(Manifest, Vec<Diagnostic>), CliError> {
+    if ctx.agent != Agent::Mecatl {
+        return profile_manifest(ctx);
+    }
     let mut found = Vec::new();
     let config = prefix_config(ctx, &args.prefix, &mut found)?;
     let prefix = build(&config).stable_prefix;
@@ -190,7 +299,10 @@ pub fn build_manifest(
         command_digests(ctx, &command_catalog(ctx, &[])?, &mut found)?;
     let manifest = Manifest {
         schema: SNAPSHOT_SCHEMA.to_string(),
-        prefix: Digest::of(&prefix),
+        agent: Agent::Mecatl,
+        at: None,
+        prefix: Some(Digest::of(&prefix)),
+        parts: None,
         messages: turn0
             .messages
             .iter()
@@ -200,27 +312,29 @@ pub fn build_manifest(
                 bytes: m.message.text.len(),
             })
             .collect(),
-        rules: turn0
-            .messages
-            .iter()
-            .flat_map(|m| &m.rules)
-            .map(|shown| {
-                let block = render_rule_block(&shown.rule);
-                RuleDigest {
-                    name: shown.rule.name.clone(),
-                    origin: shown.rule.origin.as_str().to_string(),
-                    source: shown
-                        .source
-                        .as_deref()
-                        .map(|source| portable(ctx, source))
-                        .unwrap_or_default(),
-                    paths: shown.rule.paths.clone(),
-                    sha256: sha256_hex(&block),
-                    bytes: block.len(),
-                }
-            })
-            .collect(),
-        commands,
+        rules: Some(
+            turn0
+                .messages
+                .iter()
+                .flat_map(|m| &m.rules)
+                .map(|shown| {
+                    let block = render_rule_block(&shown.rule);
+                    RuleDigest {
+                        name: shown.rule.name.clone(),
+                        origin: shown.rule.origin.as_str().to_string(),
+                        source: shown
+                            .source
+                            .as_deref()
+                            .map(|source| portable(ctx, source))
+                            .unwrap_or_default(),
+                        paths: shown.rule.paths.clone(),
+                        sha256: sha256_hex(&block),
+                        bytes: block.len(),
+                    }
+                })
+                .collect(),
+        ),
+        commands: Some(commands),
     };
     // The turn-0 diagnostics already carry the context's own ones and, when
     // rules or the soul were withheld, the notice; withheld commands need it
@@ -243,25 +357,28 @@ mod tests {
     fn a_manifest_round_trips_through_json() {
         let manifest = Manifest {
             schema: SNAPSHOT_SCHEMA.to_string(),
-            prefix: Digest::of("p"),
+            agent: Agent::Mecatl,
+            at: None,
+            prefix: Some(Digest::of("p")),
+            parts: None,
             messages: vec![MessageDigest {
                 provenance: Provenance::Project,
                 sha256: sha256_hex("m"),
                 bytes: 1,
             }],
-            rules: vec![RuleDigest {
+            rules: Some(vec![RuleDigest {
                 name: "r".into(),
                 origin: "user".into(),
                 source: "~/.claude/rules/r.md".into(),
                 paths: vec!["**/*.rs".into()],
                 sha256: sha256_hex("b"),
                 bytes: 1,
-            }],
-            commands: vec![CommandDigest {
+            }]),
+            commands: Some(vec![CommandDigest {
                 name: "c".into(),
                 source: ".mecatl/commands/c.md".into(),
                 sha256: sha256_hex("c"),
-            }],
+            }]),
         };
         let bytes = output::json_bytes(&manifest);
         let back: Manifest = serde_json::from_slice(&bytes).unwrap();

@@ -8,8 +8,10 @@
 //! `context` (the resolved run), `error` ([`CliError`], [`Status`]),
 //! `output`, `sources` (command and rule locations), `config` (the prompt's
 //! options), `provider` (the providers' request shapes), `turn0` (the
-//! turn-0 pipeline), `stats` (accounting), `manifest` (what `snapshot`
-//! prints and `check` reads) and `complete` (dynamic completion of names).
+//! turn-0 pipeline), `profile` (the agent profiles' composition root),
+//! `parts` (how a profile's turn 0 is printed), `stats` (accounting),
+//! `manifest` (what `snapshot` prints and `check` reads) and `complete`
+//! (dynamic completion of names).
 
 use std::ffi::OsString;
 
@@ -30,6 +32,8 @@ pub mod explain;
 pub mod man;
 pub mod manifest;
 pub mod output;
+pub mod parts;
+pub mod profile;
 pub mod provider;
 pub mod rules;
 pub mod snapshot;
@@ -87,7 +91,7 @@ pub enum Command {
     /// Rules: `rules list`
     #[command(subcommand)]
     Rules(rules::RulesCommand),
-    /// Print the turn-0 messages (instructions, rules, soul, memory, user model)
+    /// Print the turn-0 messages (instructions, rules, soul, memory, user model); under --agent, the files that agent loads
     Assemble(assemble::AssembleArgs),
     /// Explain why a command or rule resolved as it did: every candidate file and its fate
     Explain(explain::ExplainArgs),

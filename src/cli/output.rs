@@ -8,9 +8,46 @@ use serde::Serialize;
 
 use crate::cli::context::{Context, Verbosity};
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::prompt::profile::Agent;
 
 /// The schema tag that opens every JSON document of ours.
 pub const SCHEMA: &str = "mecatl-prompt/v1";
+
+/// What opens every JSON document of ours (SPEC §8.2, §14.1): the schema,
+/// the agent profile, and the agent's working directory (`.` for the
+/// workspace root) unless the profile is mecatl. Documents flatten it in
+/// as their first field.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct DocHead<'a> {
+    /// Always [`SCHEMA`].
+    pub schema: &'static str,
+    /// The profile the document describes.
+    pub agent: Agent,
+    /// `--at`, workspace-relative; absent under mecatl.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub at: Option<&'a str>,
+}
+
+impl<'a> DocHead<'a> {
+    /// The head of a document about the run's profile.
+    pub fn of(ctx: &'a Context) -> Self {
+        Self {
+            schema: SCHEMA,
+            agent: ctx.agent,
+            at: (ctx.agent != Agent::Mecatl).then(|| ctx.at_label()),
+        }
+    }
+
+    /// The head of a document about the engine whatever the profile
+    /// (`build`, SPEC §14.1).
+    pub fn engine() -> DocHead<'static> {
+        DocHead {
+            schema: SCHEMA,
+            agent: Agent::Mecatl,
+            at: None,
+        }
+    }
+}
 
 /// Writes `bytes` to stdout through one locked, buffered handle, flushed
 /// once. A closed pipe is not an error: the reader went away on purpose.

@@ -37,11 +37,11 @@ pub struct AnthropicSystem<'a> {
     system: Vec<TextBlock<'a>>,
 }
 
-/// One Anthropic message holding one text block.
+/// One Anthropic message holding text blocks.
 #[derive(Serialize)]
 pub struct AnthropicMessage<'a> {
     role: &'static str,
-    content: [TextBlock<'a>; 1],
+    content: Vec<TextBlock<'a>>,
 }
 
 /// One OpenAI Chat Completions message.
@@ -79,12 +79,20 @@ pub fn anthropic_system(layered: &Layered) -> AnthropicSystem<'_> {
 pub fn anthropic_user_messages<'a>(
     texts: impl IntoIterator<Item = &'a str>,
 ) -> Messages<AnthropicMessage<'a>> {
+    anthropic_block_messages(texts.into_iter().map(|text| vec![text]))
+}
+
+/// One Anthropic user message per list of texts, one text block per text
+/// (an agent profile's parts, SPEC §14.7).
+pub fn anthropic_block_messages<'a>(
+    messages: impl IntoIterator<Item = Vec<&'a str>>,
+) -> Messages<AnthropicMessage<'a>> {
     Messages {
-        messages: texts
+        messages: messages
             .into_iter()
-            .map(|text| AnthropicMessage {
+            .map(|texts| AnthropicMessage {
                 role: "user",
-                content: [TextBlock::text(text)],
+                content: texts.into_iter().map(TextBlock::text).collect(),
             })
             .collect(),
     }

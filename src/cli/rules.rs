@@ -2,18 +2,20 @@
 //! Withheld project rules are listed and checked too, so CI without trust
 //! still validates a repository's rules; trust only gates injection.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 use serde::Serialize;
 
 use crate::adapters::trust::Trust;
-use crate::cli::context::{Context, Format, normalise};
+use crate::cli::context::{Context, Format};
 use crate::cli::error::{CliError, Status};
-use crate::cli::output::{self, SCHEMA};
+use crate::cli::output::{self, DocHead};
+use crate::cli::profile::{ProfileArgs, profile_turn0};
 use crate::cli::sources::{rule_dirs, with_context_diagnostics};
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::prompt::glob::PathMatcher;
+use crate::prompt::profile::{Agent, NotLoadedReason, PartKind, ProfileTurn0, Scope};
 use crate::prompt::rules::RuleOrigin;
 use crate::prompt::rules::discovery::{DiscoveredRule, discover};
 
@@ -63,10 +65,12 @@ struct RuleEntry<'a> {
     matches: Option<Vec<PathMatch>>,
 }
 
+/// The JSON document of `rules list`, whatever its rows.
 #[derive(Serialize)]
-struct ListDocument<'a> {
-    schema: &'static str,
-    rules: Vec<RuleEntry<'a>>,
+struct ListDocument<'a, R> {
+    #[serde(flatten)]
+    head: DocHead<'a>,
+    rules: Vec<R>,
     diagnostics: &'a [Diagnostic],
     trust: Trust,
 }
@@ -74,26 +78,6 @@ struct ListDocument<'a> {
 /// The note that ends `rules list --for` in text mode.
 const FOR_NOTE: &str = "note: the engine injects every rule and lets the model apply its \
                         condition; --for previews what path-scoped activation would load";
-
-/// Normalises a `--for` path to a workspace-relative `/`-separated path,
-/// refusing one outside the workspace.
-fn relative_for_path(ctx: &Context, path: &Path) -> Result<String, CliError> {
-    let absolute = ctx.resolve_path(path);
-    let relative = absolute
-        .strip_prefix(normalise(&ctx.workspace))
-        .map_err(|_| {
-            CliError::Usage(format!(
-                "--for {}: path is outside the workspace {}",
-                path.display(),
-                ctx.workspace.display()
-            ))
-        })?;
-    let parts: Vec<String> = relative
-        .components()
-        .map(|c| c.as_os_str().to_string_lossy().into_owned())
-        .collect();
-    Ok(parts.join("/"))
-}
 
 /// The matches of `rule` against `paths`, or `None` when it applies to none.
 fn matches_for(found: &DiscoveredRule, paths: &[String]) -> Option<Vec<PathMatch>> {
@@ -153,13 +137,107 @@ fn text_table(entries: &[RuleEntry<'_>]) -> String {
     output::aligned_columns(&rows)
 }
 
+/// One rule of a profile (SPEC §14.7): loaded at start, or lazily when a
+/// matching file is read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+struct ProfileRule<'a> {
+    path: &'a str,
+    scope: Scope,
+    loads: &'static str,
+    bytes: Option<usize>,
+}
+
+/// The rules of a profile's turn 0: the rule parts it loads at start, then
+/// the conditional rules it leaves for later.
+fn profile_rules(turn0: &ProfileTurn0) -> Vec<ProfileRule<'_>> {
+    let started = turn0
+        .messages
+        .iter()
+        .flat_map(|message| &message.parts)
+        .filter(|part| part.kind == PartKind::Rule)
+        .map(|part| ProfileRule {
+            path: &part.path,
+            scope: part.scope,
+            loads: "start",
+            bytes: Some(part.content.len()),
+        });
+    let lazy = turn0
+        .not_loaded
+        .iter()
+        .filter(|entry| entry.reason == NotLoadedReason::Conditional)
+        .map(|entry| ProfileRule {
+            path: &entry.path,
+            scope: entry.scope,
+            loads: "lazy",
+            bytes: None,
+        });
+    started.chain(lazy).collect()
+}
+
+/// `rules list` under an agent profile: the profile's rules, or for an
+/// agent without rules (Codex) an empty list and an info line saying so.
+fn run_profile_list(ctx: &Context, args: &RulesListArgs) -> Result<Status, CliError> {
+    if !args.for_paths.is_empty() {
+        return Err(CliError::Usage(
+            "--for previews the engine's path-scoped rules; under an agent profile, \
+             `assemble --touch PATH` shows what reading PATH loads"
+                .to_string(),
+        ));
+    }
+    let agent = ctx.agent;
+    let turn0 = if agent.has_rules() {
+        profile_turn0(ctx, agent, &ProfileArgs::default())?
+    } else {
+        let none = Diagnostic::new(
+            Severity::Info,
+            None,
+            format!(
+                "{} has no rules: it loads instruction files only",
+                agent.title()
+            ),
+        );
+        ProfileTurn0 {
+            diagnostics: with_context_diagnostics(ctx, vec![none], false),
+            ..ProfileTurn0::default()
+        }
+    };
+    let rules = profile_rules(&turn0);
+    output::print_diagnostics(ctx, &turn0.diagnostics);
+    match ctx.format {
+        Format::Json => output::print_json(&ListDocument {
+            head: DocHead::of(ctx),
+            rules,
+            diagnostics: &turn0.diagnostics,
+            trust: ctx.trust,
+        })?,
+        _ if rules.is_empty() => {}
+        _ => {
+            let mut rows = vec![["PATH", "SCOPE", "LOADS", "BYTES"].map(String::from)];
+            rows.extend(rules.iter().map(|rule| {
+                [
+                    output::one_line(rule.path),
+                    rule.scope.as_str().to_string(),
+                    rule.loads.to_string(),
+                    rule.bytes
+                        .map_or_else(|| "-".to_string(), |b| b.to_string()),
+                ]
+            }));
+            output::print_text(&output::aligned_columns(&rows))?;
+        }
+    }
+    Ok(Status::Success)
+}
+
 /// Runs `rules list`.
 pub fn run_list(ctx: &Context, args: &RulesListArgs) -> Result<Status, CliError> {
     ctx.require_text_or_json("rules list")?;
+    if ctx.agent != Agent::Mecatl {
+        return run_profile_list(ctx, args);
+    }
     let for_paths = args
         .for_paths
         .iter()
-        .map(|p| relative_for_path(ctx, p))
+        .map(|p| ctx.workspace_relative("--for", p))
         .collect::<Result<Vec<_>, _>>()?;
     let discovery = discover(&rule_dirs(ctx));
     let withheld = discovery.rules.iter().any(|r| r.withheld);
@@ -188,7 +266,7 @@ pub fn run_list(ctx: &Context, args: &RulesListArgs) -> Result<Status, CliError>
     output::print_diagnostics(ctx, &diagnostics);
     match ctx.format {
         Format::Json => output::print_json(&ListDocument {
-            schema: SCHEMA,
+            head: DocHead::of(ctx),
             rules: entries,
             diagnostics: &diagnostics,
             trust: ctx.trust,
@@ -207,4 +285,59 @@ pub fn run_list(ctx: &Context, args: &RulesListArgs) -> Result<Status, CliError>
     } else {
         Status::Success
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::prompt::profile::{NotLoaded, Part, ProfileMessage};
+    use crate::prompt::turn0::Provenance;
+
+    #[test]
+    fn a_profile_lists_its_rule_parts_then_its_conditional_rules() {
+        let part = |path: &str, kind| Part {
+            path: path.into(),
+            scope: Scope::Project,
+            kind,
+            imported_by: None,
+            content: "body".into(),
+            cut: None,
+        };
+        let left_out = |path: &str, reason| NotLoaded {
+            path: path.into(),
+            scope: Scope::User,
+            reason,
+        };
+        let turn0 = ProfileTurn0 {
+            messages: vec![ProfileMessage::joined(
+                Provenance::Instructions,
+                vec![
+                    part("CLAUDE.md", PartKind::Instructions),
+                    part(".claude/rules/a.md", PartKind::Rule),
+                ],
+            )],
+            not_loaded: vec![
+                left_out("/u/rules/lazy.md", NotLoadedReason::Conditional),
+                left_out("/u/rules/gone.md", NotLoadedReason::Withheld),
+            ],
+            ..ProfileTurn0::default()
+        };
+        assert_eq!(
+            profile_rules(&turn0),
+            vec![
+                ProfileRule {
+                    path: ".claude/rules/a.md",
+                    scope: Scope::Project,
+                    loads: "start",
+                    bytes: Some(4),
+                },
+                ProfileRule {
+                    path: "/u/rules/lazy.md",
+                    scope: Scope::User,
+                    loads: "lazy",
+                    bytes: None,
+                },
+            ]
+        );
+    }
 }

@@ -39,6 +39,8 @@
 //! - A total's status is `ok`, or `over --max-…-bytes N` when its budget
 //!   is exceeded.
 
+mod profile;
+
 use std::io::Write;
 
 use clap::Args;
@@ -54,13 +56,15 @@ use crate::prompt::rules::render_rule_block;
 use crate::prompt::tokens::{ESTIMATE_RULE, Tokenizer};
 use crate::prompt::turn0::{LeftOut, LeftOutReason, Provenance, Turn0Report};
 
+pub use profile::for_profile;
+
 /// The bytes that join two sections of the prefix or suffix.
 const SECTION_SEPARATOR: &str = "\n\n";
 
 /// `--stats`, shared by `build` and `assemble`.
 #[derive(Debug, Clone, Args)]
 pub struct StatsArg {
-    /// Print the size of every part after the output: bytes, estimated tokens (bytes ÷ 4, rounded up) and status; a table on stderr, or a `stats` object in JSON
+    /// Print the size of every part after the output: bytes, tokens (exact o200k_base counts for the codex profile, otherwise estimated as bytes ÷ 4, rounded up) and status; a table on stderr, or a `stats` object in JSON
     #[arg(long)]
     pub stats: bool,
 }
@@ -321,12 +325,22 @@ pub fn for_turn0(
         texts.clone().map(str::len).sum(),
         tokenizer.count_each(texts),
     );
-    let mut group = Group {
+    let group = Group {
         entries,
         separators: None,
         rules: (args.stats.stats && !content.no_rules).then(|| rule_entries(report, tokenizer)),
         total,
     };
+    turn0_accounting(group, args, tokenizer)
+}
+
+/// The accounting of a turn-0 group whose tokens `tokenizer` counted,
+/// checked against `--max-turn0-bytes`.
+fn turn0_accounting(
+    mut group: Group,
+    args: &Turn0AccountingArgs,
+    tokenizer: Tokenizer,
+) -> Accounting {
     let over_budget = check_budget(
         &mut group,
         "turn-0",

@@ -70,6 +70,28 @@ pub struct Turn0Args {
     pub rules_max_count: usize,
 }
 
+impl Turn0Args {
+    /// The options given that only the engine's (mecatl) messages have:
+    /// every one of them, as agent profiles load their own files.
+    pub fn engine_options(&self) -> Vec<&'static str> {
+        [
+            (self.no_instructions, "--no-instructions"),
+            (self.no_rules, "--no-rules"),
+            (self.soul_file.is_some(), "--soul-file"),
+            (self.no_soul, "--no-soul"),
+            (self.memory_dir.is_some(), "--memory-dir"),
+            (self.no_memory, "--no-memory"),
+            (self.user_model_dir.is_some(), "--user-model-dir"),
+            (self.no_user_model, "--no-user-model"),
+            (self.rules_max_bytes != 0, "--rules-max-bytes"),
+            (self.rules_max_count != 0, "--rules-max-count"),
+        ]
+        .into_iter()
+        .filter_map(|(given, flag)| given.then_some(flag))
+        .collect()
+    }
+}
+
 /// The turn-0 assemblers the options select, in SPEC §6.1's order, each
 /// over its file adapter. The one registration list: a new source is one
 /// entry here.

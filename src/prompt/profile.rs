@@ -14,15 +14,23 @@
 //! - A part's `bytes` is its content's length in UTF-8 bytes, as sent.
 //! - What was not loaded carries a typed reason ([`NotLoadedReason`]); its
 //!   JSON `reason` is the reason's phrase, so tools can match on it.
+//! - A message also carries its whole text exactly as the agent sends it
+//!   ([`ProfileMessage::text`]): the parts joined the agent's way, which
+//!   is not always a plain `\n\n` (Codex puts a marker line between its
+//!   global file and the project chain), so JSON readers get the exact
+//!   bytes without knowing each agent's joints.
+//! - Where a profile looked ([`Searched`]) rides along for `explain`, so
+//!   that it can say why a file was never considered without a second
+//!   walk of its own.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::diagnostic::Diagnostic;
 use crate::prompt::turn0::Provenance;
 pub use crate::prompt::walk::Scope;
 
 /// An agent whose loading a preview reproduces (SPEC §14.1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Agent {
     /// The Mecatl engine of SPEC Part I (the default).
@@ -54,6 +62,11 @@ impl Agent {
             Agent::Codex => "Codex",
         }
     }
+
+    /// Whether the agent has rules at all (SPEC §14.2: Codex has none).
+    pub fn has_rules(self) -> bool {
+        self != Agent::Codex
+    }
 }
 
 /// A name that is not an agent's.
@@ -73,7 +86,7 @@ impl std::str::FromStr for Agent {
 }
 
 /// What a part is (SPEC §14.7).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum PartKind {
     /// An instruction file of the walk (`CLAUDE.md`, `AGENTS.md`, …).
@@ -145,7 +158,8 @@ impl Serialize for Part {
     }
 }
 
-/// One turn-0 message of a profile: its provenance and its parts, in order.
+/// One turn-0 message of a profile: its provenance and its parts, in
+/// order, and its whole text as sent.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ProfileMessage {
     /// Always `user`.
@@ -154,6 +168,32 @@ pub struct ProfileMessage {
     pub provenance: Provenance,
     /// Its parts, in the order the agent sends them.
     pub parts: Vec<Part>,
+    /// The message's text exactly as the agent sends it: the parts'
+    /// contents joined the agent's way.
+    pub text: String,
+}
+
+impl ProfileMessage {
+    /// A user message whose text is its parts' contents joined by a blank
+    /// line (`\n\n`), the way most agents join files.
+    pub fn joined(provenance: Provenance, parts: Vec<Part>) -> Self {
+        let text = parts
+            .iter()
+            .map(|part| part.content.as_str())
+            .collect::<Vec<_>>()
+            .join("\n\n");
+        Self::with_text(provenance, parts, text)
+    }
+
+    /// A user message whose `text` the caller joined itself.
+    pub fn with_text(provenance: Provenance, parts: Vec<Part>, text: String) -> Self {
+        Self {
+            role: crate::prompt::turn0::Role::User,
+            provenance,
+            parts,
+            text,
+        }
+    }
 }
 
 /// Why a file a profile considered was not loaded.
@@ -195,6 +235,12 @@ pub enum NotLoadedReason {
     /// Cannot be used: a link leaving the workspace, a dangling link, a
     /// read fault; the text says which.
     Unusable(String),
+    /// Another file takes its place (the path of that file): Codex reads one
+    /// file per directory, the first of its names present.
+    Shadowed {
+        /// The file used instead.
+        by: String,
+    },
 }
 
 impl NotLoadedReason {
@@ -218,6 +264,7 @@ impl NotLoadedReason {
             NotLoadedReason::OverBudget { bytes } => format!("over budget ({bytes} bytes)"),
             NotLoadedReason::Capped => "past the import guard".to_string(),
             NotLoadedReason::Unusable(why) => format!("cannot be used: {why}"),
+            NotLoadedReason::Shadowed { by } => format!("shadowed by {by}"),
         }
     }
 }
@@ -254,6 +301,30 @@ pub struct Touched {
     pub parts: Vec<Part>,
 }
 
+/// One directory a profile looks in at start, and the names it tries
+/// there, in order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SearchedDir {
+    /// The directory, named like a [`Part`]'s path: workspace-relative
+    /// (`""` for the workspace root) or absolute.
+    pub dir: String,
+    /// Where it lies.
+    pub scope: Scope,
+    /// The file names tried there, relative to the directory.
+    pub names: Vec<String>,
+}
+
+/// Where a profile looked at start, and the rule that chose those places
+/// in one sentence of ours (for `explain`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Searched {
+    /// Which directories the profile reads and why (e.g. where the project
+    /// root was found).
+    pub rule: String,
+    /// The directories, in the order the agent reads them.
+    pub dirs: Vec<SearchedDir>,
+}
+
 /// A profile's turn 0 (SPEC §14.2, §14.7): its messages, what touching
 /// paths adds, what was considered and not loaded, and the diagnostics.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -266,6 +337,8 @@ pub struct ProfileTurn0 {
     pub not_loaded: Vec<NotLoaded>,
     /// Diagnostics about every file looked at.
     pub diagnostics: Vec<Diagnostic>,
+    /// Where the profile looked at start.
+    pub searched: Searched,
 }
 
 #[cfg(test)]

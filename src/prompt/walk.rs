@@ -23,7 +23,7 @@ use std::path::{Component, Path, PathBuf};
 use crate::workspace::{Workspace, join};
 
 /// Where a file a profile reads comes from (SPEC §14.1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Scope {
     /// Machine policy (`/etc/claude-code/CLAUDE.md`).

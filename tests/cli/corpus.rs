@@ -1,8 +1,10 @@
-//! The corpus test (SPEC §13): every real third-party workspace under
+//! The corpus test (SPEC §13, §14): every real third-party workspace under
 //! `../shared/corpus` is listed and assembled without a panic, every
 //! command and rule file in it is accounted for (listed, or named by a
-//! diagnostic), and the per-folder counts match the checked-in
-//! `tests/corpus-expectations.txt` exactly.
+//! diagnostic), `assemble --agent codex` runs at the workspace root and at
+//! the deepest directory holding an AGENTS.md or CLAUDE.md, and the
+//! per-folder counts match the checked-in `tests/corpus-expectations.txt`
+//! exactly.
 //!
 //! The corpus sits beside the repository (`shared/` next to the clone, as
 //! in CI); `MECATL_CORPUS_DIR` points elsewhere. A missing corpus fails the
@@ -22,6 +24,8 @@ const HEADER: &str = "\
 # Per-folder results of tests/cli/corpus.rs over ../shared/corpus, compared exactly.
 # Regenerate: UPDATE_EXPECTATIONS=1 cargo test --test cli corpus
 # Each run is `--trust-project --format json -C FOLDER`; diagnostics are fatal/warning/info.
+# codex.* is `--agent codex assemble` at the root, codex.at.* at the deepest directory
+# holding an AGENTS.md or CLAUDE.md.
 ";
 
 fn corpus_dir() -> PathBuf {
@@ -68,6 +72,14 @@ impl Run {
         self.doc[key].as_array().map_or(&[], Vec::as_slice)
     }
 
+    /// How many parts the messages of a profile's `assemble` hold.
+    fn parts(&self) -> usize {
+        self.array("messages")
+            .iter()
+            .map(|m| m["parts"].as_array().map_or(0, Vec::len))
+            .sum()
+    }
+
     /// `fatal/warning/info` counts.
     fn severities(&self) -> String {
         let count = |severity: &str| {
@@ -108,11 +120,54 @@ fn md_files(folder: &Path, dir: &str) -> Vec<String> {
     found
 }
 
+/// The deepest directory below `folder` (workspace-relative, `.` for the
+/// folder itself) that holds an AGENTS.md or CLAUDE.md; the first in path
+/// order among the deepest. Links are not followed.
+fn deepest_instructions_dir(folder: &Path) -> String {
+    fn visit(dir: &Path, rel: &str, depth: usize, best: &mut Option<(usize, String)>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        let mut entries: Vec<_> = entries.filter_map(Result::ok).collect();
+        entries.sort_by_key(|e| e.file_name());
+        let holds = entries.iter().any(|e| {
+            let name = e.file_name();
+            (name == "AGENTS.md" || name == "CLAUDE.md") && e.file_type().is_ok_and(|t| t.is_file())
+        });
+        if holds && best.as_ref().is_none_or(|(d, _)| depth > *d) {
+            *best = Some((depth, rel.to_string()));
+        }
+        for entry in entries {
+            let Some(name) = entry.file_name().to_str().map(str::to_string) else {
+                continue;
+            };
+            if entry.file_type().is_ok_and(|t| t.is_dir()) && name != ".git" {
+                let child = if rel == "." {
+                    name
+                } else {
+                    format!("{rel}/{name}")
+                };
+                visit(&entry.path(), &child, depth + 1, best);
+            }
+        }
+    }
+    let mut best = None;
+    visit(folder, ".", 0, &mut best);
+    best.map_or_else(|| ".".to_string(), |(_, rel)| rel)
+}
+
 /// The expectations line for one folder, after checking it.
 fn check_folder(env: &TestEnv, folder: &Path) -> String {
     let commands = Run::new(env, folder, &["commands", "list"]);
     let rules = Run::new(env, folder, &["rules", "list"]);
     let assemble = Run::new(env, folder, &["assemble"]);
+    let codex_root = Run::new(env, folder, &["--agent", "codex", "assemble"]);
+    let deep = deepest_instructions_dir(folder);
+    let codex_deep = Run::new(
+        env,
+        folder,
+        &["--agent", "codex", "--at", &deep, "assemble"],
+    );
 
     let command_paths = commands.named_paths("commands");
     for file in [".mecatl/commands", ".claude/commands"]
@@ -141,13 +196,18 @@ fn check_folder(env: &TestEnv, folder: &Path) -> String {
         .file_name()
         .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
     format!(
-        "{name} commands={} rules={} messages={} commands.diag={} rules.diag={} assemble.diag={}",
+        "{name} commands={} rules={} messages={} commands.diag={} rules.diag={} assemble.diag={} \
+         codex.parts={} codex.diag={} codex.at={deep} codex.at.parts={} codex.at.diag={}",
         commands.array("commands").len(),
         rules.array("rules").len(),
         assemble.array("messages").len(),
         commands.severities(),
         rules.severities(),
         assemble.severities(),
+        codex_root.parts(),
+        codex_root.severities(),
+        codex_deep.parts(),
+        codex_deep.severities(),
     )
 }
 

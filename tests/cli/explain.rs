@@ -48,6 +48,7 @@ fn a_shadowed_command_in_json() {
         &stdout(&output),
         &[
             "schema",
+            "agent",
             "name",
             "found",
             "command",

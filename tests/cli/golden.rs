@@ -57,7 +57,7 @@ pub(crate) fn assert_golden(actual: &str, name: &str) {
 }
 
 /// The keys of a JSON object, in document order.
-fn keys_of(value: &serde_json::Value) -> Vec<&str> {
+pub(crate) fn keys_of(value: &serde_json::Value) -> Vec<&str> {
     value
         .as_object()
         .expect("a JSON object")
@@ -77,7 +77,7 @@ pub(crate) fn assert_json_shape(text: &str, keys: &[&str]) -> serde_json::Value 
         "two-space pretty JSON with one trailing newline"
     );
     if keys.first() == Some(&"schema") {
-        assert!(text.starts_with("{\n  \"schema\": \"mecatl-prompt/v1\",\n"));
+        assert!(text.starts_with("{\n  \"schema\": \"mecatl-prompt/v1\",\n  \"agent\": "));
         assert_eq!(keys_of(&value["trust"]), ["trusted", "source"]);
         for diagnostic in value["diagnostics"].as_array().expect("diagnostics array") {
             assert_eq!(keys_of(diagnostic), ["severity", "path", "reason"]);
@@ -123,6 +123,7 @@ fn with_fixed_env<'a>(head: &[&'a str]) -> Vec<&'a str> {
 
 const BUILD_KEYS: &[&str] = &[
     "schema",
+    "agent",
     "stable_prefix",
     "volatile_suffix",
     "prefix_bytes",
@@ -132,6 +133,7 @@ const BUILD_KEYS: &[&str] = &[
 ];
 const CHECK_STABLE_KEYS: &[&str] = &[
     "schema",
+    "agent",
     "stable",
     "prefix_bytes",
     "prefix_sha256",
@@ -142,6 +144,7 @@ const CHECK_STABLE_KEYS: &[&str] = &[
 ];
 const EXPAND_KEYS: &[&str] = &[
     "schema",
+    "agent",
     "expanded",
     "name",
     "args",
@@ -150,9 +153,20 @@ const EXPAND_KEYS: &[&str] = &[
     "diagnostics",
     "trust",
 ];
-const COMMANDS_KEYS: &[&str] = &["schema", "commands", "diagnostics", "trust"];
-const RULES_KEYS: &[&str] = &["schema", "rules", "diagnostics", "trust"];
-const ASSEMBLE_KEYS: &[&str] = &["schema", "messages", "diagnostics", "trust"];
+const COMMANDS_KEYS: &[&str] = &["schema", "agent", "commands", "diagnostics", "trust"];
+const RULES_KEYS: &[&str] = &["schema", "agent", "rules", "diagnostics", "trust"];
+const ASSEMBLE_KEYS: &[&str] = &["schema", "agent", "messages", "diagnostics", "trust"];
+/// The keys of `assemble --format json` under an agent profile, in order.
+pub(crate) const PROFILE_ASSEMBLE_KEYS: &[&str] = &[
+    "schema",
+    "agent",
+    "at",
+    "messages",
+    "touch",
+    "not_loaded",
+    "diagnostics",
+    "trust",
+];
 
 #[test]
 fn build_goldens() {
@@ -432,6 +446,51 @@ fn assemble_goldens() {
             stderr: WITHHELD_NOTICE,
             code: 0,
             keys: Some(ASSEMBLE_KEYS),
+        },
+    ];
+    for case in &cases {
+        check(&env, case);
+    }
+}
+
+#[test]
+fn codex_profile_goldens() {
+    let env = TestEnv::demo();
+    // A clone of the demo is a git repository: Codex's chain starts there.
+    std::fs::create_dir_all(env.ws.join(".git")).expect("create .git");
+    let codex = |format: &'static str| {
+        vec![
+            "--trust-project",
+            "--agent",
+            "codex",
+            "--at",
+            "web",
+            "--format",
+            format,
+            "assemble",
+        ]
+    };
+    let cases = [
+        Case {
+            golden: "assemble-codex.txt",
+            args: codex("text"),
+            stderr: "",
+            code: 0,
+            keys: None,
+        },
+        Case {
+            golden: "assemble-codex.json",
+            args: codex("json"),
+            stderr: "",
+            code: 0,
+            keys: Some(PROFILE_ASSEMBLE_KEYS),
+        },
+        Case {
+            golden: "assemble-codex-untrusted.json",
+            args: codex("json")[1..].to_vec(),
+            stderr: WITHHELD_NOTICE,
+            code: 0,
+            keys: Some(PROFILE_ASSEMBLE_KEYS),
         },
     ];
     for case in &cases {

@@ -16,6 +16,7 @@ mod golden;
 mod hardening;
 mod oracle;
 mod paths;
+mod profiles;
 mod rules_for;
 mod snapshot;
 mod stats;

@@ -82,6 +82,7 @@ fn build_stats_json_totals_equal_the_real_sizes() {
         &stdout(&output),
         &[
             "schema",
+            "agent",
             "stable_prefix",
             "volatile_suffix",
             "prefix_bytes",

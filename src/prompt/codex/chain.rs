@@ -19,6 +19,13 @@
 //!   dropped. A budget of 0 turns the chain off.
 //!
 //! Choices the spec leaves open:
+//! - In an untrusted workspace (SPEC §14.1) a project directory's file is
+//!   chosen by looking the names up, never by reading them: it is
+//!   withheld, so nothing is known of its content and it costs no budget.
+//! - Names after a directory's file that exist too (`AGENTS.md` beside an
+//!   override, a fallback beside `AGENTS.md`) are reported as shadowed by
+//!   it, so the preview can say why they are not sent; they are looked up,
+//!   never read.
 //! - A marker that resolves outside the confined workspace (a `.git`
 //!   symlink leaving it) does not count: it is never looked through.
 //! - A directory's file that cannot be used (a link leaving the workspace,
@@ -31,7 +38,7 @@ use crate::prompt::codex::{CodexConfig, is_plain_relative};
 use crate::prompt::profile::Cut;
 use crate::prompt::text::{INVALID_UTF8_REPLACED, decode_lossy, whole_chars};
 use crate::prompt::walk::{Scope, WalkDir};
-use crate::workspace::{Bounded, WsError};
+use crate::workspace::{Bounded, EntryKind, WsError};
 
 /// The name that replaces a directory's `AGENTS.md`.
 pub const OVERRIDE_NAME: &str = "AGENTS.override.md";
@@ -102,11 +109,23 @@ pub enum LeftOutReason {
         /// The whole file's size in bytes.
         size: u64,
     },
-    /// `project_doc_max_bytes = 0` turns the chain off.
-    Disabled,
+    /// `project_doc_max_bytes = 0` turns the chain off; the file (of this
+    /// size) is not sent.
+    Disabled {
+        /// The whole file's size in bytes.
+        size: u64,
+    },
     /// The file cannot be used (a link leaving the workspace, a dangling
     /// link, a read fault); the text says which.
     Unusable(String),
+    /// A project file of an untrusted workspace: looked up, never read.
+    Withheld,
+    /// An earlier name of the same directory is its one file (the path of
+    /// that file).
+    Shadowed {
+        /// The directory's file, as its reader displays it.
+        by: String,
+    },
 }
 
 /// A file considered and not sent.
@@ -159,8 +178,10 @@ pub fn candidate_names(fallbacks: &[String]) -> Vec<&str> {
     names
 }
 
-/// Reads the chain's files under the budget of `config` (SPEC §14.4).
-pub fn project_docs(chain: &[WalkDir<'_>], config: &CodexConfig) -> ProjectDocs {
+/// Reads the chain's files under the budget of `config` (SPEC §14.4). When
+/// not `trusted`, the files of gated (project) directories are withheld:
+/// looked up, never read.
+pub fn project_docs(chain: &[WalkDir<'_>], config: &CodexConfig, trusted: bool) -> ProjectDocs {
     let names = candidate_names(&config.project_doc_fallback_filenames);
     let budget = config.project_doc_max_bytes;
     let mut remaining = budget;
@@ -171,88 +192,143 @@ pub fn project_docs(chain: &[WalkDir<'_>], config: &CodexConfig) -> ProjectDocs 
         diagnostics: Vec::new(),
     };
     for dir in chain {
-        let Some((name, rel, read)) = pick(dir, &names, remaining) else {
+        let withhold = !trusted && dir.scope.is_gated();
+        let Some((index, rel, picked)) = pick(dir, &names, remaining, withhold) else {
             continue;
         };
         let path = dir.reader.display(&rel);
-        let reason = match read {
-            Err(err) => LeftOutReason::Unusable(err.to_string()),
-            Ok(Bounded { size, .. }) if remaining == 0 => {
-                if size == 0 {
-                    continue;
-                }
-                if budget == 0 {
-                    LeftOutReason::Disabled
-                } else {
-                    LeftOutReason::OverBudget { size }
-                }
-            }
-            Ok(read) => {
-                let kept = read.bytes.len() as u64;
-                let cut = read.is_truncated().then_some(Cut {
-                    kept,
-                    omitted: read.size - kept,
-                });
-                let (content, invalid) = decode(&read.bytes, cut.is_some());
-                if content.trim().is_empty() {
-                    match cut {
-                        Some(cut) => LeftOutReason::CutToBlank(cut),
-                        None => LeftOutReason::Blank {
-                            suppresses: name == OVERRIDE_NAME,
-                        },
-                    }
-                } else {
-                    remaining = remaining.saturating_sub(kept);
-                    if invalid {
-                        docs.diagnostics
-                            .push(Diagnostic::warning(&path, INVALID_UTF8_REPLACED));
-                    }
-                    if let Some(cut) = cut {
-                        docs.diagnostics.push(Diagnostic::warning(
-                            &path,
-                            format!(
-                                "cut by Codex's {budget}-byte budget (project_doc_max_bytes): \
-                                 {} bytes sent, {} left out; Codex does this without a word",
-                                cut.kept, cut.omitted
-                            ),
-                        ));
-                    }
-                    docs.parts.push(DocPart {
-                        path,
-                        scope: dir.scope,
-                        content,
-                        cut,
-                    });
-                    continue;
-                }
-            }
-        };
-        docs.diagnostics
-            .push(left_out_diagnostic(&path, &reason, budget));
-        docs.left_out.push(LeftOut {
-            path,
-            scope: dir.scope,
-            reason,
-        });
+        let name = names[index];
+        if let Some(reason) = send(&mut docs, dir, name, &path, picked, &mut remaining) {
+            docs.diagnostics
+                .push(left_out_diagnostic(&path, &reason, budget));
+            docs.left_out.push(LeftOut {
+                path: path.clone(),
+                scope: dir.scope,
+                reason,
+            });
+        }
+        shadowed(dir, &names[index + 1..], &path, &mut docs);
     }
     docs
 }
 
-/// The directory's one file: the first name that exists as something other
-/// than a directory (or another non-regular file), with at most `max` of its
-/// bytes read. `None` when the directory has none.
-fn pick<'n>(
+/// What looking for a directory's file gave.
+enum Picked {
+    /// Its bytes, at most the remaining budget.
+    Read(Bounded),
+    /// A regular file of a withheld directory, looked up and not read.
+    Withheld,
+    /// It cannot be used.
+    Failed(WsError),
+}
+
+/// Sends the directory's file `name` at `path` as a part under the
+/// `remaining` budget, or says why it is not sent.
+fn send(
+    docs: &mut ProjectDocs,
     dir: &WalkDir<'_>,
-    names: &[&'n str],
+    name: &str,
+    path: &str,
+    picked: Picked,
+    remaining: &mut u64,
+) -> Option<LeftOutReason> {
+    let budget = docs.budget;
+    let read = match picked {
+        Picked::Withheld => return Some(LeftOutReason::Withheld),
+        Picked::Failed(err) => return Some(LeftOutReason::Unusable(err.to_string())),
+        Picked::Read(read) => read,
+    };
+    if *remaining == 0 {
+        return match (read.size, budget) {
+            (0, _) => None,
+            (size, 0) => Some(LeftOutReason::Disabled { size }),
+            (size, _) => Some(LeftOutReason::OverBudget { size }),
+        };
+    }
+    let kept = read.bytes.len() as u64;
+    let cut = read.is_truncated().then_some(Cut {
+        kept,
+        omitted: read.size - kept,
+    });
+    let (content, invalid) = decode(&read.bytes, cut.is_some());
+    if content.trim().is_empty() {
+        return Some(match cut {
+            Some(cut) => LeftOutReason::CutToBlank(cut),
+            None => LeftOutReason::Blank {
+                suppresses: name == OVERRIDE_NAME,
+            },
+        });
+    }
+    *remaining = remaining.saturating_sub(kept);
+    if invalid {
+        docs.diagnostics
+            .push(Diagnostic::warning(path, INVALID_UTF8_REPLACED));
+    }
+    if let Some(cut) = cut {
+        docs.diagnostics.push(Diagnostic::warning(
+            path,
+            format!(
+                "cut by Codex's {budget}-byte budget (project_doc_max_bytes): \
+                 {} bytes sent, {} left out; Codex does this without a word",
+                cut.kept, cut.omitted
+            ),
+        ));
+    }
+    docs.parts.push(DocPart {
+        path: path.to_string(),
+        scope: dir.scope,
+        content,
+        cut,
+    });
+    None
+}
+
+/// The directory's one file: the index of the first name that exists as
+/// something other than a directory (or another non-regular file), its
+/// path, and at most `max` of its bytes read. `None` when the directory has
+/// none. When `withhold`, names are only looked up, never read.
+fn pick(
+    dir: &WalkDir<'_>,
+    names: &[&str],
     max: u64,
-) -> Option<(&'n str, String, Result<Bounded, WsError>)> {
-    names.iter().find_map(|name| {
+    withhold: bool,
+) -> Option<(usize, String, Picked)> {
+    names.iter().enumerate().find_map(|(index, name)| {
         let rel = dir.rel(name);
-        match dir.reader.read(&rel, max) {
-            Err(WsError::NotFound | WsError::NotRegular(_)) => None,
-            read => Some((*name, rel, read)),
-        }
+        let picked = if withhold {
+            match dir.reader.stat(&rel) {
+                Ok(EntryKind::File) => Picked::Withheld,
+                Ok(_) | Err(WsError::NotFound | WsError::NotRegular(_)) => return None,
+                Err(err) => Picked::Failed(err),
+            }
+        } else {
+            match dir.reader.read(&rel, max) {
+                Ok(read) => Picked::Read(read),
+                Err(WsError::NotFound | WsError::NotRegular(_)) => return None,
+                Err(err) => Picked::Failed(err),
+            }
+        };
+        Some((index, rel, picked))
     })
+}
+
+/// Reports every name of `later` that exists as a regular file in `dir` as
+/// shadowed by the directory's file `by` (looked up, never read).
+fn shadowed(dir: &WalkDir<'_>, later: &[&str], by: &str, docs: &mut ProjectDocs) {
+    for name in later {
+        let rel = dir.rel(name);
+        if let Ok(EntryKind::File) = dir.reader.stat(&rel) {
+            let path = dir.reader.display(&rel);
+            let reason = LeftOutReason::Shadowed { by: by.to_string() };
+            docs.diagnostics
+                .push(left_out_diagnostic(&path, &reason, docs.budget));
+            docs.left_out.push(LeftOut {
+                path,
+                scope: dir.scope,
+                reason,
+            });
+        }
+    }
 }
 
 /// Decodes `bytes` lossily as Codex does, a character split by the
@@ -286,13 +362,21 @@ fn left_out_diagnostic(path: &str, reason: &LeftOutReason, budget: u64) -> Diagn
                  {size} bytes left out without a word from Codex"
             ),
         ),
-        LeftOutReason::Disabled => Diagnostic::info(
+        LeftOutReason::Disabled { .. } => Diagnostic::info(
             path,
             "not sent: project_doc_max_bytes = 0 turns the project chain off",
         ),
         LeftOutReason::Unusable(why) => {
             Diagnostic::warning(path, format!("{why}; this directory contributes nothing"))
         }
+        LeftOutReason::Withheld => Diagnostic::info(
+            path,
+            "withheld: the workspace is not trusted, so the file is not read",
+        ),
+        LeftOutReason::Shadowed { by } => Diagnostic::info(
+            path,
+            format!("not sent: {by} is this directory's one file (Codex reads one per directory)"),
+        ),
     }
 }
 
@@ -318,7 +402,7 @@ mod tests {
     ) -> ProjectDocs {
         let walk = walk(parent, project, at).unwrap();
         let root = find_root(&walk, &config.project_root_markers);
-        project_docs(chain(&walk, root.as_ref()), config)
+        project_docs(chain(&walk, root.as_ref()), config, true)
     }
 
     fn docs(project: &MemWorkspace, at: &str, config: &CodexConfig) -> ProjectDocs {
@@ -456,13 +540,97 @@ mod tests {
             assert_eq!(docs.text().as_deref(), Some("ROOT\n\n\nDEEP\n"));
             assert_eq!(
                 docs.left_out,
-                vec![LeftOut {
-                    path: "sub/AGENTS.override.md".into(),
-                    scope: Scope::Project,
-                    reason: LeftOutReason::Blank { suppresses: true },
-                }]
+                vec![
+                    LeftOut {
+                        path: "sub/AGENTS.override.md".into(),
+                        scope: Scope::Project,
+                        reason: LeftOutReason::Blank { suppresses: true },
+                    },
+                    LeftOut {
+                        path: "sub/AGENTS.md".into(),
+                        scope: Scope::Project,
+                        reason: LeftOutReason::Shadowed {
+                            by: "sub/AGENTS.override.md".into()
+                        },
+                    }
+                ]
             );
         }
+    }
+
+    #[test]
+    fn names_after_a_directory_file_are_shadowed_by_it() {
+        let ws = git(MemWorkspace::new(), "")
+            .file("AGENTS.md", "ROOT\n")
+            .file("CLAUDE.md", "FALLBACK\n")
+            .node("README.md", MemNode::Dir);
+        let fallbacks = CodexConfig {
+            project_doc_fallback_filenames: vec!["README.md".into(), "CLAUDE.md".into()],
+            ..config()
+        };
+        let docs = docs(&ws, "", &fallbacks);
+        assert_eq!(docs.text().as_deref(), Some("ROOT\n"));
+        assert_eq!(
+            docs.left_out,
+            vec![LeftOut {
+                path: "CLAUDE.md".into(),
+                scope: Scope::Project,
+                reason: LeftOutReason::Shadowed {
+                    by: "AGENTS.md".into()
+                },
+            }]
+        );
+        assert!(
+            docs.diagnostics[0]
+                .reason
+                .contains("AGENTS.md is this directory's one file")
+        );
+    }
+
+    #[test]
+    fn untrusted_project_files_are_withheld_unread_and_parents_still_read() {
+        let parent = git(
+            MemWorkspace::new()
+                .with_root("/")
+                .with_policy(LinkPolicy::Follow),
+            "srv",
+        )
+        .file("srv/AGENTS.md", "ABOVE\n");
+        let project = MemWorkspace::new()
+            .with_root("/srv/ws")
+            .file("AGENTS.md", "")
+            .node("sub/AGENTS.override.md", MemNode::Unreadable)
+            .file("sub/AGENTS.md", "SUB\n")
+            .node("sub/deep/AGENTS.md", MemNode::Symlink("../../../x".into()));
+        let walk = walk(Some(&parent), &project, "sub/deep").unwrap();
+        let root = find_root(&walk, &config().project_root_markers);
+        let docs = project_docs(chain(&walk, root.as_ref()), &config(), false);
+        assert_eq!(docs.text().as_deref(), Some("ABOVE\n"));
+        let reasons: Vec<(&str, &LeftOutReason)> = docs
+            .left_out
+            .iter()
+            .map(|l| (l.path.as_str(), &l.reason))
+            .collect();
+        assert_eq!(
+            reasons[0],
+            ("AGENTS.md", &LeftOutReason::Withheld),
+            "blank or not: unknown"
+        );
+        assert_eq!(
+            reasons[1],
+            ("sub/AGENTS.override.md", &LeftOutReason::Withheld)
+        );
+        assert_eq!(
+            reasons[2],
+            (
+                "sub/AGENTS.md",
+                &LeftOutReason::Shadowed {
+                    by: "sub/AGENTS.override.md".into()
+                }
+            )
+        );
+        assert!(matches!(reasons[3].1, LeftOutReason::Unusable(_)));
+        assert_eq!(reasons.len(), 4);
     }
 
     #[test]
@@ -640,7 +808,7 @@ mod tests {
         };
         let docs = docs(&ws, "", &off);
         assert_eq!(docs.text(), None);
-        assert_eq!(docs.left_out[0].reason, LeftOutReason::Disabled);
+        assert_eq!(docs.left_out[0].reason, LeftOutReason::Disabled { size: 5 });
     }
 
     #[test]

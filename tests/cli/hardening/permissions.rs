@@ -219,13 +219,16 @@ fn unlistable_directories_are_fatal_for_their_tier_only() {
     ]);
     out.assert_code(1);
     assert_eq!(out.json()["rules"].as_array().map(Vec::len), Some(2));
+    // With trust from the flag, settings.yaml is still consulted for
+    // `agent:` (SPEC §14.1), so its fault is still reported.
     assert_eq!(
         out.problems(),
-        [format!(
-            "fatal .mecatl/rules: rules directory cannot be listed: {DENIED}"
-        ),]
+        [
+            format!("warning [ROOT]/config/mecatl/settings.yaml: settings ignored: {DENIED}"),
+            format!("fatal .mecatl/rules: rules directory cannot be listed: {DENIED}"),
+        ]
     );
-    let out = runner.run(&["--trust-project", "commands", "list"]);
+    let out = runner.run(&["--trust-project", "--agent", "mecatl", "commands", "list"]);
     out.assert_code(0);
     assert_eq!(
         out.stderr_lines()[0],
@@ -235,7 +238,7 @@ fn unlistable_directories_are_fatal_for_their_tier_only() {
     );
     // The engine cannot tell whether an unsearchable directory holds the
     // name, so expansion reports the fault rather than guess.
-    let out = runner.run(&["--trust-project", "expand", "/ok"]);
+    let out = runner.run(&["--trust-project", "--agent", "mecatl", "expand", "/ok"]);
     out.assert_code(2);
     assert_eq!(
         out.stderr,

@@ -5,18 +5,20 @@
 //! exec run.
 //!
 //! [`preview`] is the one place that produces the preview's side, in the
-//! shape of `expected.json`. Today it runs the domain pieces over the
-//! materialised fixture with the readers the composition root will build
-//! (a confined reader on the workspace, `/` with links followed for the
-//! directories above it, `$CODEX_HOME` and `~` for the user's files); once
-//! `assemble --agent codex --format json` exists, it runs the binary and
-//! maps its JSON instead, and nothing else here changes.
+//! shape of `expected.json`. The instructions come from the binary:
+//! `assemble --agent codex --at … --format json` with the fixture's HOME
+//! and CODEX_HOME, so the replay covers the whole path (context, readers,
+//! composition root, rendering); the global text is the `user` part, the
+//! project chain the other parts joined by a blank line, and the message's
+//! `text` must be the two joined as Codex sends them. The skills still run
+//! the domain pieces over the materialised fixture with the readers the
+//! composition root builds, until the skills listing reaches the binary.
 
 use std::path::Path;
 
 use mecatl_prompt::adapters::codex_config;
-use mecatl_prompt::prompt::codex::chain::{chain, find_root, project_docs};
-use mecatl_prompt::prompt::codex::global::global_doc;
+use mecatl_prompt::prompt::codex::chain::{chain, find_root};
+use mecatl_prompt::prompt::codex::instructions_text;
 use mecatl_prompt::prompt::codex::skills::{list_skills, skill_blocks, skill_roots};
 use mecatl_prompt::prompt::walk::walk;
 use mecatl_prompt::workspace::{LinkPolicy, OsWorkspace};
@@ -24,30 +26,86 @@ use serde_json::{Value, json};
 
 use super::{Fixture, cases};
 
+/// What the binary shows for `fixture`: `assemble --agent codex` as JSON.
+fn assemble(fixture: &Fixture) -> Value {
+    let codex_home = fixture.home.join(".codex");
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_mecatl-prompt"))
+        .env_clear()
+        .env("HOME", &fixture.home)
+        .env("CODEX_HOME", &codex_home)
+        .env("XDG_CONFIG_HOME", fixture.home.join(".config"))
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .arg("-C")
+        .arg(&fixture.workspace)
+        .args(["--trust-project", "--agent", "codex", "--at", &fixture.at()])
+        .args(["--format", "json", "assemble"])
+        .output()
+        .expect("run the binary");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}: {stderr}",
+        fixture.name()
+    );
+    assert!(
+        !stderr.contains("config.toml"),
+        "{}: the fixture's config.toml is read without a problem: {stderr}",
+        fixture.name()
+    );
+    serde_json::from_slice(&output.stdout).expect("one JSON document")
+}
+
+/// The global text and the project chain of the binary's instructions
+/// message, checking that its text joins them as Codex does.
+fn instructions(fixture: &Fixture) -> (Option<String>, Option<String>) {
+    let doc = assemble(fixture);
+    assert_eq!(doc["agent"], "codex");
+    assert_eq!(doc["at"], fixture.at().as_str());
+    let messages = doc["messages"].as_array().expect("messages");
+    let Some(message) = messages.first() else {
+        return (None, None);
+    };
+    assert_eq!(
+        messages.len(),
+        1,
+        "{}: one instructions message",
+        fixture.name()
+    );
+    assert_eq!(message["provenance"], "instructions");
+    let parts = message["parts"].as_array().expect("parts");
+    let content = |part: &Value| part["content"].as_str().expect("content").to_string();
+    let global = parts.iter().find(|p| p["scope"] == "user").map(content);
+    let project: Vec<String> = parts
+        .iter()
+        .filter(|p| p["scope"] != "user")
+        .map(content)
+        .collect();
+    let project = (!project.is_empty()).then(|| project.join("\n\n"));
+    assert_eq!(
+        message["text"].as_str(),
+        instructions_text(global.as_deref(), project.as_deref()).as_deref(),
+        "{}: the message's text",
+        fixture.name()
+    );
+    (global, project)
+}
+
 /// What the preview shows for `fixture`, as `{"global", "project",
 /// "skills", "skill_blocks"}` like `expected.json`.
 fn preview(fixture: &Fixture) -> Value {
     apply_codex_args(fixture);
+    let (global_text, project_text) = instructions(fixture);
     let codex_home_dir =
         codex_config::codex_home(None, Some(&fixture.home)).expect("a HOME is always set");
     let codex_home = OsWorkspace::new(&codex_home_dir, LinkPolicy::Follow);
     let home = OsWorkspace::new(&fixture.home, LinkPolicy::Follow);
     let parent = OsWorkspace::new("/", LinkPolicy::Follow);
     let project = OsWorkspace::new(&fixture.workspace, LinkPolicy::Confine);
-
-    let config = codex_config::load(&codex_home);
-    assert!(
-        config.diagnostics.is_empty(),
-        "{}: {:?}",
-        fixture.name(),
-        config.diagnostics
-    );
-    let config = config.config;
+    let config = codex_config::load(&codex_home).config;
     let walk = walk(Some(&parent), &project, &fixture.at()).expect("--at inside the workspace");
     let root = find_root(&walk, &config.project_root_markers);
     let chain = chain(&walk, root.as_ref());
-    let project_text = project_docs(chain, &config).text();
-    let global_text = global_doc(&codex_home).doc.map(|doc| doc.content);
     let listing = list_skills(&skill_roots(chain, &codex_home, Some(&home)));
     let skills: Vec<Value> = listing
         .skills

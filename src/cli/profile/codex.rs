@@ -1,0 +1,199 @@
+//! The Codex profile wired (SPEC §14.4): `$CODEX_HOME/config.toml`, the
+//! walk from `/` to `--at`, the project root and chain, the budgeted
+//! AGENTS.md files and the global file, assembled into one instructions
+//! message whose parts are the global file (scope `user`) then the project
+//! chain, root first. The rules are the domain's ([`crate::prompt::codex`]);
+//! this module only chooses the readers and maps the domain's facts onto
+//! the profile vocabulary.
+//!
+//! Choices the spec leaves open:
+//! - Without a home directory and without `CODEX_HOME`, there is no global
+//!   file and no `config.toml`: the defaults apply, with an info line.
+//! - A file the budget cut down to whitespace, or that a zero budget turns
+//!   off, is "over budget" in `not_loaded` (with its size); the diagnostic
+//!   says which rule.
+
+use crate::adapters::codex_config::{self, ConfigRead};
+use crate::cli::context::Context;
+use crate::cli::error::CliError;
+use crate::cli::profile::{ProfileArgs, Readers, touch_adds_nothing};
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::prompt::codex::chain::{
+    AGENTS_NAME, LeftOut, LeftOutReason, OVERRIDE_NAME, Root, candidate_names, chain, find_root,
+    project_docs,
+};
+use crate::prompt::codex::global::global_doc;
+use crate::prompt::codex::{CodexConfig, instructions_text};
+use crate::prompt::profile::{
+    Agent, NotLoaded, NotLoadedReason, Part, PartKind, ProfileMessage, ProfileTurn0, Searched,
+    SearchedDir, Touched,
+};
+use crate::prompt::turn0::Provenance;
+use crate::prompt::walk::{Scope, WalkDir, walk};
+use crate::workspace::Workspace;
+
+/// Codex's turn 0 for this run (SPEC §14.4): its instructions message, what
+/// it left out, where it looked, and `--touch` (which adds nothing).
+pub fn turn0(
+    ctx: &Context,
+    readers: &Readers<'_>,
+    args: &ProfileArgs,
+) -> Result<ProfileTurn0, CliError> {
+    let mut turn0 = ProfileTurn0::default();
+    let codex_home = readers.codex_home();
+    let ConfigRead {
+        config,
+        diagnostics,
+    } = match &codex_home {
+        Some(home) => codex_config::load(home),
+        None => {
+            turn0.diagnostics.push(Diagnostic::new(
+                Severity::Info,
+                None,
+                "no home directory and no CODEX_HOME: Codex's global file and config.toml are \
+                 not read, its defaults apply",
+            ));
+            ConfigRead {
+                config: CodexConfig::default(),
+                diagnostics: Vec::new(),
+            }
+        }
+    };
+    turn0.diagnostics.extend(diagnostics);
+
+    let walk = walk(Some(readers.parent()), readers.project(), &ctx.at)
+        .map_err(|err| CliError::Usage(err.to_string()))?;
+    let root = find_root(&walk, &config.project_root_markers);
+    let chain = chain(&walk, root.as_ref());
+    let docs = project_docs(chain, &config, ctx.trust.trusted);
+    let global = codex_home.as_ref().map(|home| global_doc(home));
+
+    let mut parts = Vec::new();
+    let mut left_out: Vec<&LeftOut> = Vec::new();
+    if let Some(global) = &global {
+        turn0.diagnostics.extend(global.diagnostics.iter().cloned());
+        left_out.extend(&global.left_out);
+        parts.extend(global.doc.iter().map(|doc| Part {
+            path: doc.path.clone(),
+            scope: Scope::User,
+            kind: PartKind::Instructions,
+            imported_by: None,
+            content: doc.content.clone(),
+            cut: None,
+        }));
+    }
+    turn0.diagnostics.extend(docs.diagnostics.iter().cloned());
+    left_out.extend(&docs.left_out);
+    parts.extend(docs.parts.iter().map(|doc| Part {
+        path: doc.path.clone(),
+        scope: doc.scope,
+        kind: PartKind::Instructions,
+        imported_by: None,
+        content: doc.content.clone(),
+        cut: doc.cut,
+    }));
+    turn0.not_loaded = left_out.into_iter().map(not_loaded).collect();
+
+    let global_text = global
+        .as_ref()
+        .and_then(|global| global.doc.as_ref())
+        .map(|doc| doc.content.as_str());
+    if let Some(text) = instructions_text(global_text, docs.text().as_deref()) {
+        turn0.messages.push(ProfileMessage::with_text(
+            Provenance::Instructions,
+            parts,
+            text,
+        ));
+    }
+    turn0.searched = searched(ctx, codex_home.as_ref(), chain, root.as_ref(), &config);
+    for path in &args.touch {
+        turn0
+            .diagnostics
+            .push(touch_adds_nothing(Agent::Codex, path));
+        turn0.touch.push(Touched {
+            path: path.clone(),
+            parts: Vec::new(),
+        });
+    }
+    Ok(turn0)
+}
+
+/// A file the domain left out, in the profile vocabulary.
+fn not_loaded(left_out: &LeftOut) -> NotLoaded {
+    let reason = match &left_out.reason {
+        LeftOutReason::Blank { .. } => NotLoadedReason::Blank,
+        LeftOutReason::CutToBlank(cut) => NotLoadedReason::OverBudget {
+            bytes: cut.kept + cut.omitted,
+        },
+        LeftOutReason::OverBudget { size } | LeftOutReason::Disabled { size } => {
+            NotLoadedReason::OverBudget { bytes: *size }
+        }
+        LeftOutReason::Unusable(why) => NotLoadedReason::Unusable(why.clone()),
+        LeftOutReason::Withheld => NotLoadedReason::Withheld,
+        LeftOutReason::Shadowed { by } => NotLoadedReason::Shadowed { by: by.clone() },
+    };
+    NotLoaded {
+        path: left_out.path.clone(),
+        scope: left_out.scope,
+        reason,
+    }
+}
+
+/// `""` (the workspace root) as `.`, any other directory as it is.
+fn dir_label(dir: &str) -> &str {
+    if dir.is_empty() { "." } else { dir }
+}
+
+/// Where Codex looked: its home's two global names, then each chain
+/// directory with the names tried there; and the rule that chose the chain.
+fn searched(
+    ctx: &Context,
+    codex_home: Option<&impl Workspace>,
+    chain: &[WalkDir<'_>],
+    root: Option<&Root>,
+    config: &CodexConfig,
+) -> Searched {
+    let names: Vec<String> = candidate_names(&config.project_doc_fallback_filenames)
+        .into_iter()
+        .map(str::to_string)
+        .collect();
+    let mut dirs = Vec::new();
+    if let Some(home) = codex_home {
+        dirs.push(SearchedDir {
+            dir: home.display(""),
+            scope: Scope::User,
+            names: vec![OVERRIDE_NAME.to_string(), AGENTS_NAME.to_string()],
+        });
+    }
+    dirs.extend(chain.iter().map(|dir| SearchedDir {
+        dir: dir.reader.display(&dir.dir),
+        scope: dir.scope,
+        names: names.clone(),
+    }));
+    let cwd = ctx.at_label();
+    let start = match (root, chain.first()) {
+        (Some(root), Some(top)) => format!(
+            "each directory from the project root {} (it holds {}) down to the cwd {cwd}",
+            dir_label(&top.reader.display(&top.dir)),
+            root.marker
+        ),
+        _ if config.project_root_markers.is_empty() => format!(
+            "the cwd {cwd} only (project_root_markers is empty, so no project root is sought)"
+        ),
+        _ => format!(
+            "the cwd {cwd} only (no directory from it up to / holds {})",
+            config.project_root_markers.join(" or ")
+        ),
+    };
+    let global = match codex_home {
+        Some(home) => format!(", after its global file in {}", home.display("")),
+        None => String::new(),
+    };
+    Searched {
+        rule: format!(
+            "Codex reads the first of {} present in {start}{global}",
+            names.join(", ")
+        ),
+        dirs,
+    }
+}
