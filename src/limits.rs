@@ -154,3 +154,7 @@ pub const MAX_CLAUDE_MEMORY_LINES: usize = 200;
 /// JavaScript counts; 13,000 `é` pass whole), cut at the last line break within it
 /// (observed).
 pub const MAX_CLAUDE_MEMORY_UNITS: usize = 25_000;
+
+/// Longest quotation of a file's text (a shell command, an import path) in
+/// a `lint` message, in characters; a longer one is cut with `…` (ours).
+pub const LINT_QUOTE_CHARS: usize = 60;
