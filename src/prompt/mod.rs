@@ -5,6 +5,7 @@
 
 pub mod build;
 pub mod check_stable;
+pub mod claude;
 pub mod codex;
 pub mod command;
 pub mod defaults;
@@ -21,6 +22,7 @@ pub mod rules;
 pub mod soul;
 pub mod text;
 pub mod tiers;
+pub mod tokens;
 pub mod tools;
 pub mod turn0;
 pub mod user_model;

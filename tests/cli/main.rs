@@ -20,6 +20,7 @@ mod oracle;
 mod paths;
 mod profile_commands;
 mod profiles;
+mod profiles_claude;
 mod rules_for;
 mod snapshot;
 mod stats;

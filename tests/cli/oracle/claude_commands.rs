@@ -24,7 +24,7 @@ use mecatl_prompt::prompt::tiers::{ReadPolicy, SearchDir};
 use mecatl_prompt::workspace::{LinkPolicy, OsWorkspace, Workspace};
 use serde_json::Value;
 
-use super::{Fixture, cases};
+use super::{Fixture, assemble_profile, cases, profile_run};
 
 /// The listing budget of the model the fixtures were captured with (Claude
 /// Opus 5.5 as Claude Code 2.1.328 counts it), when a case sets none:
@@ -50,37 +50,27 @@ fn dirs(fixture: &Fixture) -> Vec<SearchDir<'static>> {
 /// PROMPT`, with the fixture's HOME (its `.claude` is the user's) and the
 /// case's environment.
 fn expand(fixture: &Fixture, prompt: &str) -> Value {
-    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_mecatl-prompt"));
-    cmd.env_clear()
-        .env("HOME", &fixture.home)
-        .env("XDG_CONFIG_HOME", fixture.home.join(".config"))
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default());
-    if let Some(vars) = fixture.case["env"].as_object() {
-        for (key, value) in vars {
-            cmd.env(key, value.as_str().unwrap_or_default());
-        }
-    }
-    let output = cmd
-        .arg("-C")
-        .arg(&fixture.workspace)
-        .args([
-            "--trust-project",
-            "--agent",
-            "claude",
-            "--at",
-            &fixture.at(),
-        ])
-        .args(["--format", "json", "expand", "--", prompt])
-        .output()
-        .expect("run the binary");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(
-        output.status.code(),
-        Some(0),
-        "{}: {stderr}",
-        fixture.name()
-    );
-    serde_json::from_slice(&output.stdout).expect("one JSON document")
+    profile_run(fixture, "claude", &["expand", "--", prompt]).0
+}
+
+/// The lines of the binary's skills listing message under `assemble
+/// --agent claude` (none when it sends no listing), with the budget of the
+/// model the case was captured with unless the case sets
+/// `SLASH_COMMAND_TOOL_CHAR_BUDGET`.
+fn listing_lines(fixture: &Fixture) -> Vec<String> {
+    let window = CAPTURED_MODEL_BUDGET as u64 * 100
+        / (limits::CLAUDE_LISTING_BUDGET_PERCENT * limits::CLAUDE_LISTING_CHARS_PER_TOKEN);
+    let window = window.to_string();
+    let (doc, _) = assemble_profile(fixture, "claude", &["--context-window", &window]);
+    let listing = doc["messages"]
+        .as_array()
+        .expect("messages")
+        .iter()
+        .find(|m| m["provenance"] == "skills")
+        .map(|m| m["text"].as_str().expect("text").to_string());
+    listing.map_or_else(Vec::new, |text| {
+        text.split('\n').map(str::to_string).collect()
+    })
 }
 
 /// Checks that the expansion `ours` is `captured` with each shell
@@ -219,6 +209,12 @@ fn listings_match_claude_code() {
         let ours = claude_catalog::skills_listing(&dirs, &listing, budget);
         let lines: Vec<&str> = ours.entries.iter().map(|e| e.line.as_str()).collect();
         assert_eq!(lines, captured, "{}", fixture.name());
+        assert_eq!(
+            listing_lines(&fixture),
+            captured,
+            "{}: the binary's",
+            fixture.name()
+        );
         let others = &fixture.expected["listing_others"];
         let count = |key: &str| usize::try_from(others[key].as_u64().expect(key)).expect(key);
         let own_width = match ours.width > budget {

@@ -21,38 +21,19 @@ use mecatl_prompt::adapters::codex_config;
 use mecatl_prompt::prompt::codex::instructions_text;
 use serde_json::{Value, json};
 
-use super::{Fixture, cases};
+use super::{Fixture, cases, profile_run};
 
 /// What the binary prints for `args` under `--agent codex --at … --format
-/// json`, with the fixture's HOME and CODEX_HOME.
+/// json`, with the fixture's HOME (`$CODEX_HOME` is `~/.codex`, its
+/// default).
 fn binary(fixture: &Fixture, args: &[&str]) -> Value {
-    let codex_home = fixture.home.join(".codex");
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_mecatl-prompt"))
-        .env_clear()
-        .env("HOME", &fixture.home)
-        .env("CODEX_HOME", &codex_home)
-        .env("XDG_CONFIG_HOME", fixture.home.join(".config"))
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .arg("-C")
-        .arg(&fixture.workspace)
-        .args(["--trust-project", "--agent", "codex", "--at", &fixture.at()])
-        .args(["--format", "json"])
-        .args(args)
-        .output()
-        .expect("run the binary");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(
-        output.status.code(),
-        Some(0),
-        "{}: {stderr}",
-        fixture.name()
-    );
+    let (doc, stderr) = profile_run(fixture, "codex", args);
     assert!(
         !stderr.contains("config.toml"),
         "{}: the fixture's config.toml is read without a problem: {stderr}",
         fixture.name()
     );
-    serde_json::from_slice(&output.stdout).expect("one JSON document")
+    doc
 }
 
 /// The global text and the project chain of the binary's instructions
