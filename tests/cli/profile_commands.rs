@@ -312,3 +312,78 @@ fn assemble_under_codex_adds_the_skills_listing_after_the_instructions() {
         out.stderr
     );
 }
+
+#[test]
+fn assemble_under_claude_lists_skills_for_the_model_within_the_budget() {
+    let env = demo();
+    let out = agent(&env, "claude", &["--format", "json", "assemble"]);
+    out.assert_code(0);
+    let doc = out.json();
+    let messages = doc["messages"].as_array().unwrap();
+    let listing = messages.last().unwrap();
+    assert_eq!(listing["provenance"], "skills");
+    let lines: Vec<&str> = listing["text"].as_str().unwrap().lines().collect();
+    // User skills, project skills, then every command sorted together; the
+    // hidden skill is left out, the shadowed user command too.
+    assert_eq!(
+        lines
+            .iter()
+            .map(|l| l.split(':').next().unwrap())
+            .collect::<Vec<_>>(),
+        [
+            "- release-notes",
+            "- fix",
+            "- git",
+            "- migration",
+            "- review",
+            "- standup"
+        ]
+    );
+    assert!(out.stderr.is_empty(), "{}", out.stderr);
+    // A budget that Claude Code's own entries nearly fill shrinks entries
+    // to their names, with a warning; the variable beats --context-window.
+    let tight = env
+        .cmd()
+        .env("SLASH_COMMAND_TOOL_CHAR_BUDGET", "6300")
+        .args(["--trust-project", "--agent", "claude", "assemble"])
+        .args(["--context-window", "1000000"])
+        .output()
+        .unwrap();
+    let stdout = stdout(&tight);
+    let stderr = crate::support::stderr(&tight);
+    assert!(stdout.contains("\n- fix\n"), "{stdout}");
+    assert!(
+        stderr.contains("over its budget of 6300") && stderr.contains("entries are shrunk"),
+        "{stderr}"
+    );
+    let wide = agent(&env, "claude", &["assemble", "--context-window", "1000000"]);
+    assert!(!wide.stderr.contains("shrunk"), "{}", wide.stderr);
+    let verbose = agent(&env, "claude", &["-v", "assemble"]);
+    assert!(
+        verbose.stderr.contains(
+            "left out of the skills listing (disable-model-invocation: true): /migrate-db"
+        ),
+        "{}",
+        verbose.stderr
+    );
+    let snapshot = agent(&env, "claude", &["snapshot"]);
+    snapshot.assert_code(0);
+    let names: Vec<String> = snapshot.json()["commands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "fix",
+            "git:commit",
+            "migrate-db",
+            "migration",
+            "release-notes",
+            "review",
+            "standup"
+        ]
+    );
+}

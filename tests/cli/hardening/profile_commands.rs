@@ -264,6 +264,7 @@ fn broken_skills_are_diagnosed_without_a_hang() {
     );
     for args in [
         vec!["--agent", "claude", "commands", "list"],
+        vec!["--agent", "claude", "assemble"],
         vec!["--agent", "claude", "expand", "/fifo"],
         vec!["--agent", "claude", "explain", "/huge"],
     ] {
