@@ -343,7 +343,12 @@ impl Workspace for OsWorkspace {
 fn read_bounded(file: File, size: u64, max_bytes: u64) -> Result<Bounded, WsError> {
     let capacity = usize::try_from(size.min(max_bytes)).unwrap_or(0);
     let mut bytes = Vec::with_capacity(capacity);
-    file.take(max_bytes).read_to_end(&mut bytes)?;
+    // A file is read as large as fstat said it was (no read that only
+    // finds the end): one read for a small file. A size of 0 may be a
+    // file that does not know its size (procfs), so it is read to the
+    // bound.
+    let want = if size == 0 { max_bytes } else { size.min(max_bytes) };
+    file.take(want).read_to_end(&mut bytes)?;
     // The size from fstat can lag a file that grows while we read; never
     // report fewer bytes than we actually got.
     let size = size.max(bytes.len() as u64);
