@@ -212,26 +212,22 @@ mod tests {
         std::fs::create_dir_all(ws.join(".git")).unwrap();
         write(&ws, ".agents/skills/proj/SKILL.md", &skill("proj"));
         write(&home, ".agents/skills/mine/SKILL.md", &skill("mine"));
+        let names = |found: &CodexListing<'_>| -> Vec<String> {
+            found
+                .listing
+                .skills
+                .iter()
+                .map(|s| s.name.clone())
+                .collect()
+        };
         let trusted = skills(&ws, &home, true);
         let found = trusted.listing().unwrap();
-        let names: Vec<&str> = found
-            .listing
-            .skills
-            .iter()
-            .map(|s| s.name.as_str())
-            .collect();
-        assert_eq!(names, ["proj", "mine"]);
+        assert_eq!(names(&found), ["proj", "mine"]);
         assert!(found.withheld.is_empty());
 
         let untrusted = skills(&ws, &home, false);
         let found = untrusted.listing().unwrap();
-        let names: Vec<&str> = found
-            .listing
-            .skills
-            .iter()
-            .map(|s| s.name.as_str())
-            .collect();
-        assert_eq!(names, ["mine"]);
+        assert_eq!(names(&found), ["mine"]);
         assert_eq!(found.withheld, [".agents/skills"]);
         assert_eq!(found.diagnostics[0].path.as_deref(), Some(".agents/skills"));
     }

@@ -31,7 +31,6 @@ use crate::diagnostic::Diagnostic;
 use crate::limits;
 use crate::prompt::command::cap_chars;
 use crate::prompt::command::claude_catalog::{ClaudeEntry, ClaudeFile};
-use crate::prompt::command::claude_listing::Kind;
 use crate::prompt::tiers::{Fate, Tier};
 use crate::prompt::walk::Scope;
 
@@ -55,11 +54,12 @@ pub struct CommandsListArgs {
     pub dirs: CommandDirsArgs,
 }
 
+/// The JSON document of `commands list`, whatever the profile's rows.
 #[derive(Serialize)]
-struct ListDocument<'a> {
+struct ListDocument<'a, R: Serialize> {
     #[serde(flatten)]
     head: DocHead<'a>,
-    commands: &'a [ListedCommand],
+    commands: &'a [R],
     diagnostics: &'a [Diagnostic],
     trust: Trust,
 }
@@ -98,19 +98,30 @@ fn list_engine(ctx: &Context, catalog: &CommandCatalog) -> Result<Status, CliErr
     let listing = catalog.list();
     let withheld = listing.commands.iter().any(|c| c.withheld);
     let diagnostics = with_context_diagnostics(ctx, listing.diagnostics, withheld);
-    output::print_diagnostics(ctx, &diagnostics);
+    print_list(ctx, &listing.commands, &diagnostics, || {
+        let lines: Vec<String> = listing.commands.iter().map(text_line).collect();
+        lines.join("\n")
+    })
+}
+
+/// Prints the diagnostics, then the rows: the JSON document, or `text`
+/// unless there is no row.
+fn print_list<R: Serialize>(
+    ctx: &Context,
+    rows: &[R],
+    diagnostics: &[Diagnostic],
+    text: impl FnOnce() -> String,
+) -> Result<Status, CliError> {
+    output::print_diagnostics(ctx, diagnostics);
     match ctx.format {
         Format::Json => output::print_json(&ListDocument {
             head: DocHead::of(ctx),
-            commands: &listing.commands,
-            diagnostics: &diagnostics,
+            commands: rows,
+            diagnostics,
             trust: ctx.trust,
         })?,
-        _ if listing.commands.is_empty() => {}
-        _ => {
-            let lines: Vec<String> = listing.commands.iter().map(text_line).collect();
-            output::print_text(&lines.join("\n"))?;
-        }
+        _ if rows.is_empty() => {}
+        _ => output::print_text(&text())?,
     }
     Ok(Status::Success)
 }
@@ -138,7 +149,7 @@ impl<'a> From<&'a ClaudeEntry> for ClaudeRow<'a> {
         let file = entry.file.as_ref();
         Self {
             name: &entry.name,
-            kind: kind_name(entry.kind),
+            kind: entry.kind.as_str(),
             scope: entry.tier,
             source: &entry.source,
             description: file.map(ClaudeFile::description),
@@ -153,22 +164,6 @@ impl<'a> From<&'a ClaudeEntry> for ClaudeRow<'a> {
             frontmatter: file.map(ClaudeFile::keys),
         }
     }
-}
-
-fn kind_name(kind: Kind) -> &'static str {
-    match kind {
-        Kind::Command => "command",
-        Kind::Skill => "skill",
-    }
-}
-
-#[derive(Serialize)]
-struct ClaudeDocument<'a> {
-    #[serde(flatten)]
-    head: DocHead<'a>,
-    commands: Vec<ClaudeRow<'a>>,
-    diagnostics: &'a [Diagnostic],
-    trust: Trust,
 }
 
 /// A description on one line, capped like the engine's (SPEC §5.4), for
@@ -222,19 +217,8 @@ fn list_claude(ctx: &Context, catalog: &ClaudeCatalog) -> Result<Status, CliErro
     let listing = catalog.list();
     let withheld = listing.entries.iter().any(|e| e.fate == Fate::Withheld);
     let diagnostics = with_context_diagnostics(ctx, listing.diagnostics, withheld);
-    output::print_diagnostics(ctx, &diagnostics);
     let rows: Vec<ClaudeRow<'_>> = listing.entries.iter().map(ClaudeRow::from).collect();
-    match ctx.format {
-        Format::Json => output::print_json(&ClaudeDocument {
-            head: DocHead::of(ctx),
-            commands: rows,
-            diagnostics: &diagnostics,
-            trust: ctx.trust,
-        })?,
-        _ if rows.is_empty() => {}
-        _ => output::print_text(&claude_table(&rows))?,
-    }
-    Ok(Status::Success)
+    print_list(ctx, &rows, &diagnostics, || claude_table(&rows))
 }
 
 /// One Codex skill as `commands list --agent codex` shows it (SPEC §14.6).
@@ -247,21 +231,11 @@ struct CodexRow<'a> {
     description: &'a str,
 }
 
-#[derive(Serialize)]
-struct CodexDocument<'a> {
-    #[serde(flatten)]
-    head: DocHead<'a>,
-    commands: Vec<CodexRow<'a>>,
-    diagnostics: &'a [Diagnostic],
-    trust: Trust,
-}
-
 fn list_codex(ctx: &Context, skills: &CodexSkills) -> Result<Status, CliError> {
     let found = skills
         .listing()
         .map_err(|err| CliError::Usage(err.to_string()))?;
     let diagnostics = with_context_diagnostics(ctx, found.diagnostics, !found.withheld.is_empty());
-    output::print_diagnostics(ctx, &diagnostics);
     let rows: Vec<CodexRow<'_>> = found
         .listing
         .skills
@@ -274,35 +248,29 @@ fn list_codex(ctx: &Context, skills: &CodexSkills) -> Result<Status, CliError> {
             description: &skill.description,
         })
         .collect();
-    match ctx.format {
-        Format::Json => output::print_json(&CodexDocument {
-            head: DocHead::of(ctx),
-            commands: rows,
-            diagnostics: &diagnostics,
-            trust: ctx.trust,
-        })?,
-        _ if rows.is_empty() => {}
-        _ => {
-            let mut lines = vec![["NAME", "SCOPE", "DESCRIPTION"].map(String::from)];
-            for row in &rows {
-                let same = rows.iter().filter(|r| r.name == row.name).count();
-                let mut description = cell(row.description);
-                if same > 1 {
-                    description.push_str(&format!(
-                        "  (one of {same} skills named so: Codex adds none of them for ${})",
-                        output::one_line(row.name)
-                    ));
-                }
-                lines.push([
-                    format!("${}", output::one_line(row.name)),
-                    row.scope.as_str().to_string(),
-                    description,
-                ]);
-            }
-            output::print_text(&output::aligned_columns(&lines))?;
+    print_list(ctx, &rows, &diagnostics, || codex_table(&rows))
+}
+
+/// The Codex table: `NAME SCOPE DESCRIPTION`, names as `$NAME`, a note on
+/// names several skills share.
+fn codex_table(rows: &[CodexRow<'_>]) -> String {
+    let mut lines = vec![["NAME", "SCOPE", "DESCRIPTION"].map(String::from)];
+    for row in rows {
+        let same = rows.iter().filter(|r| r.name == row.name).count();
+        let mut description = cell(row.description);
+        if same > 1 {
+            description.push_str(&format!(
+                "  (one of {same} skills named so: Codex adds none of them for ${})",
+                output::one_line(row.name)
+            ));
         }
+        lines.push([
+            format!("${}", output::one_line(row.name)),
+            row.scope.as_str().to_string(),
+            description,
+        ]);
     }
-    Ok(Status::Success)
+    output::aligned_columns(&lines)
 }
 
 #[cfg(test)]

@@ -289,10 +289,7 @@ pub fn run(ctx: &Context, args: &ExpandArgs) -> Result<Status, CliError> {
             head: DocHead::of(ctx),
             expansion: &outcome.expansion,
             claude: outcome.claude.as_ref().map(|claude| ClaudeFields {
-                kind: claude.kind.map(|kind| match kind {
-                    Kind::Command => "command",
-                    Kind::Skill => "skill",
-                }),
+                kind: claude.kind.map(Kind::as_str),
                 frontmatter: &claude.frontmatter,
                 shell: &claude.shell,
                 attachments: &claude.attachments,

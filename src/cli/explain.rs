@@ -42,7 +42,6 @@ use crate::cli::profile::{ProfileArgs, Readers, profile_turn0};
 use crate::cli::sources::{Catalog, catalog, rule_dirs, with_context_diagnostics};
 use crate::diagnostic::Diagnostic;
 use crate::prompt::command::claude_catalog::ClaudeFile;
-use crate::prompt::command::claude_listing::Kind;
 use crate::prompt::profile::Agent;
 use crate::prompt::rules::discovery::explain_rule;
 use crate::prompt::walk::Scope;
@@ -362,10 +361,7 @@ fn explain_claude(
         description: file.map(ClaudeFile::description),
         frontmatter_keys: file.map_or_else(Vec::new, |f| f.keys().keys().cloned().collect()),
         claude: Some(ClaudeDetails {
-            kind: file.map(|f| match f.kind {
-                Kind::Command => "command",
-                Kind::Skill => "skill",
-            }),
+            kind: file.map(|f| f.kind.as_str()),
             argument_hint: file.and_then(ClaudeFile::argument_hint),
             frontmatter: file.map(ClaudeFile::keys),
             alias_of: resolved.alias.map(|alias| alias.skill),

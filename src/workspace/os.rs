@@ -347,7 +347,11 @@ fn read_bounded(file: File, size: u64, max_bytes: u64) -> Result<Bounded, WsErro
     // finds the end): one read for a small file. A size of 0 may be a
     // file that does not know its size (procfs), so it is read to the
     // bound.
-    let want = if size == 0 { max_bytes } else { size.min(max_bytes) };
+    let want = if size == 0 {
+        max_bytes
+    } else {
+        size.min(max_bytes)
+    };
     file.take(want).read_to_end(&mut bytes)?;
     // The size from fstat can lag a file that grows while we read; never
     // report fewer bytes than we actually got.

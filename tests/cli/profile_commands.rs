@@ -141,7 +141,8 @@ fn a_model_only_skill_is_listed_and_not_expanded() {
     );
 }
 
-fn complete(env: &TestEnv, words: &[&str]) -> String {
+/// The fish completion of `words`, trusted through the environment.
+pub(crate) fn complete(env: &TestEnv, words: &[&str]) -> String {
     let output = env
         .cmd()
         .env("COMPLETE", "fish")

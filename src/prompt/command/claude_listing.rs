@@ -41,6 +41,16 @@ pub enum Kind {
     Skill,
 }
 
+impl Kind {
+    /// The lowercase word used in output: `command` or `skill`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Command => "command",
+            Kind::Skill => "skill",
+        }
+    }
+}
+
 /// The description Claude Code gives a file without a `description:` (or
 /// with a blank one): its body's first non-blank line, trimmed, without the
 /// `#`s and space of a Markdown heading; over

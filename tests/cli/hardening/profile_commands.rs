@@ -97,15 +97,7 @@ fn shell_commands_never_run_in_any_subcommand_with_any_flag() {
         ["--agent", "claude", "expand", "/"],
         ["--agent", "codex", "expand", "$"],
     ] {
-        let out = env
-            .cmd()
-            .env("COMPLETE", "fish")
-            .env("MECATL_TRUST_PROJECT", "1")
-            .args(["--", "mecatl-prompt"])
-            .args(words)
-            .output()
-            .unwrap();
-        assert!(out.status.success());
+        crate::profile_commands::complete(&env, &words);
     }
     for marker in markers(&marker) {
         assert!(!marker.exists(), "completion created {}", marker.display());

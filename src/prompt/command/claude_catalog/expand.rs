@@ -17,9 +17,10 @@ use crate::prompt::command::claude_catalog::resolve::{
 };
 use crate::prompt::command::claude_dialect::{self, split_arguments};
 use crate::prompt::command::claude_listing::Kind;
+use crate::prompt::command::resolution::invalid_name;
 use crate::prompt::command::{Expansion, NotExpanded};
 use crate::prompt::text::js_trim;
-use crate::prompt::tiers::{Candidate, Fate, ReadPolicy, SearchDir, resolve_name};
+use crate::prompt::tiers::{Candidate, Fate, SearchDir};
 use crate::prompt::turn0::ReadFault;
 use crate::prompt::walk::absolute;
 use crate::workspace::{EntryKind, Workspace, WsError, join};
@@ -143,7 +144,10 @@ pub fn expand_claude(
         not_expanded,
     };
     let Some(invocation) = parse_claude_invocation(input) else {
-        return Ok(unchanged(Vec::new(), invalid_name(dirs, input, "")));
+        return Ok(unchanged(
+            Vec::new(),
+            invalid_name(dirs, &ClaudeFiles::WHOLE, input, ""),
+        ));
     };
     let resolved = resolve_claude(dirs, invocation.name);
     let mut resolution = resolved.found.resolution;
@@ -168,7 +172,7 @@ pub fn expand_claude(
                 name,
                 candidates: candidates.into_iter().map(without_item).collect(),
             }),
-            None => invalid_name(dirs, input, invocation.name),
+            None => invalid_name(dirs, &ClaudeFiles::WHOLE, input, invocation.name),
         };
         return Ok(unchanged(diagnostics, not_expanded));
     };
@@ -236,27 +240,6 @@ fn without_item(candidate: Candidate<ClaudeFile>) -> Candidate<String> {
         item: None,
         diagnostics: candidate.diagnostics,
     }
-}
-
-/// [`NotExpanded::InvalidName`] when the first word after the input's `/`
-/// is not the name the grammar read and a file that could win or is
-/// withheld holds it. Reads nothing.
-fn invalid_name(dirs: &[SearchDir<'_>], input: &str, parsed: &str) -> Option<NotExpanded> {
-    let word = input
-        .trim_start_matches([' ', '\t'])
-        .strip_prefix('/')?
-        .split(char::is_whitespace)
-        .next()
-        .filter(|word| *word != parsed && !word.is_empty())?;
-    let file = resolve_name(dirs, word, &ClaudeFiles::WHOLE, ReadPolicy::LOOK)
-        .resolution
-        .candidates
-        .into_iter()
-        .find(|c| matches!(c.fate, Fate::Winner | Fate::Withheld))?;
-    Some(NotExpanded::InvalidName {
-        name: word.to_string(),
-        source: file.source,
-    })
 }
 
 /// One warning for the shell commands of an expansion.

@@ -11,9 +11,8 @@ use crate::limits;
 use crate::prompt::command::claude_dialect::{self, Frontmatter, Reading, read_frontmatter};
 use crate::prompt::command::claude_listing::{self, Kind};
 use crate::prompt::command::command_frontmatter::misplaced_frontmatter;
-use crate::prompt::command::files::COMMAND_WORDS;
-use crate::prompt::text::{INVALID_UTF8_REPLACED, decode_read};
-use crate::prompt::tiers::{Layout, Listed, Loaded, Loss, SearchDir, Words, read_listed};
+use crate::prompt::command::files::{COMMAND_WORDS, read_text};
+use crate::prompt::tiers::{Layout, Listed, Loaded, Loss, SearchDir, Words};
 
 /// How skill files are named in diagnostics; like a command, a refused
 /// symlink or a name that is not UTF-8 is a warning (SPEC §5.5).
@@ -215,29 +214,15 @@ impl crate::prompt::tiers::Kind for ClaudeFiles {
     }
 
     fn load(&self, dir: &SearchDir<'_>, file: &Listed) -> Result<Loaded<ClaudeFile>, Loss> {
-        let content = read_listed(words_of(dir), dir, file, self.read_bytes)?;
-        let source = dir.display(&file.rel);
-        let mut notes = Vec::new();
-        if content.size > limits::MAX_COMMAND_FILE_BYTES {
-            notes.push(Diagnostic::warning(
-                &source,
-                format!(
-                    "file is {} bytes; only the first {} bytes are used",
-                    content.size,
-                    limits::MAX_COMMAND_FILE_BYTES
-                ),
-            ));
-        }
-        let truncated = content.is_truncated();
-        let decoded = decode_read(content.bytes, truncated);
-        if decoded.lossy {
-            notes.push(Diagnostic::warning(&source, INVALID_UTF8_REPLACED));
-        }
-        let file = ClaudeFile::new(kind_of(dir), decoded.text.into_owned());
+        let (text, mut notes) = read_text(words_of(dir), dir, file, self.read_bytes)?;
+        let file_read = ClaudeFile::new(kind_of(dir), text);
         if self.diagnose {
-            notes.extend(frontmatter_note(&source, &file));
+            notes.extend(frontmatter_note(&dir.display(&file.rel), &file_read));
         }
-        Ok(Loaded { item: file, notes })
+        Ok(Loaded {
+            item: file_read,
+            notes,
+        })
     }
 }
 
