@@ -31,6 +31,7 @@ pub use crate::prompt::walk::Scope;
 
 /// An agent whose loading a preview reproduces (SPEC §14.1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Agent {
     /// The Mecatl engine of SPEC Part I (the default).
@@ -87,6 +88,7 @@ impl std::str::FromStr for Agent {
 
 /// What a part is (SPEC §14.7).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum PartKind {
     /// An instruction file of the walk (`CLAUDE.md`, `AGENTS.md`, …).
@@ -116,6 +118,7 @@ impl PartKind {
 
 /// Bytes of a file a budget cut.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct Cut {
     /// Bytes sent.
     pub kept: u64,
@@ -158,9 +161,36 @@ impl Serialize for Part {
     }
 }
 
+#[cfg(test)]
+impl schemars::JsonSchema for Part {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Part".into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        use crate::json_schema::{closed_object, string};
+        closed_object(
+            "One part of a profile's message: one file, as the agent sends it.",
+            vec![
+                (
+                    "path",
+                    string("Workspace-relative for project and local files, absolute otherwise."),
+                ),
+                ("scope", generator.subschema_for::<Scope>()),
+                ("kind", generator.subschema_for::<PartKind>()),
+                ("imported_by", generator.subschema_for::<Option<String>>()),
+                ("bytes", generator.subschema_for::<usize>()),
+                ("content", string("Exactly what the agent sends for it.")),
+                ("cut", generator.subschema_for::<Option<Cut>>()),
+            ],
+        )
+    }
+}
+
 /// One turn-0 message of a profile: its provenance and its parts, in
 /// order, and its whole text as sent.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct ProfileMessage {
     /// Always `user`.
     pub role: crate::prompt::turn0::Role,
@@ -292,8 +322,31 @@ impl Serialize for NotLoaded {
     }
 }
 
+#[cfg(test)]
+impl schemars::JsonSchema for NotLoaded {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "NotLoaded".into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        use crate::json_schema::{closed_object, string};
+        closed_object(
+            "A file a profile considered and did not load.",
+            vec![
+                ("path", string("The file, named like a part's path.")),
+                ("scope", generator.subschema_for::<Scope>()),
+                (
+                    "reason",
+                    string("Why, in words (`withheld: untrusted`, `over budget (N bytes)`, …)."),
+                ),
+            ],
+        )
+    }
+}
+
 /// What reading one path adds (SPEC §14.3 `--touch`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct Touched {
     /// The path read, workspace-relative.
     pub path: String,
@@ -380,6 +433,31 @@ impl Serialize for ProfileRule {
         };
         rule.serialize_field("reason", &reason)?;
         rule.end()
+    }
+}
+
+#[cfg(test)]
+impl schemars::JsonSchema for ProfileRule {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ProfileRule".into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        use crate::json_schema::{closed_object, string};
+        closed_object(
+            "A rule file a profile found, in the order the agent reads them.",
+            vec![
+                ("path", string("The file, named like a part's path.")),
+                ("scope", generator.subschema_for::<Scope>()),
+                (
+                    "loads",
+                    schemars::json_schema!({"enum": ["start", "lazy", "skipped"]}),
+                ),
+                ("paths", generator.subschema_for::<Vec<String>>()),
+                ("bytes", generator.subschema_for::<Option<usize>>()),
+                ("reason", generator.subschema_for::<Option<String>>()),
+            ],
+        )
     }
 }
 
