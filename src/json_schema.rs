@@ -38,10 +38,43 @@ pub(crate) fn closed_object(description: &str, properties: Vec<(&str, Schema)>) 
     })
 }
 
-/// A string schema with a description.
-pub(crate) fn string(description: &str) -> Schema {
-    json_schema!({"type": "string", "description": description})
+/// `JsonSchema` for a type whose `Serialize` is written by hand: a
+/// [`closed_object`] of the listed properties, each given as
+/// `"name": Type` (that type's schema), `"name" = "description"` (a
+/// string) or `"name" => ["word", …]` (one of those strings).
+macro_rules! closed_schema {
+    ($type:ident, $description:literal, {
+        $($name:literal $(: $ty:ty)? $(= $text:literal)? $(=> [$($word:literal),+])?),+ $(,)?
+    }) => {
+        impl schemars::JsonSchema for $type {
+            fn schema_name() -> std::borrow::Cow<'static, str> {
+                stringify!($type).into()
+            }
+
+            fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+                $crate::json_schema::closed_object(
+                    $description,
+                    vec![$((
+                        $name,
+                        $crate::json_schema::closed_schema!(
+                            @field generator $(: $ty)? $(= $text)? $(=> [$($word),+])?
+                        ),
+                    )),+],
+                )
+            }
+        }
+    };
+    (@field $generator:ident : $ty:ty) => {
+        $generator.subschema_for::<$ty>()
+    };
+    (@field $generator:ident = $text:literal) => {
+        schemars::json_schema!({"type": "string", "description": $text})
+    };
+    (@field $generator:ident => [$($word:literal),+]) => {
+        schemars::json_schema!({"enum": [$($word),+]})
+    };
 }
+pub(crate) use closed_schema;
 
 /// One JSON document the binary prints: its file under `schemas/`, the
 /// command lines that print it, the `schema` tag it carries, and the type
@@ -77,124 +110,56 @@ fn close_objects(schema: &mut Schema) {
     schemars::transform::transform_subschemas(&mut close_objects, schema);
 }
 
-/// Every JSON document the binary prints; a new one is one line here.
+/// Every JSON document the binary prints, one line each: its file, the
+/// type that serialises it, the command lines that print it, and its
+/// `schema` tag when that is not `mecatl-prompt/v1` (`None` for the
+/// providers' shapes, which carry none).
 fn documents() -> Vec<Document> {
     use crate::cli::output::SCHEMA;
     use crate::cli::provider::{AnthropicMessage, AnthropicSystem, Messages, OpenAiMessage};
-    use crate::cli::{
-        assemble, build, check, commands, expand, explain, lint, manifest, parts, rules,
-    };
-    use crate::prompt::profile::ProfileRule;
-    let document = |file, printed_by, tag, schema| Document {
-        file,
-        printed_by,
-        tag,
-        schema,
-    };
-    let ours = Some(SCHEMA);
-    vec![
-        document(
-            "build",
-            "build --format json",
-            ours,
-            schema_of::<build::BuildDocument<'static>>,
-        ),
-        document(
-            "build-check-stable",
-            "build --check-stable --format json",
-            ours,
-            schema_of::<build::CheckStableDocument<'static>>,
-        ),
-        document(
-            "expand",
-            "expand --format json",
-            ours,
-            schema_of::<expand::ExpandDocument<'static>>,
-        ),
-        document(
-            "commands-list",
-            "commands list --format json",
-            ours,
-            schema_of::<commands::ListDocument<'static, crate::adapters::commandsfs::ListedCommand>>,
-        ),
-        document(
-            "commands-list-claude",
-            "commands list --agent claude --format json",
-            ours,
-            schema_of::<commands::ListDocument<'static, commands::ClaudeRow<'static>>>,
-        ),
-        document(
-            "commands-list-codex",
-            "commands list --agent codex --format json",
-            ours,
-            schema_of::<commands::ListDocument<'static, commands::CodexRow<'static>>>,
-        ),
-        document(
-            "rules-list",
-            "rules list [--for PATH] --format json",
-            ours,
-            schema_of::<rules::ListDocument<'static, rules::RuleEntry<'static>>>,
-        ),
-        document(
-            "rules-list-profile",
-            "rules list --agent claude|codex --format json",
-            ours,
-            schema_of::<rules::ListDocument<'static, &'static ProfileRule>>,
-        ),
-        document(
-            "assemble",
-            "assemble [--stats] --format json",
-            ours,
-            schema_of::<assemble::AssembleDocument<'static>>,
-        ),
-        document(
-            "assemble-profile",
-            "assemble --agent claude|codex [--touch PATH] [--stats] --format json",
-            ours,
-            schema_of::<parts::ProfileDocument<'static>>,
-        ),
-        document(
-            "explain",
-            "explain NAME|PATH --format json",
-            ours,
-            schema_of::<explain::ExplainDocument<'static>>,
-        ),
-        document(
-            "snapshot",
-            "snapshot (the manifest check --against reads)",
-            Some(manifest::SNAPSHOT_SCHEMA),
-            schema_of::<manifest::Manifest>,
-        ),
-        document(
-            "check",
-            "check --against FILE --format json",
-            ours,
-            schema_of::<check::CheckDocument<'static>>,
-        ),
-        document(
-            "lint",
-            "lint --format json",
-            ours,
-            schema_of::<lint::LintDocument<'static>>,
-        ),
-        document(
-            "anthropic-system",
-            "build --format anthropic",
-            None,
-            schema_of::<AnthropicSystem<'static>>,
-        ),
-        document(
-            "anthropic-messages",
-            "assemble --format anthropic",
-            None,
-            schema_of::<Messages<AnthropicMessage<'static>>>,
-        ),
-        document(
-            "openai-messages",
-            "build --format openai, assemble --format openai",
-            None,
-            schema_of::<Messages<OpenAiMessage<'static>>>,
-        ),
+    use crate::cli::{assemble, build, check, commands, expand, explain, lint, manifest};
+    use crate::cli::{parts, rules};
+    type Commands<R> = commands::ListDocument<'static, R>;
+    type Rules<R> = rules::ListDocument<'static, R>;
+    type Listed = crate::adapters::commandsfs::ListedCommand;
+    type ProfileRule = &'static crate::prompt::profile::ProfileRule;
+    macro_rules! documents {
+        ($($file:literal => $ty:ty, $printed_by:literal $(, $tag:expr)?;)+) => {
+            vec![$(Document {
+                file: $file,
+                printed_by: $printed_by,
+                tag: documents!(@tag $($tag)?),
+                schema: schema_of::<$ty>,
+            }),+]
+        };
+        (@tag) => { Some(SCHEMA) };
+        (@tag $tag:expr) => { $tag };
+    }
+    documents![
+        "build" => build::BuildDocument<'static>, "build --format json";
+        "build-check-stable" => build::CheckStableDocument<'static>,
+            "build --check-stable --format json";
+        "expand" => expand::ExpandDocument<'static>, "expand --format json";
+        "commands-list" => Commands<Listed>, "commands list --format json";
+        "commands-list-claude" => Commands<commands::ClaudeRow<'static>>,
+            "commands list --agent claude --format json";
+        "commands-list-codex" => Commands<commands::CodexRow<'static>>,
+            "commands list --agent codex --format json";
+        "rules-list" => Rules<rules::RuleEntry<'static>>, "rules list [--for PATH] --format json";
+        "rules-list-profile" => Rules<ProfileRule>, "rules list --agent claude|codex --format json";
+        "assemble" => assemble::AssembleDocument<'static>, "assemble [--stats] --format json";
+        "assemble-profile" => parts::ProfileDocument<'static>,
+            "assemble --agent claude|codex [--touch PATH] [--stats] --format json";
+        "explain" => explain::ExplainDocument<'static>, "explain NAME|PATH --format json";
+        "snapshot" => manifest::Manifest, "snapshot (the manifest check --against reads)",
+            Some(manifest::SNAPSHOT_SCHEMA);
+        "check" => check::CheckDocument<'static>, "check --against FILE --format json";
+        "lint" => lint::LintDocument<'static>, "lint --format json";
+        "anthropic-system" => AnthropicSystem<'static>, "build --format anthropic", None;
+        "anthropic-messages" => Messages<AnthropicMessage<'static>>, "assemble --format anthropic",
+            None;
+        "openai-messages" => Messages<OpenAiMessage<'static>>,
+            "build --format openai, assemble --format openai", None;
     ]
 }
 

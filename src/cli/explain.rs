@@ -149,31 +149,13 @@ impl Serialize for CandidateView {
 }
 
 #[cfg(test)]
-impl schemars::JsonSchema for CandidateView {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "CandidateView".into()
-    }
-
-    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        use crate::json_schema::{closed_object, string};
-        closed_object(
-            "One place that could hold the name: the file there and what became of it.",
-            vec![
-                ("source", string("The file, as its reader displays it.")),
-                ("tier", generator.subschema_for::<Tier>()),
-                (
-                    "trust",
-                    schemars::json_schema!({"enum": ["trusted", "untrusted", "not gated"]}),
-                ),
-                (
-                    "fate",
-                    string("What became of the file (`winner`, `shadowed`, `not found`, …)."),
-                ),
-                ("detail", generator.subschema_for::<Option<String>>()),
-            ],
-        )
-    }
-}
+crate::json_schema::closed_schema!(CandidateView, "One place that could hold the name: the file there and what became of it.", {
+    "source" = "The file, as its reader displays it.",
+    "tier": Tier,
+    "trust" => ["trusted", "untrusted", "not gated"],
+    "fate" = "What became of the file (`winner`, `shadowed`, `not found`, …).",
+    "detail": Option<String>,
+});
 
 /// What the command section shows.
 #[derive(Debug, Clone, Serialize)]

@@ -162,30 +162,15 @@ impl Serialize for Part {
 }
 
 #[cfg(test)]
-impl schemars::JsonSchema for Part {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "Part".into()
-    }
-
-    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        use crate::json_schema::{closed_object, string};
-        closed_object(
-            "One part of a profile's message: one file, as the agent sends it.",
-            vec![
-                (
-                    "path",
-                    string("Workspace-relative for project and local files, absolute otherwise."),
-                ),
-                ("scope", generator.subschema_for::<Scope>()),
-                ("kind", generator.subschema_for::<PartKind>()),
-                ("imported_by", generator.subschema_for::<Option<String>>()),
-                ("bytes", generator.subschema_for::<usize>()),
-                ("content", string("Exactly what the agent sends for it.")),
-                ("cut", generator.subschema_for::<Option<Cut>>()),
-            ],
-        )
-    }
-}
+crate::json_schema::closed_schema!(Part, "One part of a profile's message: one file, as the agent sends it.", {
+    "path" = "Workspace-relative for project and local files, absolute otherwise.",
+    "scope": Scope,
+    "kind": PartKind,
+    "imported_by": Option<String>,
+    "bytes": usize,
+    "content" = "Exactly what the agent sends for it.",
+    "cut": Option<Cut>,
+});
 
 /// One turn-0 message of a profile: its provenance and its parts, in
 /// order, and its whole text as sent.
@@ -323,26 +308,11 @@ impl Serialize for NotLoaded {
 }
 
 #[cfg(test)]
-impl schemars::JsonSchema for NotLoaded {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "NotLoaded".into()
-    }
-
-    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        use crate::json_schema::{closed_object, string};
-        closed_object(
-            "A file a profile considered and did not load.",
-            vec![
-                ("path", string("The file, named like a part's path.")),
-                ("scope", generator.subschema_for::<Scope>()),
-                (
-                    "reason",
-                    string("Why, in words (`withheld: untrusted`, `over budget (N bytes)`, …)."),
-                ),
-            ],
-        )
-    }
-}
+crate::json_schema::closed_schema!(NotLoaded, "A file a profile considered and did not load.", {
+    "path" = "The file, named like a part's path.",
+    "scope": Scope,
+    "reason" = "Why, in words (`withheld: untrusted`, `over budget (N bytes)`, …).",
+});
 
 /// What reading one path adds (SPEC §14.3 `--touch`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -437,29 +407,14 @@ impl Serialize for ProfileRule {
 }
 
 #[cfg(test)]
-impl schemars::JsonSchema for ProfileRule {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "ProfileRule".into()
-    }
-
-    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        use crate::json_schema::{closed_object, string};
-        closed_object(
-            "A rule file a profile found, in the order the agent reads them.",
-            vec![
-                ("path", string("The file, named like a part's path.")),
-                ("scope", generator.subschema_for::<Scope>()),
-                (
-                    "loads",
-                    schemars::json_schema!({"enum": ["start", "lazy", "skipped"]}),
-                ),
-                ("paths", generator.subschema_for::<Vec<String>>()),
-                ("bytes", generator.subschema_for::<Option<usize>>()),
-                ("reason", generator.subschema_for::<Option<String>>()),
-            ],
-        )
-    }
-}
+crate::json_schema::closed_schema!(ProfileRule, "A rule file a profile found, in the order the agent reads them.", {
+    "path" = "The file, named like a part's path.",
+    "scope": Scope,
+    "loads" => ["start", "lazy", "skipped"],
+    "paths": Vec<String>,
+    "bytes": Option<usize>,
+    "reason": Option<String>,
+});
 
 /// A profile's turn 0 (SPEC §14.2, §14.7): its messages, what touching
 /// paths adds, what was considered and not loaded, and the diagnostics.

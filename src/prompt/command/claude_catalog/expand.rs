@@ -106,31 +106,11 @@ impl Serialize for Attachment {
 }
 
 #[cfg(test)]
-impl schemars::JsonSchema for Attachment {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "Attachment".into()
-    }
-
-    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        use crate::json_schema::{closed_object, string};
-        closed_object(
-            "One `@path` mention of an expansion.",
-            vec![
-                (
-                    "path",
-                    string("Workspace-relative when it lies in the workspace, else as written."),
-                ),
-                ("bytes", generator.subschema_for::<Option<u64>>()),
-                (
-                    "status",
-                    string(
-                        "What became of it, in words (`attached`, `not found: nothing is attached`, …).",
-                    ),
-                ),
-            ],
-        )
-    }
-}
+crate::json_schema::closed_schema!(Attachment, "One `@path` mention of an expansion.", {
+    "path" = "Workspace-relative when it lies in the workspace, else as written.",
+    "bytes": Option<u64>,
+    "status" = "What became of it, in words (`attached`, `not found: nothing is attached`, …).",
+});
 
 /// Everything an expansion under the Claude profile reports.
 #[derive(Debug, Clone, PartialEq)]
