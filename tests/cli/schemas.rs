@@ -171,6 +171,12 @@ fn every_json_output_validates_against_its_schema() {
     assert!(len(&rules, "/rules") > 0, "Claude rules listed");
     let expanded = run(&mut v, "expand", &CLAUDE, &["expand", "/attach", "go"]);
     assert!(len(&expanded, "/attachments") > 0, "attachments shown");
+    let unchanged = run(&mut v, "expand", &CLAUDE, &["expand", "plain", "words"]);
+    assert_eq!(
+        unchanged["kind"],
+        Value::Null,
+        "a flattened field left null"
+    );
     let expanded = run(&mut v, "expand", &CLAUDE, &["expand", "/git:commit"]);
     assert!(len(&expanded, "/shell") > 0, "shell placeholders shown");
     run(&mut v, "explain", &CLAUDE, &["explain", "CLAUDE.md"]);
