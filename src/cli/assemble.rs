@@ -16,6 +16,7 @@ use crate::cli::provider;
 use crate::cli::stats::{self, Stats, Turn0AccountingArgs};
 use crate::cli::turn0::{Turn0Args, collect_turn0};
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::prompt::divergence;
 use crate::prompt::profile::Agent;
 use crate::prompt::tokens::tokenizer_for;
 use crate::prompt::turn0::{AssembledMessage, MessageKind, Provenance, Role};
@@ -106,6 +107,11 @@ pub fn run(ctx: &Context, args: &AssembleArgs) -> Result<Status, CliError> {
         return run_profile(ctx, args, &profile);
     }
     let mut turn0 = collect_turn0(ctx, &args.turn0)?;
+    if !args.turn0.no_instructions {
+        turn0
+            .diagnostics
+            .extend(divergence::root_instructions_warning(&*ctx.reader));
+    }
     turn0.diagnostics.extend(
         profile
             .touch

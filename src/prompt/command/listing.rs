@@ -198,7 +198,7 @@ mod tests {
     }
 
     #[test]
-    fn nested_directories_get_one_info_each() {
+    fn nested_claude_directories_get_one_warning_each() {
         let ws = ws_with(&[
             (".claude/commands/top.md", "t"),
             (".claude/commands/git/commit.md", "c"),
@@ -222,13 +222,30 @@ mod tests {
                         .into()
                 ),
                 (
-                    Severity::Info,
+                    Severity::Warning,
                     ".claude/commands/git".into(),
-                    "nested directory not read: its 2 .md file(s) are not commands here \
-                     (Claude Code would offer them as /git:NAME, e.g. /git:commit)"
+                    "nested directory not read under the mecatl profile: Claude Code offers its \
+                     3 .md file(s) as /git:NAME (/git:commit, /git:deeper:x, /git:push); run \
+                     with --agent claude to see what Claude Code does"
                         .into()
                 ),
             ]
+        );
+    }
+
+    #[test]
+    fn nested_directories_no_agent_reads_stay_an_info() {
+        let ws = ws_with(&[(".mecatl/commands/git/commit.md", "c")]);
+        let listing = list_in(&dirs(&ws), true);
+        assert_eq!(
+            reasons(&listing.diagnostics),
+            [(
+                Severity::Info,
+                ".mecatl/commands/git".into(),
+                "nested directory not read: commands are only taken from .md files directly \
+                 in the commands directory"
+                    .into()
+            )]
         );
     }
 

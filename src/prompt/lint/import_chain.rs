@@ -21,13 +21,13 @@ use std::path::{Path, PathBuf};
 
 use crate::limits;
 use crate::prompt::command::claude_dialect::split_frontmatter;
+use crate::prompt::divergence::CLAUDE_FILES;
 use crate::prompt::imports::{Bounds, Candidate, Loaded, NotLoaded, Origin, candidates, scan};
 use crate::prompt::lint::docs::{Doc, DocKind};
-use crate::prompt::lint::instructions::CLAUDE_FILES;
-use crate::prompt::lint::survey::{is_within, parent};
+use crate::prompt::lint::survey::is_within;
 use crate::prompt::lint::{Code, Lint, Out, line_at, quote};
 use crate::prompt::profile::Agent;
-use crate::workspace::{EntryKind, WsError, join};
+use crate::workspace::{EntryKind, WsError, join, parent};
 
 /// The names of Claude Code's AGENTS.md fallback in a directory.
 const FALLBACK_FILES: [&str; 2] = ["AGENTS.md", ".claude/AGENTS.md"];
