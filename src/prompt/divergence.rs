@@ -390,3 +390,54 @@ pub fn quote(text: &str) -> String {
         None => one_line.to_string(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::workspace::MemWorkspace;
+
+    #[test]
+    fn nested_commands_name_a_few_examples_and_count_the_rest() {
+        let stems: Vec<String> = ["a", "b", "c", "d:e"].map(String::from).to_vec();
+        let warned = nested_commands_warning(".claude/commands/ns", "ns", &stems);
+        assert_eq!(
+            warned.reason,
+            format!(
+                "nested directory not read under the mecatl profile: Claude Code offers its 4 \
+                 .md file(s) as /ns:NAME (/ns:a, /ns:b, /ns:c, …); {SEE_CLAUDE}"
+            )
+        );
+        let two = nested_commands_warning("n", "ns", &stems[..2]);
+        assert!(two.reason.contains("(/ns:a, /ns:b); "), "{}", two.reason);
+    }
+
+    #[test]
+    fn shell_fates_agree_in_number() {
+        assert!(shell_fate(&["ls".into()]).contains("sends its output"));
+        assert!(shell_fate(&["ls".into(), "pwd".into()]).contains("`ls`, `pwd`"));
+        assert!(shell_fate(&["ls".into(), "pwd".into()]).contains("the commands as written"));
+    }
+
+    #[test]
+    fn skills_are_directories_holding_skill_md() {
+        let ws = MemWorkspace::new()
+            .file(".claude/skills/a/SKILL.md", "a")
+            .file(".claude/skills/b/notes.md", "b")
+            .file(".claude/skills/top.md", "t");
+        let warned = root_skills_warning(Arc::new(ws)).expect("one skill");
+        assert_eq!(warned.path.as_deref(), Some(".claude/skills"));
+        assert!(warned.reason.starts_with("1 skill(s) here"));
+        assert_eq!(root_skills_warning(Arc::new(MemWorkspace::new())), None);
+    }
+
+    #[test]
+    fn arguments_fates_follow_each_dialect() {
+        let none = ArgumentFates::of("Fix it.\n");
+        assert!(none.claude_appends && none.mecatl_drops);
+        let placed = ArgumentFates::of("Fix $ARGUMENTS.\n");
+        assert!(!placed.claude_appends && !placed.mecatl_drops);
+        assert_eq!(placed.describe(true), None);
+        let named = ArgumentFates::of("---\narguments: [file]\n---\nFix $file.\n");
+        assert!(!named.claude_appends);
+    }
+}
