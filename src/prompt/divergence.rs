@@ -36,8 +36,9 @@
 //!   AGENTS.md and `CLAUDE.md` / `.claude/CLAUDE.md`: none when a Claude
 //!   Code file holds the same bytes (a symbolic link to AGENTS.md reads
 //!   so), imports AGENTS.md (`@AGENTS.md` plus Claude-only notes included:
-//!   Claude Code then reads all Codex reads) or is blank (Claude Code falls
-//!   back); none either when AGENTS.md is blank (every agent then reads as
+//!   Claude Code then reads all Codex reads) or sends nothing (blank, or
+//!   only frontmatter and comments: Claude Code falls back, as
+//!   [`switches_fallback_off`] says); none either when AGENTS.md is blank (every agent then reads as
 //!   if it were absent, and the engine falls back to CLAUDE.md). A file
 //!   whose whole text is the path of another workspace file is named as a
 //!   symbolic link checked out as a plain file.
@@ -47,6 +48,7 @@ use std::sync::Arc;
 
 use crate::diagnostic::Diagnostic;
 use crate::limits;
+use crate::prompt::claude::switches_fallback_off;
 use crate::prompt::codex::chain::AGENTS_NAME;
 use crate::prompt::command::claude_catalog::{PROJECT_SKILLS_DIR, SKILL_WORDS, defuse, mentions};
 use crate::prompt::command::claude_dialect::{self, split_frontmatter};
@@ -145,7 +147,7 @@ pub fn instructions(
             );
             return Some(found(rel, message));
         }
-        if !js_trim(split_frontmatter(&text).1).is_empty() {
+        if switches_fallback_off(&text) {
             shown.push((rel, text.len()));
         }
     }

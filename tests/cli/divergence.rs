@@ -71,9 +71,11 @@ fn diverging_claude_md_names_what_claude_code_loads_instead() {
 
 #[test]
 fn agreeing_instruction_files_give_no_warning() {
-    let cases: [(&str, Option<&str>); 5] = [
+    let cases: [(&str, Option<&str>); 6] = [
         // identical bytes
         ("Use tabs.\n", Some("Use tabs.\n")),
+        // only a comment: Claude Code sends nothing of it and falls back
+        ("<!-- see AGENTS.md -->\n", Some("Use tabs.\n")),
         // only an import of AGENTS.md, or one with Claude-only notes
         ("@AGENTS.md\n", Some("Use tabs.\n")),
         ("@AGENTS.md\n\nAlso: run cargo fmt.\n", Some("Use tabs.\n")),
