@@ -7,9 +7,10 @@
 //!
 //! Choices the spec leaves open:
 //! - **Where each warning shows.** AGENTS.md against CLAUDE.md: `assemble`
-//!   (the one subcommand that sends the engine's instructions; not with
-//!   `--no-instructions`), at the workspace root only, the one directory
-//!   the engine reads them from. Nested command directories: wherever the
+//!   (the one subcommand that sends the engine's instructions), when the
+//!   engine sent AGENTS.md (not with `--no-instructions`, nor when it fell
+//!   back to CLAUDE.md as Claude Code does), at the workspace root, the one
+//!   directory the engine reads them from. Nested command directories: wherever the
 //!   engine lists its command directories (`commands list`; completion
 //!   prints no diagnostics), one warning per nested directory. Skills:
 //!   `commands list`, one warning with their count. Unused arguments,
