@@ -197,9 +197,13 @@ mod tests {
         );
     }
 
+    /// A nested directory of `.claude/commands` is a divergence warning
+    /// (Claude Code reads it); one of `.mecatl/commands`, which no agent
+    /// reads, or one without `.md` files, stays an info.
     #[test]
     fn nested_claude_directories_get_one_warning_each() {
         let ws = ws_with(&[
+            (".mecatl/commands/ops/deploy.md", "d"),
             (".claude/commands/top.md", "t"),
             (".claude/commands/git/commit.md", "c"),
             (".claude/commands/git/push.md", "p"),
@@ -211,16 +215,14 @@ mod tests {
             names(&listing),
             [("top", "t", ".claude/commands/top.md", false)]
         );
+        let info = "nested directory not read: commands are only taken from .md files directly \
+                    in the commands directory"
+            .to_string();
         assert_eq!(
             reasons(&listing.diagnostics),
             [
-                (
-                    Severity::Info,
-                    ".claude/commands/empty".into(),
-                    "nested directory not read: commands are only taken from .md files directly \
-                     in the commands directory"
-                        .into()
-                ),
+                (Severity::Info, ".mecatl/commands/ops".into(), info.clone()),
+                (Severity::Info, ".claude/commands/empty".into(), info),
                 (
                     Severity::Warning,
                     ".claude/commands/git".into(),
@@ -230,22 +232,6 @@ mod tests {
                         .into()
                 ),
             ]
-        );
-    }
-
-    #[test]
-    fn nested_directories_no_agent_reads_stay_an_info() {
-        let ws = ws_with(&[(".mecatl/commands/git/commit.md", "c")]);
-        let listing = list_in(&dirs(&ws), true);
-        assert_eq!(
-            reasons(&listing.diagnostics),
-            [(
-                Severity::Info,
-                ".mecatl/commands/git".into(),
-                "nested directory not read: commands are only taken from .md files directly \
-                 in the commands directory"
-                    .into()
-            )]
         );
     }
 
