@@ -194,3 +194,12 @@ fn o200k_base_count_1_mib_of_one_letter(bencher: Bencher) {
     Tokenizer::O200kBase.count("load the tables before timing");
     bencher.bench(|| Tokenizer::O200kBase.count(black_box(&text)));
 }
+
+/// The input that overflowed a regex stack in one candidate crate: one MiB
+/// of spaces, a single whitespace run.
+#[divan::bench]
+fn o200k_base_count_1_mib_of_spaces(bencher: Bencher) {
+    let text = " ".repeat(MIB);
+    Tokenizer::O200kBase.count("load the tables before timing");
+    bencher.bench(|| Tokenizer::O200kBase.count(black_box(&text)));
+}
