@@ -158,3 +158,9 @@ pub const MAX_CLAUDE_MEMORY_UNITS: usize = 25_000;
 /// Longest quotation of a file's text (a shell command, an import path) in
 /// a `lint` message, in characters; a longer one is cut with `…` (ours).
 pub const LINT_QUOTE_CHARS: usize = 60;
+
+/// Longest pre-tokenized piece that exact `o200k_base` counting merges with
+/// `tiktoken`'s own quadratic loop (on the stack); a longer piece (a run of
+/// one letter, a line of `=`) is merged through a priority queue, `O(n log
+/// n)`. Real text has few pieces this long (ours, measured).
+pub const O200K_SHORT_PIECE_BYTES: usize = 64;

@@ -29,6 +29,8 @@
 //!   tens of MiB resident); callers that show no token count should not
 //!   count, so that plain runs never pay it.
 
+mod o200k;
+
 use serde::Serialize;
 
 use crate::prompt::profile::Agent;
@@ -66,7 +68,7 @@ impl Tokenizer {
     /// The tokens `text` costs: exact, or estimated from its size.
     pub fn count(self, text: &str) -> usize {
         match self {
-            Tokenizer::O200kBase => bpe_openai::o200k_base().count(text),
+            Tokenizer::O200kBase => o200k::count(text),
             Tokenizer::Estimate => estimate(text.len()),
         }
     }

@@ -1,0 +1,293 @@
+//! Exact `o200k_base` token counts (SPEC §15.4) from static tables: the
+//! text is cut into pieces by the encoding's pre-tokenizer ([`split`]),
+//! and each piece is encoded by byte-pair merging with the ranks of the
+//! vocabulary ([`vocab`]), as OpenAI's `tiktoken` does:
+//!
+//! - a piece that is one token (most are) costs one table lookup;
+//! - a short piece is merged as `tiktoken` merges it: repeatedly join the
+//!   adjacent pair whose joined bytes have the lowest rank, the leftmost
+//!   on a tie, until no joined pair is a token; quadratic in the piece,
+//!   which is at most [`limits::O200K_SHORT_PIECE_BYTES`] long;
+//! - a longer piece (a run of one letter, a line of `=`, a megabyte of
+//!   spaces) gets the same merges from a priority queue of candidate pairs
+//!   over a bitmap of part boundaries, `O(n log n)` in the piece.
+//!
+//! Only the count is kept, never the tokens.
+
+mod layout;
+mod split;
+mod vocab;
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use crate::limits;
+
+/// The number of `o200k_base` tokens of `text`.
+pub(super) fn count(text: &str) -> usize {
+    split::pieces(text)
+        .map(|piece| count_piece(piece.as_bytes()))
+        .sum()
+}
+
+/// The number of tokens of one pre-tokenized piece.
+fn count_piece(piece: &[u8]) -> usize {
+    if vocab::rank(piece).is_some() {
+        1
+    } else if piece.len() <= limits::O200K_SHORT_PIECE_BYTES {
+        merge_short(piece)
+    } else {
+        merge_long(piece)
+    }
+}
+
+/// The rank of the join of two adjacent parts, or `u32::MAX` when it is no
+/// token (so that it never wins a comparison).
+fn pair_rank(piece: &[u8], start: usize, end: usize) -> u32 {
+    piece
+        .get(start..end)
+        .and_then(vocab::rank)
+        .unwrap_or(u32::MAX)
+}
+
+/// `tiktoken`'s merge loop on a piece of at most
+/// [`limits::O200K_SHORT_PIECE_BYTES`] bytes, on the stack: `starts` holds
+/// where each part starts (and the end), `ranks[i]` the rank of joining
+/// part `i` with part `i + 1`.
+fn merge_short(piece: &[u8]) -> usize {
+    const MAX: usize = limits::O200K_SHORT_PIECE_BYTES;
+    let len = piece.len().min(MAX);
+    let mut starts = [0usize; MAX + 1];
+    let mut ranks = [u32::MAX; MAX];
+    for (i, start) in starts.iter_mut().enumerate().take(len + 1) {
+        *start = i;
+    }
+    for (i, rank) in ranks.iter_mut().enumerate().take(len.saturating_sub(1)) {
+        *rank = pair_rank(piece, i, i + 2);
+    }
+    let mut parts = len;
+    loop {
+        let Some((at, _)) = ranks[..parts.saturating_sub(1)]
+            .iter()
+            .enumerate()
+            .filter(|(_, rank)| **rank != u32::MAX)
+            .min_by_key(|(i, rank)| (**rank, *i))
+        else {
+            return parts;
+        };
+        // Join parts `at` and `at + 1`: the boundary between them goes.
+        starts.copy_within(at + 2..=parts, at + 1);
+        ranks.copy_within(at + 1..parts.saturating_sub(1), at);
+        parts -= 1;
+        if at + 1 < parts {
+            ranks[at] = pair_rank(piece, starts[at], starts[at + 2]);
+        } else {
+            ranks[at] = u32::MAX;
+        }
+        if at > 0 {
+            ranks[at - 1] = pair_rank(piece, starts[at - 1], starts[at + 1]);
+        }
+    }
+}
+
+/// The same merges on a piece of any length: candidate pairs wait in a
+/// min-queue ordered by (rank, start), which is `tiktoken`'s choice (the
+/// lowest rank, the leftmost on a tie); part boundaries are bits, and a
+/// queued pair still stands when its start is a boundary and its two
+/// parts together are exactly as long as its token.
+fn merge_long(piece: &[u8]) -> usize {
+    let len = piece.len();
+    let mut bounds = Bounds::new(len);
+    let mut queue: BinaryHeap<Reverse<(u32, usize)>> = (0..len.saturating_sub(1))
+        .filter_map(|i| vocab::rank(&piece[i..i + 2]).map(|rank| Reverse((rank, i))))
+        .collect();
+    let mut parts = len;
+    while let Some(Reverse((rank, start))) = queue.pop() {
+        if !bounds.is_set(start) {
+            continue;
+        }
+        let mid = bounds.next(start + 1);
+        if mid >= len {
+            continue;
+        }
+        let end = bounds.next(mid + 1);
+        if end - start != vocab::token_len(rank) {
+            continue;
+        }
+        bounds.clear(mid);
+        parts -= 1;
+        if end < len {
+            let after = bounds.next(end + 1);
+            if let Some(rank) = piece.get(start..after).and_then(vocab::rank) {
+                queue.push(Reverse((rank, start)));
+            }
+        }
+        if start > 0 {
+            let before = bounds.previous(start - 1);
+            if let Some(rank) = piece.get(before..end).and_then(vocab::rank) {
+                queue.push(Reverse((rank, before)));
+            }
+        }
+    }
+    parts
+}
+
+/// The boundaries between the parts of a piece of `len` bytes: bit `i` is
+/// set when a part starts at byte `i`; bit `len` is always set.
+struct Bounds {
+    words: Vec<u64>,
+}
+
+impl Bounds {
+    /// Every byte its own part.
+    fn new(len: usize) -> Self {
+        let mut words = vec![u64::MAX; len / 64 + 1];
+        if let Some(last) = words.last_mut() {
+            // Keep bits 0..=len % 64 of the last word.
+            *last = u64::MAX >> (63 - len % 64);
+        }
+        Self { words }
+    }
+
+    /// Whether a part starts at `i`.
+    fn is_set(&self, i: usize) -> bool {
+        self.words
+            .get(i / 64)
+            .is_some_and(|word| word >> (i % 64) & 1 == 1)
+    }
+
+    /// Removes the boundary at `i`.
+    fn clear(&mut self, i: usize) {
+        if let Some(word) = self.words.get_mut(i / 64) {
+            *word &= !(1 << (i % 64));
+        }
+    }
+
+    /// The first boundary at or after `i` (the end when there is none).
+    fn next(&self, i: usize) -> usize {
+        let mut at = i / 64;
+        let mut word = self.words.get(at).map_or(0, |word| word & (u64::MAX << (i % 64)));
+        while word == 0 {
+            at += 1;
+            match self.words.get(at) {
+                Some(next) => word = *next,
+                None => return self.words.len() * 64,
+            }
+        }
+        at * 64 + word.trailing_zeros() as usize
+    }
+
+    /// The last boundary at or before `i` (0 is always one while it is
+    /// not cleared, and it never is).
+    fn previous(&self, i: usize) -> usize {
+        let mut at = i / 64;
+        let mut word = self.words.get(at).map_or(0, |word| word & (u64::MAX >> (63 - i % 64)));
+        while word == 0 {
+            if at == 0 {
+                return 0;
+            }
+            at -= 1;
+            word = self.words.get(at).copied().unwrap_or(0);
+        }
+        at * 64 + 63 - word.leading_zeros() as usize
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// The reference count: the `bpe-openai` crate, itself checked against
+    /// OpenAI's `tiktoken` by its authors and by README's measurement.
+    fn reference(text: &str) -> usize {
+        bpe_openai::o200k_base().count(text)
+    }
+
+    #[test]
+    fn counts_match_the_reference_on_known_text() {
+        for text in [
+            "",
+            "hello world",
+            "fn main() {\n    println!(\"hi\");\n}\n",
+            "日本語のテキスト",
+            "<|endoftext|>",
+            "kalomire tanser voquidra, pelux zenorbli!",
+            "   \t\n\n  x",
+        ] {
+            assert_eq!(count(text), reference(text), "{text:?}");
+        }
+    }
+
+    /// Runs that make one long piece, merged by the queue rather than the
+    /// loop, and runs just around the cut-over length.
+    #[test]
+    fn long_runs_count_as_the_reference_counts_them() {
+        let limit = limits::O200K_SHORT_PIECE_BYTES;
+        for unit in ["a", " ", "=", "ab", "日", "\n", "0", "é", "\u{301}", "a\u{301}"] {
+            for n in [limit - 1, limit, limit + 1, 2 * limit + 3, 1_000, 10_000] {
+                let text = unit.repeat(n.div_ceil(unit.len()));
+                assert_eq!(count(&text), reference(&text), "{unit:?} × {n}");
+            }
+        }
+    }
+
+    /// Both merges give the same count on pieces the loop can take, so the
+    /// queue is checked on the many short pieces too.
+    #[test]
+    fn the_queue_merges_as_the_loop_does() {
+        let text = "Thequickbrownfoxjumpsoverthelazydog0123456789 !!!??///===\u{3000}";
+        for start in 0..text.len() {
+            for end in start + 2..=text.len().min(start + limits::O200K_SHORT_PIECE_BYTES) {
+                let Some(piece) = text.get(start..end) else {
+                    continue;
+                };
+                let piece = piece.as_bytes();
+                assert_eq!(merge_short(piece), merge_long(piece), "{piece:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn bounds_find_their_neighbours_across_words() {
+        let mut bounds = Bounds::new(130);
+        assert_eq!(bounds.next(0), 0);
+        for i in 1..130 {
+            bounds.clear(i);
+        }
+        assert_eq!(bounds.next(1), 130);
+        assert_eq!(bounds.previous(129), 0);
+        assert!(bounds.is_set(130) && !bounds.is_set(64));
+        assert!(!bounds.is_set(131));
+    }
+
+    /// Arbitrary text, runs of one character or of a short unit, and the
+    /// classes the pre-tokenizer treats differently, mixed.
+    fn awkward_text() -> impl Strategy<Value = String> {
+        let piece = prop_oneof![
+            any::<String>(),
+            "[ \t\r\n]{0,40}",
+            "[a'sA0-9 ]{0,40}",
+            "[a-z]{1,12}( [a-z]{1,12}){0,6}",
+            (any::<char>(), 0..400usize).prop_map(|(c, n)| c.to_string().repeat(n)),
+            ("[a-z=. ]{1,3}", 0..200usize).prop_map(|(unit, n)| unit.repeat(n)),
+        ];
+        prop::collection::vec(piece, 0..6).prop_map(|pieces| pieces.concat())
+    }
+
+    proptest! {
+        #[test]
+        fn counts_match_the_reference_on_arbitrary_text(text in awkward_text()) {
+            prop_assert_eq!(count(&text), reference(&text));
+        }
+
+        #[test]
+        fn counts_match_the_reference_on_arbitrary_bytes_made_text(
+            bytes in prop::collection::vec(any::<u8>(), 0..300)
+        ) {
+            let text = String::from_utf8_lossy(&bytes);
+            prop_assert_eq!(count(&text), reference(&text));
+        }
+    }
+}
