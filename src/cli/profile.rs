@@ -23,6 +23,7 @@
 //! - Options of `assemble` that only the engine has (`--no-rules`,
 //!   `--soul-file`, …) are ignored under a profile, with an info line.
 
+pub mod claude;
 pub mod codex;
 pub mod fate;
 
@@ -148,12 +149,7 @@ pub fn profile_turn0(
     let readers = Readers::new(ctx);
     let mut turn0 = match agent {
         Agent::Codex => codex::turn0(ctx, &readers, args)?,
-        // W2-B PLACEHOLDER: replaced by the Claude Code profile (src/prompt/claude/).
-        Agent::Claude => {
-            return Err(CliError::Usage(
-                "the claude profile's instructions are not available yet".into(),
-            ));
-        }
+        Agent::Claude => claude::turn0(ctx, &readers, args)?,
         Agent::Mecatl => {
             return Err(CliError::Usage(
                 "the mecatl profile is the engine's turn 0, assembled without a profile".into(),

@@ -19,6 +19,7 @@ mod lint;
 mod oracle;
 mod paths;
 mod profiles;
+mod profiles_claude;
 mod rules_for;
 mod snapshot;
 mod stats;
