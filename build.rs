@@ -2,10 +2,11 @@
 //! (`src/prompt/tokens/o200k.rs`) into `OUT_DIR`, so that nothing is
 //! deserialised, decompressed or built when the program runs:
 //!
-//! - `o200k_slots.bin`, `o200k_bytes.bin` and `o200k_lens.bin`: every
-//!   token of the encoding, its bytes in one blob, a hash table from bytes
-//!   to rank in the layout of `src/prompt/tokens/o200k/layout.rs`, and the
-//!   length of each rank. The vocabulary is read
+//! - `o200k_slots.bin`, `o200k_bytes.bin`, `o200k_lens.bin` and
+//!   `o200k_pairs.bin`: every token of the encoding, its bytes in one blob,
+//!   a hash table from bytes to rank in the layout of
+//!   `src/prompt/tokens/o200k/layout.rs`, the length of each rank, and the
+//!   rank of every two-byte string. The vocabulary is read
 //!   from the `bpe-openai` crate (a build dependency), so no vocabulary file
 //!   lives in this repository.
 //! - `o200k_classes.rs`: the Unicode classes the encoding's pre-tokenizing
@@ -54,7 +55,8 @@ fn write_vocabulary(out: &Path) {
         while slots[slot] != layout::EMPTY {
             slot = layout::next_slot(slot);
         }
-        slots[slot] = layout::key(hash, token.len()) | (offset << layout::RANK_BITS) | u64::from(rank);
+        slots[slot] =
+            layout::key(hash, token.len()) | (offset << layout::RANK_BITS) | u64::from(rank);
     }
     assert!(
         (blob.len() as u64) < (1 << layout::OFFSET_BITS),
@@ -74,6 +76,20 @@ fn write_vocabulary(out: &Path) {
     write(&out.join("o200k_slots.bin"), &bytes);
     write(&out.join("o200k_bytes.bin"), &blob);
     write(&out.join("o200k_lens.bin"), &lens);
+    write(&out.join("o200k_pairs.bin"), &pair_ranks(&slots, &blob));
+}
+
+/// The rank of every two-byte string (`u32::MAX` for none), indexed by
+/// `first << 8 | second`, as little-endian `u32`s: the lookup merging
+/// makes most, answered without hashing.
+fn pair_ranks(slots: &[u64], blob: &[u8]) -> Vec<u8> {
+    (0..=u16::MAX)
+        .flat_map(|pair| {
+            find(slots, blob, &pair.to_be_bytes())
+                .unwrap_or(u32::MAX)
+                .to_le_bytes()
+        })
+        .collect()
 }
 
 /// The rank of `token` in the table being built, found the way
@@ -147,9 +163,17 @@ fn write_classes(out: &Path) {
     }
     writeln!(rust, "/// Characters per block of [`CLASS_BLOCKS`].").unwrap();
     writeln!(rust, "pub(super) const CLASS_BLOCK: usize = {BLOCK};").unwrap();
-    writeln!(rust, "/// The block of [`CLASS_BLOCKS`] of each run of [`CLASS_BLOCK`] characters.").unwrap();
+    writeln!(
+        rust,
+        "/// The block of [`CLASS_BLOCKS`] of each run of [`CLASS_BLOCK`] characters."
+    )
+    .unwrap();
     write_array(&mut rust, "CLASS_INDEX", "u16", &index);
-    writeln!(rust, "/// The distinct blocks of flags, one byte per character.").unwrap();
+    writeln!(
+        rust,
+        "/// The distinct blocks of flags, one byte per character."
+    )
+    .unwrap();
     let all: Vec<u8> = blocks.concat();
     write_array(&mut rust, "CLASS_BLOCKS", "u8", &all);
     write(&out.join("o200k_classes.rs"), rust.as_bytes());
@@ -157,7 +181,12 @@ fn write_classes(out: &Path) {
 
 /// Appends `static NAME: [TYPE; N] = [...];` to `rust`.
 fn write_array<T: std::fmt::Display>(rust: &mut String, name: &str, ty: &str, values: &[T]) {
-    writeln!(rust, "pub(super) static {name}: [{ty}; {}] = [", values.len()).unwrap();
+    writeln!(
+        rust,
+        "pub(super) static {name}: [{ty}; {}] = [",
+        values.len()
+    )
+    .unwrap();
     for line in values.chunks(32) {
         let line: Vec<String> = line.iter().map(ToString::to_string).collect();
         writeln!(rust, "    {},", line.join(", ")).unwrap();

@@ -19,15 +19,54 @@ mod split;
 mod vocab;
 
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, HashMap};
+use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::limits;
 
 /// The number of `o200k_base` tokens of `text`.
 pub(super) fn count(text: &str) -> usize {
+    if text.len() < limits::O200K_PIECE_CACHE_MIN_BYTES {
+        return split::pieces(text)
+            .map(|piece| count_piece(piece.as_bytes()))
+            .sum();
+    }
+    let mut cache = PieceCache::new();
     split::pieces(text)
-        .map(|piece| count_piece(piece.as_bytes()))
+        .map(|piece| cache.count(piece.as_bytes()))
         .sum()
+}
+
+/// The counts of pieces met earlier in the same text: text repeats its
+/// words, so most pieces of a long text are counted once and then found
+/// here, at the cost of one hash and one comparison. Direct-mapped: a
+/// piece takes the slot its hash names, replacing what was there.
+struct PieceCache<'t> {
+    /// Each slot's piece (empty when the slot is) and its count.
+    slots: Vec<(&'t [u8], usize)>,
+}
+
+impl<'t> PieceCache<'t> {
+    /// An empty cache of [`limits::O200K_PIECE_CACHE_SLOTS`] slots.
+    fn new() -> Self {
+        Self {
+            slots: vec![(&[][..], 0); limits::O200K_PIECE_CACHE_SLOTS],
+        }
+    }
+
+    /// The count of `piece` (never empty), from the cache or counted.
+    fn count(&mut self, piece: &'t [u8]) -> usize {
+        let at = layout::hash(piece) as usize % self.slots.len().max(1);
+        match self.slots.get_mut(at) {
+            Some((cached, count)) if *cached == piece => *count,
+            Some(slot) => {
+                let count = count_piece(piece);
+                *slot = (piece, count);
+                count
+            }
+            None => count_piece(piece),
+        }
+    }
 }
 
 /// The number of tokens of one pre-tokenized piece.
@@ -91,18 +130,21 @@ fn merge_short(piece: &[u8]) -> usize {
 }
 
 /// The same merges on a piece of any length: candidate pairs wait in a
-/// min-queue ordered by (rank, start), which is `tiktoken`'s choice (the
+/// [`Queue`] ordered by (rank, start), which is `tiktoken`'s choice (the
 /// lowest rank, the leftmost on a tie); part boundaries are bits, and a
 /// queued pair still stands when its start is a boundary and its two
 /// parts together are exactly as long as its token.
 fn merge_long(piece: &[u8]) -> usize {
     let len = piece.len();
     let mut bounds = Bounds::new(len);
-    let mut queue: BinaryHeap<Reverse<(u32, usize)>> = (0..len.saturating_sub(1))
-        .filter_map(|i| vocab::rank(&piece[i..i + 2]).map(|rank| Reverse((rank, i))))
-        .collect();
+    let mut queue = Queue::default();
+    for (start, pair) in piece.windows(2).enumerate() {
+        if let Some(rank) = vocab::pair_rank(pair[0], pair[1]) {
+            queue.push(rank, start);
+        }
+    }
     let mut parts = len;
-    while let Some(Reverse((rank, start))) = queue.pop() {
+    while let Some((rank, start)) = queue.pop() {
         if !bounds.is_set(start) {
             continue;
         }
@@ -119,17 +161,105 @@ fn merge_long(piece: &[u8]) -> usize {
         if end < len {
             let after = bounds.next(end + 1);
             if let Some(rank) = piece.get(start..after).and_then(vocab::rank) {
-                queue.push(Reverse((rank, start)));
+                queue.push(rank, start);
             }
         }
         if start > 0 {
             let before = bounds.previous(start - 1);
             if let Some(rank) = piece.get(before..end).and_then(vocab::rank) {
-                queue.push(Reverse((rank, before)));
+                queue.push(rank, before);
             }
         }
     }
     parts
+}
+
+/// The candidate pairs of [`merge_long`], popped lowest (rank, start)
+/// first. Merging mostly makes tokens of higher rank than the one just
+/// merged, so pairs wait in one bucket per rank, and a bucket is sorted by
+/// start once, when its rank comes up, then read in order: a megabyte of
+/// one letter is a few long sorted runs, not a million heap operations.
+/// The few pairs found of a rank not above the one being read (a token
+/// whose own merges ran in another order) go through a small heap.
+#[derive(Default)]
+struct Queue {
+    /// The starts of the pairs of each rank above `current`, unsorted.
+    buckets: HashMap<u32, Vec<usize>, BuildHasherDefault<RankHasher>>,
+    /// The ranks that have a bucket, lowest first.
+    ranks: BinaryHeap<Reverse<u32>>,
+    /// The rank being read.
+    current: u32,
+    /// Its bucket, sorted, read from `next` on.
+    starts: Vec<usize>,
+    /// The next start of `starts` to pop.
+    next: usize,
+    /// The pairs of rank at most `current` found while reading it.
+    early: BinaryHeap<Reverse<(u32, usize)>>,
+}
+
+impl Queue {
+    /// Queues the pair of rank `rank` starting at `start`.
+    fn push(&mut self, rank: u32, start: usize) {
+        if rank <= self.current {
+            self.early.push(Reverse((rank, start)));
+        } else {
+            self.buckets
+                .entry(rank)
+                .or_insert_with(|| {
+                    self.ranks.push(Reverse(rank));
+                    Vec::new()
+                })
+                .push(start);
+        }
+    }
+
+    /// The lowest queued (rank, start), removed. Every rank in `early` is
+    /// at most `current`, and every bucket's above it.
+    fn pop(&mut self) -> Option<(u32, usize)> {
+        loop {
+            if let Some(&start) = self.starts.get(self.next) {
+                let read = (self.current, start);
+                if let Some(&Reverse(early)) = self.early.peek()
+                    && early < read
+                {
+                    self.early.pop();
+                    return Some(early);
+                }
+                self.next += 1;
+                return Some(read);
+            }
+            if let Some(Reverse(early)) = self.early.pop() {
+                return Some(early);
+            }
+            let Reverse(rank) = self.ranks.pop()?;
+            self.starts = self.buckets.remove(&rank).unwrap_or_default();
+            self.starts.sort_unstable();
+            self.current = rank;
+            self.next = 0;
+        }
+    }
+}
+
+/// A hasher for ranks, which are small distinct integers: one
+/// multiplication, against the standard library's keyed hash.
+#[derive(Default)]
+struct RankHasher(u64);
+
+impl Hasher for RankHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.write_u32(u32::from(byte));
+        }
+    }
+
+    fn write_u32(&mut self, rank: u32) {
+        let product = (self.0 ^ u64::from(rank)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        self.0 = product ^ (product >> 29);
+    }
 }
 
 /// The boundaries between the parts of a piece of `len` bytes: bit `i` is
@@ -166,7 +296,10 @@ impl Bounds {
     /// The first boundary at or after `i` (the end when there is none).
     fn next(&self, i: usize) -> usize {
         let mut at = i / 64;
-        let mut word = self.words.get(at).map_or(0, |word| word & (u64::MAX << (i % 64)));
+        let mut word = self
+            .words
+            .get(at)
+            .map_or(0, |word| word & (u64::MAX << (i % 64)));
         while word == 0 {
             at += 1;
             match self.words.get(at) {
@@ -181,7 +314,10 @@ impl Bounds {
     /// not cleared, and it never is).
     fn previous(&self, i: usize) -> usize {
         let mut at = i / 64;
-        let mut word = self.words.get(at).map_or(0, |word| word & (u64::MAX >> (63 - i % 64)));
+        let mut word = self
+            .words
+            .get(at)
+            .map_or(0, |word| word & (u64::MAX >> (63 - i % 64)));
         while word == 0 {
             if at == 0 {
                 return 0;
@@ -225,7 +361,9 @@ mod tests {
     #[test]
     fn long_runs_count_as_the_reference_counts_them() {
         let limit = limits::O200K_SHORT_PIECE_BYTES;
-        for unit in ["a", " ", "=", "ab", "日", "\n", "0", "é", "\u{301}", "a\u{301}"] {
+        for unit in [
+            "a", " ", "=", "ab", "日", "\n", "0", "é", "\u{301}", "a\u{301}",
+        ] {
             for n in [limit - 1, limit, limit + 1, 2 * limit + 3, 1_000, 10_000] {
                 let text = unit.repeat(n.div_ceil(unit.len()));
                 assert_eq!(count(&text), reference(&text), "{unit:?} × {n}");
@@ -280,6 +418,15 @@ mod tests {
         #[test]
         fn counts_match_the_reference_on_arbitrary_text(text in awkward_text()) {
             prop_assert_eq!(count(&text), reference(&text));
+        }
+
+        /// Text long enough to be counted through the cache of piece
+        /// counts, every piece of it met again and again.
+        #[test]
+        fn long_texts_reuse_piece_counts_exactly(text in awkward_text()) {
+            let times = limits::O200K_PIECE_CACHE_MIN_BYTES / text.len().max(1) + 1;
+            let long = text.repeat(times);
+            prop_assert_eq!(count(&long), reference(&long));
         }
 
         #[test]

@@ -91,7 +91,9 @@ fn fold(a: u64, b: u64) -> u64 {
 
 /// The first eight bytes as a little-endian word (zero when shorter).
 fn read_u64(bytes: &[u8]) -> u64 {
-    bytes.first_chunk().map_or(0, |word| u64::from_le_bytes(*word))
+    bytes
+        .first_chunk()
+        .map_or(0, |word| u64::from_le_bytes(*word))
 }
 
 /// The first four bytes as a little-endian word (zero when shorter).

@@ -12,6 +12,9 @@ static SLOTS: &[u8; layout::SLOT_COUNT * 8] =
 static BYTES: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/o200k_bytes.bin"));
 /// The length in bytes of each rank's token.
 static LENS: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/o200k_lens.bin"));
+/// The rank of every two-byte string, `u32::MAX` for none: little-endian
+/// `u32`s indexed by `first << 8 | second`.
+static PAIRS: &[u8; 4 << 16] = include_bytes!(concat!(env!("OUT_DIR"), "/o200k_pairs.bin"));
 
 /// The longest token, in bytes: no longer text is ever one token.
 pub(super) const MAX_TOKEN_LEN: usize = 1 << layout::LEN_BITS;
@@ -23,17 +26,36 @@ const OFFSET_MASK: u64 = (1 << layout::OFFSET_BITS) - 1;
 
 /// The rank of the token whose bytes are exactly `bytes`, if there is one.
 pub(super) fn rank(bytes: &[u8]) -> Option<u32> {
-    if bytes.is_empty() || bytes.len() > MAX_TOKEN_LEN {
-        return None;
+    match *bytes {
+        [] => None,
+        [first, second] => pair_rank(first, second),
+        _ if bytes.len() > MAX_TOKEN_LEN => None,
+        _ => hashed_rank(bytes, layout::hash(bytes)),
     }
-    let hash = layout::hash(bytes);
+}
+
+/// The rank of the two bytes `first` and `second` together, if they are a
+/// token: one read of a 256 KiB table.
+pub(super) fn pair_rank(first: u8, second: u8) -> Option<u32> {
+    let (ranks, _) = PAIRS.as_chunks::<4>();
+    let rank = ranks
+        .get(usize::from(first) << 8 | usize::from(second))
+        .map_or(u32::MAX, |word| u32::from_le_bytes(*word));
+    (rank != u32::MAX).then_some(rank)
+}
+
+/// [`rank`] of bytes (1 to [`MAX_TOKEN_LEN`] of them) whose
+/// [`layout::hash`] is `hash`, from the hash table.
+fn hashed_rank(bytes: &[u8], hash: u64) -> Option<u32> {
     let key = layout::key(hash, bytes.len());
     let (slots, _) = SLOTS.as_chunks::<8>();
     let mut slot = layout::home_slot(hash);
     // The table is under half full, so a probe meets an empty slot long
     // before it could come round; the bound only makes that explicit.
     for _ in 0..layout::SLOT_COUNT {
-        let entry = slots.get(slot).map_or(layout::EMPTY, |word| u64::from_le_bytes(*word));
+        let entry = slots
+            .get(slot)
+            .map_or(layout::EMPTY, |word| u64::from_le_bytes(*word));
         if entry == layout::EMPTY {
             return None;
         }
@@ -76,11 +98,23 @@ mod tests {
             .count();
         assert_eq!(filled, bpe.num_tokens());
         assert_eq!(token_len(u32::MAX), 0);
+        for pair in 0..=u16::MAX {
+            let [first, second] = pair.to_be_bytes();
+            assert_eq!(
+                pair_rank(first, second),
+                hashed_rank(&[first, second], layout::hash(&[first, second]))
+            );
+        }
     }
 
     #[test]
     fn text_that_is_no_token_has_no_rank() {
-        for text in [&b""[..], b"hello world, again", b"\xff\xfe\xfd", &[b'x'; 200]] {
+        for text in [
+            &b""[..],
+            b"hello world, again",
+            b"\xff\xfe\xfd",
+            &[b'x'; 200],
+        ] {
             assert_eq!(rank(text), None, "{text:?}");
         }
         // A token's bytes with one more byte, or one byte fewer, is another
