@@ -50,10 +50,10 @@ fn piece_end(text: &str, start: usize) -> usize {
     // `[^\r\n\p{L}\p{N}]`: the one character alternatives 1 and 2 allow
     // before a word.
     let prefix = flags & (FLAG_LETTER | FLAG_NUMBER | FLAG_NEWLINE) == 0;
-    if flags & (UPPER | LOWER) != 0 || prefix {
-        if let Some(end) = word(text, start, prefix.then_some(start + width)) {
-            return end;
-        }
+    if (flags & (UPPER | LOWER) != 0 || prefix)
+        && let Some(end) = word(text, start, prefix.then_some(start + width))
+    {
+        return end;
     }
     if flags & FLAG_NUMBER != 0 {
         return digits(text, start);
