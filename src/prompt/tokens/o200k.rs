@@ -3,16 +3,23 @@
 //! and each piece is encoded by byte-pair merging with the ranks of the
 //! vocabulary ([`vocab`]), as OpenAI's `tiktoken` does:
 //!
-//! - a piece that is one token (most are) costs one table lookup;
+//! - a piece that is one token (most are) costs one table lookup, and a
+//!   two-byte string one read of a table of all of them;
 //! - a short piece is merged as `tiktoken` merges it: repeatedly join the
 //!   adjacent pair whose joined bytes have the lowest rank, the leftmost
 //!   on a tie, until no joined pair is a token; quadratic in the piece,
 //!   which is at most [`limits::O200K_SHORT_PIECE_BYTES`] long;
 //! - a longer piece (a run of one letter, a line of `=`, a megabyte of
-//!   spaces) gets the same merges from a priority queue of candidate pairs
-//!   over a bitmap of part boundaries, `O(n log n)` in the piece.
+//!   spaces) gets the same merges from a queue of candidate pairs bucketed
+//!   by rank ([`Queue`]) over a bitmap of part boundaries, `O(n log n)` in
+//!   the piece at worst and mostly sequential reads;
+//! - in a text of [`limits::O200K_PIECE_CACHE_MIN_BYTES`] or more, the
+//!   count of each piece is kept in a small cache ([`PieceCache`]) and
+//!   reused when the same bytes come again, since text repeats its words.
 //!
-//! Only the count is kept, never the tokens.
+//! Only the count is kept, never the tokens. Every step is checked against
+//! the `bpe-openai` crate in the tests: splits character by character over
+//! all of Unicode, counts on arbitrary and real text.
 
 mod layout;
 mod split;
@@ -31,9 +38,14 @@ pub(super) fn count(text: &str) -> usize {
             .map(|piece| count_piece(piece.as_bytes()))
             .sum();
     }
-    let mut cache = PieceCache::new();
+    let mut cache = PieceCache::new(text.as_bytes());
+    let mut at = 0;
     split::pieces(text)
-        .map(|piece| cache.count(piece.as_bytes()))
+        .map(|piece| {
+            let count = cache.count(at, piece.len());
+            at += piece.len();
+            count
+        })
         .sum()
 }
 
@@ -42,30 +54,47 @@ pub(super) fn count(text: &str) -> usize {
 /// here, at the cost of one hash and one comparison. Direct-mapped: a
 /// piece takes the slot its hash names, replacing what was there.
 struct PieceCache<'t> {
-    /// Each slot's piece (empty when the slot is) and its count.
-    slots: Vec<(&'t [u8], usize)>,
+    /// The text whose pieces are counted.
+    text: &'t [u8],
+    /// Each slot's piece and count, packed as offset in the text (the high
+    /// bits), length and count (a byte each); 0 is an empty slot.
+    slots: Vec<u64>,
 }
 
 impl<'t> PieceCache<'t> {
-    /// An empty cache of [`limits::O200K_PIECE_CACHE_SLOTS`] slots.
-    fn new() -> Self {
+    /// An empty cache of [`limits::O200K_PIECE_CACHE_SLOTS`] slots for the
+    /// pieces of `text`.
+    fn new(text: &'t [u8]) -> Self {
         Self {
-            slots: vec![(&[][..], 0); limits::O200K_PIECE_CACHE_SLOTS],
+            text,
+            slots: vec![0; limits::O200K_PIECE_CACHE_SLOTS],
         }
     }
 
-    /// The count of `piece` (never empty), from the cache or counted.
-    fn count(&mut self, piece: &'t [u8]) -> usize {
-        let at = layout::hash(piece) as usize % self.slots.len().max(1);
-        match self.slots.get_mut(at) {
-            Some((cached, count)) if *cached == piece => *count,
-            Some(slot) => {
-                let count = count_piece(piece);
-                *slot = (piece, count);
-                count
-            }
-            None => count_piece(piece),
+    /// The count of the piece of `len` bytes (at least one) at byte `at`
+    /// of the text, from the cache or counted. Pieces of more than 255
+    /// bytes, or of more than 255 tokens, are always counted.
+    fn count(&mut self, at: usize, len: usize) -> usize {
+        let piece = self.text.get(at..at + len).unwrap_or_default();
+        if len > 0xff {
+            return count_piece(piece);
         }
+        let hash = layout::hash(piece) as usize;
+        let slots = self.slots.len().max(1);
+        let Some(slot) = self.slots.get_mut(hash % slots) else {
+            return count_piece(piece);
+        };
+        let cached_at = (*slot >> 16) as usize;
+        let cached = self.text.get(cached_at..cached_at + len);
+        if (*slot >> 8) & 0xff == len as u64 && cached.is_some_and(|c| vocab::same_bytes(c, piece))
+        {
+            return (*slot & 0xff) as usize;
+        }
+        let count = count_piece(piece);
+        if count <= 0xff {
+            *slot = (at as u64) << 16 | (len as u64) << 8 | count as u64;
+        }
+        count
     }
 }
 

@@ -61,13 +61,47 @@ fn hashed_rank(bytes: &[u8], hash: u64) -> Option<u32> {
         }
         if entry >> layout::KEY_SHIFT << layout::KEY_SHIFT == key {
             let offset = ((entry >> layout::RANK_BITS) & OFFSET_MASK) as usize;
-            if BYTES.get(offset..offset + bytes.len()) == Some(bytes) {
+            if BYTES
+                .get(offset..offset + bytes.len())
+                .is_some_and(|token| same_bytes(token, bytes))
+            {
                 return Some((entry & RANK_MASK) as u32);
             }
         }
         slot = layout::next_slot(slot);
     }
     None
+}
+
+/// Whether two byte strings of the same length (the callers' check) are
+/// equal, by two overlapping word reads for up to 16 bytes: most tokens
+/// are that short, and the library's comparison is a call through a
+/// pointer.
+pub(super) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    let len = a.len();
+    if len != b.len() {
+        return false;
+    }
+    let word = |bytes: &[u8], at: usize| {
+        bytes
+            .get(at..)
+            .and_then(|rest| rest.first_chunk())
+            .map_or(0, |word| u64::from_le_bytes(*word))
+    };
+    match len {
+        0..4 => a == b,
+        4..8 => {
+            let half = |bytes: &[u8], at: usize| {
+                bytes
+                    .get(at..)
+                    .and_then(|rest| rest.first_chunk())
+                    .map_or(0, |word| u32::from_le_bytes(*word))
+            };
+            half(a, 0) == half(b, 0) && half(a, len - 4) == half(b, len - 4)
+        }
+        8..=16 => word(a, 0) == word(b, 0) && word(a, len - 8) == word(b, len - 8),
+        _ => a == b,
+    }
 }
 
 /// The length in bytes of the token of rank `rank` (0 for no token).
@@ -105,6 +139,20 @@ mod tests {
                 hashed_rank(&[first, second], layout::hash(&[first, second]))
             );
         }
+    }
+
+    #[test]
+    fn same_bytes_compares_every_byte_of_every_length() {
+        let a: Vec<u8> = (0..40).collect();
+        for len in 0..=a.len() {
+            assert!(same_bytes(&a[..len], &a[..len]));
+            for at in 0..len {
+                let mut b = a[..len].to_vec();
+                b[at] ^= 0x80;
+                assert!(!same_bytes(&a[..len], &b), "{len} {at}");
+            }
+        }
+        assert!(!same_bytes(b"ab", b"abc"));
     }
 
     #[test]
