@@ -10,11 +10,15 @@ use crate::cli::context::{Context, Format};
 use crate::cli::error::{CliError, Status};
 use crate::cli::output::{self, DocHead};
 use crate::cli::parts::{self, ProfileDocument};
+use crate::cli::profile::skills::ListingArgs;
 use crate::cli::profile::{ProfileArgs, TouchArgs, profile_turn0, touch_adds_nothing};
 use crate::cli::provider;
 use crate::cli::stats::{self, Stats, Turn0AccountingArgs};
 use crate::cli::turn0::{Turn0Args, collect_turn0};
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::prompt::codex::chain::AGENTS_NAME;
+use crate::prompt::divergence;
+use crate::prompt::instructions::sent_file;
 use crate::prompt::profile::Agent;
 use crate::prompt::tokens::tokenizer_for;
 use crate::prompt::turn0::{AssembledMessage, MessageKind, Provenance, Role};
@@ -31,6 +35,9 @@ pub struct AssembleArgs {
     /// What reading a file adds.
     #[command(flatten)]
     pub touch: TouchArgs,
+    /// What sizes Claude Code's skills listing.
+    #[command(flatten)]
+    pub listing: ListingArgs,
 }
 
 /// One turn-0 message as the JSON output shows it.
@@ -97,11 +104,20 @@ fn write_text(messages: &[AssembledMessage]) -> std::io::Result<()> {
 /// Runs `assemble`.
 pub fn run(ctx: &Context, args: &AssembleArgs) -> Result<Status, CliError> {
     ctx.require_format("assemble", &[Format::Anthropic, Format::Openai])?;
-    let profile = ProfileArgs::resolve(ctx, &args.touch)?;
+    let profile = ProfileArgs::resolve(ctx, &args.touch, &args.listing)?;
     if ctx.agent != Agent::Mecatl {
         return run_profile(ctx, args, &profile);
     }
     let mut turn0 = collect_turn0(ctx, &args.turn0)?;
+    // Only when the engine sent AGENTS.md does Claude Code load another file.
+    let sent = turn0
+        .message(Provenance::Project)
+        .and_then(|m| sent_file(&m.message.text));
+    if sent == Some(AGENTS_NAME) {
+        turn0
+            .diagnostics
+            .extend(divergence::root_instructions_warning(&*ctx.reader));
+    }
     turn0.diagnostics.extend(
         profile
             .touch

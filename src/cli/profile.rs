@@ -26,6 +26,7 @@
 pub mod claude;
 pub mod codex;
 pub mod fate;
+pub mod skills;
 
 use std::path::PathBuf;
 
@@ -60,18 +61,27 @@ pub struct TouchArgs {
 pub struct ProfileArgs {
     /// The `--touch` paths, workspace-relative.
     pub touch: Vec<String>,
+    /// `--context-window`: what sizes Claude Code's skills listing.
+    pub context_window: Option<u64>,
 }
 
 impl ProfileArgs {
     /// Resolves `--touch` like `--for` (SPEC §3.5): against `-C`,
     /// normalised, inside the workspace (else a usage error).
-    pub fn resolve(ctx: &Context, touch: &TouchArgs) -> Result<Self, CliError> {
+    pub fn resolve(
+        ctx: &Context,
+        touch: &TouchArgs,
+        listing: &skills::ListingArgs,
+    ) -> Result<Self, CliError> {
         let touch = touch
             .touch
             .iter()
             .map(|path| ctx.workspace_relative("--touch", path))
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(Self { touch })
+        Ok(Self {
+            touch,
+            context_window: listing.context_window,
+        })
     }
 }
 
@@ -104,11 +114,15 @@ impl<'c> Readers<'c> {
     /// `$CODEX_HOME` (used when set, non-empty and absolute), else
     /// `~/.codex`; `None` without either.
     pub fn codex_home(&self) -> Option<OsWorkspace> {
+        self.codex_home_dir().map(user_reader)
+    }
+
+    /// The `$CODEX_HOME` directory [`Readers::codex_home`] reads.
+    pub fn codex_home_dir(&self) -> Option<PathBuf> {
         codex_config::codex_home(
             self.ctx.env.codex_home.as_deref(),
             self.ctx.locations.home.as_deref(),
         )
-        .map(user_reader)
     }
 
     /// `$CLAUDE_CONFIG_DIR` (used when set, non-empty and absolute), else
@@ -156,6 +170,7 @@ pub fn profile_turn0(
             ));
         }
     };
+    skills::add_listing(ctx, args, &mut turn0)?;
     let withheld = turn0
         .not_loaded
         .iter()

@@ -1,16 +1,23 @@
 //! Builds the file sources a subcommand reads from the resolved context:
-//! command directories and rule locations, with trust applied. Shared so
-//! that `commands list`, `expand`, completion, `explain` and the turn-0
-//! pipeline agree.
+//! command directories (the run's profile's: the engine's, Claude Code's
+//! commands and skills, or Codex's skills) and rule locations, with trust
+//! applied. Shared so that `commands list`, `expand`, completion,
+//! `explain`, `snapshot` and the turn-0 pipeline agree.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
+use crate::adapters::claude_commands::ClaudeCatalog;
+use crate::adapters::codex_skills::CodexSkills;
 use crate::adapters::commandsfs::CommandCatalog;
 use crate::adapters::rulesfs;
 use crate::cli::context::Context;
 use crate::cli::error::CliError;
+use crate::cli::profile::Readers;
 use crate::diagnostic::Diagnostic;
+use crate::prompt::profile::Agent;
 use crate::prompt::tiers::SearchDir;
+use crate::workspace::Workspace;
 
 /// The command catalog: the operator's `--commands-dir` directories when
 /// given (resolved against `-C`, never trust-gated), else the project
@@ -35,6 +42,55 @@ pub fn command_catalog(
         CommandCatalog::for_workspace(ctx.reader.clone(), ctx.trust.trusted)
     } else {
         CommandCatalog::for_operator_dirs(commands_dirs.iter().map(|d| ctx.resolve_path(d)))
+    })
+}
+
+/// The commands and skills of the run's profile (SPEC §5.5, §14.5,
+/// §14.6): what `commands list`, `expand`, `explain`, completion and
+/// `snapshot` read.
+#[derive(Debug)]
+pub enum Catalog {
+    /// The engine's command directories (`mecatl`).
+    Engine(CommandCatalog),
+    /// Claude Code's command and skill directories (`claude`).
+    Claude(ClaudeCatalog),
+    /// Codex's skill roots (`codex`).
+    Codex(Box<CodexSkills>),
+}
+
+/// The catalog of the run's profile: [`command_catalog`] under `mecatl`;
+/// under `claude` and `codex` the agent's own directories, read from
+/// `--at` with the user directories of [`Readers`]. `--commands-dir` is
+/// the engine's and a usage error under another profile.
+pub fn catalog(ctx: &Context, commands_dirs: &[PathBuf]) -> Result<Catalog, CliError> {
+    if ctx.agent != Agent::Mecatl && !commands_dirs.is_empty() {
+        return Err(CliError::Usage(format!(
+            "--commands-dir replaces the mecatl profile's command directories; {} reads its \
+             own (run without --agent {} to use it)",
+            ctx.agent.title(),
+            ctx.agent.as_str()
+        )));
+    }
+    let readers = Readers::new(ctx);
+    let trusted = ctx.trust.trusted;
+    Ok(match ctx.agent {
+        Agent::Mecatl => Catalog::Engine(command_catalog(ctx, commands_dirs)?),
+        Agent::Claude => {
+            let config = readers
+                .claude_config()
+                .map(|reader| Arc::new(reader) as Arc<dyn Workspace>);
+            Catalog::Claude(
+                ClaudeCatalog::new(ctx.reader.clone(), &ctx.at, trusted, config)
+                    .map_err(|err| CliError::Usage(err.to_string()))?,
+            )
+        }
+        Agent::Codex => Catalog::Codex(Box::new(CodexSkills::new(
+            ctx.reader.clone(),
+            &ctx.at,
+            trusted,
+            readers.codex_home_dir(),
+            ctx.locations.home.clone(),
+        ))),
     })
 }
 

@@ -7,8 +7,11 @@ use std::sync::Arc;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::limits;
 use crate::prompt::command::command_frontmatter::misplaced_frontmatter;
+use crate::prompt::divergence;
 use crate::prompt::text::{INVALID_UTF8_REPLACED, decode_read};
-use crate::prompt::tiers::{Kind, Listed, Loaded, Loss, SearchDir, Tier, Words, read_listed};
+use crate::prompt::tiers::{
+    Kind, Listed, Loaded, Loss, SearchDir, Tier, Words, read_listed, walk_tree,
+};
 use crate::workspace::{EntryKind, Workspace};
 
 /// The default project command directories, highest precedence first.
@@ -37,6 +40,37 @@ pub fn command_dirs<'r>(
         .collect()
 }
 
+/// Reads a command or skill file, at most `read_bytes`, decoded lossily,
+/// with what every such file is told: that it is larger than
+/// [`limits::MAX_COMMAND_FILE_BYTES`] (only that much is ever used), and
+/// that invalid UTF-8 was replaced.
+pub(crate) fn read_text(
+    words: &Words,
+    dir: &SearchDir<'_>,
+    file: &Listed,
+    read_bytes: u64,
+) -> Result<(String, Vec<Diagnostic>), Loss> {
+    let content = read_listed(words, dir, file, read_bytes)?;
+    let source = dir.display(&file.rel);
+    let mut notes = Vec::new();
+    if content.size > limits::MAX_COMMAND_FILE_BYTES {
+        notes.push(Diagnostic::warning(
+            &source,
+            format!(
+                "file is {} bytes; only the first {} bytes are used",
+                content.size,
+                limits::MAX_COMMAND_FILE_BYTES
+            ),
+        ));
+    }
+    let truncated = content.is_truncated();
+    let decoded = decode_read(content.bytes, truncated);
+    if decoded.lossy {
+        notes.push(Diagnostic::warning(&source, INVALID_UTF8_REPLACED));
+    }
+    Ok((decoded.text.into_owned(), notes))
+}
+
 /// The command-file kind of the precedence engine: a usable file yields
 /// its content, decoded lossily, read up to `read_bytes` (the description
 /// head for listings, the whole read bound for expansion).
@@ -62,41 +96,26 @@ impl CommandFiles {
 impl Kind for CommandFiles {
     type Item = String;
 
-    fn words(&self) -> &Words {
+    fn words(&self, _dir: &SearchDir<'_>) -> &Words {
         &COMMAND_WORDS
     }
 
     fn load(&self, dir: &SearchDir<'_>, file: &Listed) -> Result<Loaded<String>, Loss> {
-        let content = read_listed(&COMMAND_WORDS, dir, file, self.read_bytes)?;
-        let source = dir.display(&file.rel);
-        let mut notes = Vec::new();
-        if content.size > limits::MAX_COMMAND_FILE_BYTES {
+        let (text, mut notes) = read_text(&COMMAND_WORDS, dir, file, self.read_bytes)?;
+        if let Some(misplaced) = misplaced_frontmatter(text.as_bytes()) {
             notes.push(Diagnostic::warning(
-                &source,
-                format!(
-                    "file is {} bytes; only the first {} bytes are used",
-                    content.size,
-                    limits::MAX_COMMAND_FILE_BYTES
-                ),
+                dir.display(&file.rel),
+                misplaced.describe(),
             ));
         }
-        let misplaced = misplaced_frontmatter(&content.bytes);
-        let truncated = content.is_truncated();
-        let decoded = decode_read(content.bytes, truncated);
-        if decoded.lossy {
-            notes.push(Diagnostic::warning(&source, INVALID_UTF8_REPLACED));
-        }
-        if let Some(misplaced) = misplaced {
-            notes.push(Diagnostic::warning(&source, misplaced.describe()));
-        }
-        Ok(Loaded {
-            item: decoded.text.into_owned(),
-            notes,
-        })
+        Ok(Loaded { item: text, notes })
     }
 
-    /// The engine does not read nested directories; Claude Code offers
-    /// their files as `/dir:name`, which the info says.
+    /// The engine does not read nested directories. In the project's
+    /// `.claude/commands`, Claude Code offers their files as `/dir:name`:
+    /// a divergence warning says so ([`divergence::nested_commands_warning`],
+    /// counting the `.md` files at any depth); elsewhere, and for a
+    /// directory without `.md` files, an info.
     fn nested_dir(
         &self,
         dir: &SearchDir<'_>,
@@ -112,25 +131,32 @@ impl Kind for CommandFiles {
         if !is_dir {
             return None;
         }
-        let stems: Vec<String> = match dir.reader.list(rel) {
-            Ok(entries) => entries
-                .into_iter()
-                .filter(|e| !e.lossy)
-                .filter_map(|e| e.name.strip_suffix(".md").map(str::to_string))
-                .filter(|stem| !stem.is_empty())
-                .collect(),
-            Err(_) => Vec::new(),
-        };
-        let reason = match stems.first() {
-            Some(first) => format!(
-                "nested directory not read: its {} .md file(s) are not commands here \
-                 (Claude Code would offer them as /{name}:NAME, e.g. /{name}:{first})",
-                stems.len()
-            ),
-            None => "nested directory not read: commands are only taken from .md files \
-                     directly in the commands directory"
-                .to_string(),
-        };
-        Some(Diagnostic::info(dir.display(rel), reason))
+        // Claude Code's names for the files below, at any depth
+        // (`a/b.md` is `a:b`), from one bounded walk that reads nothing.
+        let mut stems: Vec<String> = walk_tree(dir.reader.as_ref(), rel, false)
+            .files
+            .iter()
+            .filter_map(|file| {
+                file.strip_prefix(rel)?
+                    .strip_prefix('/')?
+                    .strip_suffix(".md")
+            })
+            .filter(|stem| !stem.is_empty() && !stem.ends_with('/'))
+            .map(|stem| stem.replace('/', ":"))
+            .collect();
+        stems.sort_unstable();
+        let claude_reads = dir.tier == Tier::Project && dir.dir == divergence::CLAUDE_COMMANDS_DIR;
+        if claude_reads && !stems.is_empty() {
+            return Some(divergence::nested_commands_warning(
+                &dir.display(rel),
+                name,
+                &stems,
+            ));
+        }
+        Some(Diagnostic::info(
+            dir.display(rel),
+            "nested directory not read: commands are only taken from .md files directly in \
+             the commands directory",
+        ))
     }
 }
