@@ -27,6 +27,7 @@ pub mod codex;
 pub mod fate;
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use clap::Args;
 
@@ -37,7 +38,7 @@ use crate::cli::error::CliError;
 use crate::cli::sources::with_context_diagnostics;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::prompt::profile::{Agent, NotLoadedReason, ProfileTurn0};
-use crate::workspace::{LinkPolicy, OsWorkspace, Workspace};
+use crate::workspace::{LinkPolicy, OsWorkspace, ReadMemo, Workspace};
 
 /// Claude Code's managed (machine policy) directory on Linux (SPEC §14.3).
 pub const CLAUDE_MANAGED_DIR: &str = "/etc/claude-code";
@@ -74,67 +75,102 @@ impl ProfileArgs {
     }
 }
 
-/// The readers of one run's profiles.
+/// The readers of one run: the profiles' and the engine's. Plain readers
+/// ask the disk; memoised ones ([`Readers::memoised`], `compare`) share
+/// one [`ReadMemo`], so a file several profiles read is read once.
 pub struct Readers<'c> {
     ctx: &'c Context,
-    parent: OsWorkspace,
+    project: Arc<dyn Workspace>,
+    parent: Arc<dyn Workspace>,
+    memo: Option<Arc<ReadMemo>>,
 }
 
 impl<'c> Readers<'c> {
-    /// The readers of `ctx`'s run.
+    /// The plain readers of `ctx`'s run.
     pub fn new(ctx: &'c Context) -> Self {
         Self {
             ctx,
-            parent: OsWorkspace::new("/", LinkPolicy::Follow),
+            project: ctx.reader.clone(),
+            parent: Arc::new(OsWorkspace::new("/", LinkPolicy::Follow)),
+            memo: None,
         }
+    }
+
+    /// The readers of `ctx`'s run, every one of them through `memo`.
+    pub fn memoised(ctx: &'c Context, memo: Arc<ReadMemo>) -> Self {
+        let plain = Self::new(ctx);
+        Self {
+            ctx,
+            project: Arc::new(memo.reader(plain.project, LinkPolicy::Confine)),
+            parent: Arc::new(memo.reader(plain.parent, LinkPolicy::Follow)),
+            memo: Some(memo),
+        }
+    }
+
+    /// The run these readers read for.
+    pub fn context(&self) -> &'c Context {
+        self.ctx
     }
 
     /// The project reader: the workspace, confined.
     pub fn project(&self) -> &dyn Workspace {
-        &*self.ctx.reader
+        &*self.project
+    }
+
+    /// The project reader, for sources that keep it (search directories).
+    pub fn project_shared(&self) -> Arc<dyn Workspace> {
+        self.project.clone()
     }
 
     /// The reader of the directories above the workspace: `/`, links
     /// followed.
     pub fn parent(&self) -> &dyn Workspace {
-        &self.parent
+        &*self.parent
     }
 
     /// `$CODEX_HOME` (used when set, non-empty and absolute), else
     /// `~/.codex`; `None` without either.
-    pub fn codex_home(&self) -> Option<OsWorkspace> {
+    pub fn codex_home(&self) -> Option<Arc<dyn Workspace>> {
         codex_config::codex_home(
             self.ctx.env.codex_home.as_deref(),
             self.ctx.locations.home.as_deref(),
         )
-        .map(user_reader)
+        .map(|dir| self.user_dir(dir))
     }
 
     /// `$CLAUDE_CONFIG_DIR` (used when set, non-empty and absolute), else
     /// `~/.claude`; `None` without either.
-    pub fn claude_config(&self) -> Option<OsWorkspace> {
+    pub fn claude_config(&self) -> Option<Arc<dyn Workspace>> {
         var_or_home_dir(
             self.ctx.env.claude_config_dir.as_deref(),
             self.ctx.locations.home.as_deref(),
             ".claude",
         )
-        .map(user_reader)
+        .map(|dir| self.user_dir(dir))
     }
 
     /// The home directory, links followed.
-    pub fn home(&self) -> Option<OsWorkspace> {
-        self.ctx.locations.home.clone().map(user_reader)
+    pub fn home(&self) -> Option<Arc<dyn Workspace>> {
+        self.ctx
+            .locations
+            .home
+            .clone()
+            .map(|dir| self.user_dir(dir))
     }
 
     /// Claude Code's managed directory, links followed.
-    pub fn managed(&self) -> OsWorkspace {
-        user_reader(PathBuf::from(CLAUDE_MANAGED_DIR))
+    pub fn managed(&self) -> Arc<dyn Workspace> {
+        self.user_dir(PathBuf::from(CLAUDE_MANAGED_DIR))
     }
-}
 
-/// A user-tier reader: links followed (SPEC §3.1).
-fn user_reader(dir: PathBuf) -> OsWorkspace {
-    OsWorkspace::new(dir, LinkPolicy::Follow)
+    /// A user-tier reader rooted at `dir`: links followed (SPEC §3.1).
+    pub fn user_dir(&self, dir: PathBuf) -> Arc<dyn Workspace> {
+        let plain: Arc<dyn Workspace> = Arc::new(OsWorkspace::new(dir, LinkPolicy::Follow));
+        match &self.memo {
+            Some(memo) => Arc::new(memo.reader(plain, LinkPolicy::Follow)),
+            None => plain,
+        }
+    }
 }
 
 /// The one registration of the profiles (SPEC §14.2): `agent`'s turn 0 for

@@ -6,10 +6,11 @@
 use std::path::PathBuf;
 
 use crate::adapters::commandsfs::CommandCatalog;
-use crate::adapters::rulesfs;
 use crate::cli::context::Context;
 use crate::cli::error::CliError;
+use crate::cli::profile::Readers;
 use crate::diagnostic::Diagnostic;
+use crate::prompt::rules::files::{project_rule_dirs, user_rule_dir};
 use crate::prompt::tiers::SearchDir;
 
 /// The command catalog: the operator's `--commands-dir` directories when
@@ -38,14 +39,25 @@ pub fn command_catalog(
     })
 }
 
-/// Every rule directory in precedence order: the two project directories
-/// (withheld when untrusted), then the user directories.
+/// Every rule directory in precedence order, read through the run's plain
+/// readers ([`rule_dirs_through`]).
 pub fn rule_dirs(ctx: &Context) -> Vec<SearchDir<'static>> {
-    rulesfs::rule_dirs(
-        ctx.reader.clone(),
-        !ctx.trust.trusted,
-        ctx.locations.user_rule_dirs(),
-    )
+    rule_dirs_through(&Readers::new(ctx))
+}
+
+/// Every rule directory in precedence order, read through `readers`: the
+/// two project directories (withheld when untrusted), then the user
+/// directories.
+pub fn rule_dirs_through(readers: &Readers<'_>) -> Vec<SearchDir<'static>> {
+    let ctx = readers.context();
+    let mut dirs = project_rule_dirs(readers.project_shared(), !ctx.trust.trusted);
+    dirs.extend(
+        ctx.locations
+            .user_rule_dirs()
+            .into_iter()
+            .map(|dir| user_rule_dir(readers.user_dir(dir))),
+    );
+    dirs
 }
 
 /// The context's own diagnostics, then `found`, then the withheld notice

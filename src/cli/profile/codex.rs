@@ -45,7 +45,7 @@ pub fn turn0(
         config,
         diagnostics,
     } = match &codex_home {
-        Some(home) => codex_config::load(home),
+        Some(home) => codex_config::load(&**home),
         None => {
             turn0.diagnostics.push(Diagnostic::new(
                 Severity::Info,
@@ -66,7 +66,7 @@ pub fn turn0(
     let root = find_root(&walk, &config.project_root_markers);
     let chain = chain(&walk, root.as_ref());
     let docs = project_docs(chain, &config, ctx.trust.trusted);
-    let global = codex_home.as_ref().map(|home| global_doc(home));
+    let global = codex_home.as_deref().map(global_doc);
 
     let mut parts = Vec::new();
     let mut left_out: Vec<&LeftOut> = Vec::new();
@@ -105,7 +105,7 @@ pub fn turn0(
             text,
         ));
     }
-    turn0.searched = searched(ctx, codex_home.as_ref(), chain, root.as_ref(), &config);
+    turn0.searched = searched(ctx, codex_home.as_deref(), chain, root.as_ref(), &config);
     for path in &args.touch {
         turn0
             .diagnostics
@@ -148,7 +148,7 @@ fn dir_label(dir: &str) -> &str {
 /// directory with the names tried there; and the rule that chose the chain.
 fn searched(
     ctx: &Context,
-    codex_home: Option<&impl Workspace>,
+    codex_home: Option<&dyn Workspace>,
     chain: &[WalkDir<'_>],
     root: Option<&Root>,
     config: &CodexConfig,
