@@ -25,6 +25,7 @@
 
 pub mod codex;
 pub mod fate;
+pub mod mecatl;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -37,7 +38,7 @@ use crate::cli::context::Context;
 use crate::cli::error::CliError;
 use crate::cli::sources::with_context_diagnostics;
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::prompt::profile::{Agent, NotLoadedReason, ProfileTurn0};
+use crate::prompt::profile::{Agent, ProfileTurn0, Touched};
 use crate::workspace::{LinkPolicy, OsWorkspace, ReadMemo, Workspace};
 
 /// Claude Code's managed (machine policy) directory on Linux (SPEC §14.3).
@@ -181,28 +182,33 @@ pub fn profile_turn0(
     agent: Agent,
     args: &ProfileArgs,
 ) -> Result<ProfileTurn0, CliError> {
-    let readers = Readers::new(ctx);
+    let mut turn0 = agent_turn0(&Readers::new(ctx), agent, args)?;
+    let withheld = turn0.withheld_any();
+    turn0.diagnostics =
+        with_context_diagnostics(ctx, std::mem::take(&mut turn0.diagnostics), withheld);
+    Ok(turn0)
+}
+
+/// `agent`'s turn 0 read through `readers`, with the diagnostics about its
+/// own files only: neither the context's diagnostics nor the trust notice,
+/// which a caller running several profiles states once.
+pub fn agent_turn0(
+    readers: &Readers<'_>,
+    agent: Agent,
+    args: &ProfileArgs,
+) -> Result<ProfileTurn0, CliError> {
+    let ctx = readers.context();
     let mut turn0 = match agent {
-        Agent::Codex => codex::turn0(ctx, &readers, args)?,
+        Agent::Codex => codex::turn0(ctx, readers, args)?,
         // W2-B PLACEHOLDER: replaced by the Claude Code profile (src/prompt/claude/).
         Agent::Claude => {
             return Err(CliError::Usage(
                 "the claude profile's instructions are not available yet".into(),
             ));
         }
-        Agent::Mecatl => {
-            return Err(CliError::Usage(
-                "the mecatl profile is the engine's turn 0, assembled without a profile".into(),
-            ));
-        }
+        Agent::Mecatl => mecatl::turn0(readers, args)?,
     };
-    let withheld = turn0
-        .not_loaded
-        .iter()
-        .any(|entry| entry.reason == NotLoadedReason::Withheld);
-    turn0.diagnostics =
-        with_context_diagnostics(ctx, std::mem::take(&mut turn0.diagnostics), withheld);
-    if turn0.messages.is_empty() && !withheld {
+    if turn0.messages.is_empty() && !turn0.withheld_any() {
         turn0.diagnostics.push(Diagnostic::new(
             Severity::Info,
             None,
@@ -213,6 +219,19 @@ pub fn profile_turn0(
         ));
     }
     Ok(turn0)
+}
+
+/// Adds what `--touch` adds under a profile that loads nothing lazily
+/// (SPEC §14.3: mecatl and codex): an empty section per path, and an info
+/// line saying so.
+pub fn touch_adds_nothing_for(agent: Agent, args: &ProfileArgs, turn0: &mut ProfileTurn0) {
+    for path in &args.touch {
+        turn0.diagnostics.push(touch_adds_nothing(agent, path));
+        turn0.touch.push(Touched {
+            path: path.clone(),
+            parts: Vec::new(),
+        });
+    }
 }
 
 /// The info line for `--touch` under a profile that loads nothing lazily

@@ -314,7 +314,11 @@ fn turn0_entries(report: &Turn0Report) -> Vec<StatEntry> {
         .messages
         .iter()
         .map(|message| {
-            let status = if message.truncated { "truncated" } else { "ok" };
+            let status = if message.truncated() {
+                "truncated"
+            } else {
+                "ok"
+            };
             let name = message.provenance.as_str();
             let bytes = message.message.text.len();
             let entry = StatEntry::sized(name, message.source.clone(), bytes, status);

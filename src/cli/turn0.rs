@@ -28,7 +28,7 @@ use crate::prompt::user_model::UserModelAssembler;
 
 /// The options that choose what the turn-0 messages contain. Shared by
 /// `assemble`, `snapshot` and `check`.
-#[derive(Debug, Clone, Args)]
+#[derive(Debug, Clone, Default, Args)]
 pub struct Turn0Args {
     /// Leave out the project instructions (AGENTS.md / CLAUDE.md)
     #[arg(long)]
@@ -170,18 +170,7 @@ fn user_model_dir(ctx: &Context, args: &Turn0Args) -> Option<PathBuf> {
 /// soft into diagnostics. The report's diagnostics open with the context's
 /// own and end with the trust notice when trust withheld anything.
 pub fn collect_turn0(ctx: &Context, args: &Turn0Args) -> Result<Turn0Report, CliError> {
-    collect_turn0_through(&Readers::new(ctx), args)
-}
-
-/// [`collect_turn0`] reading through `readers` (memoised under `compare`).
-pub fn collect_turn0_through(
-    readers: &Readers<'_>,
-    args: &Turn0Args,
-) -> Result<Turn0Report, CliError> {
-    let ctx = readers.context();
-    let selected = assemblers(readers, args);
-    let multi = MultiAssembler::new(selected.iter().map(Box::as_ref).collect());
-    let mut report = multi.report(readers.project())?;
+    let mut report = engine_report(&Readers::new(ctx), args)?;
     let withheld = report
         .left_out
         .iter()
@@ -196,4 +185,13 @@ pub fn collect_turn0_through(
         ));
     }
     Ok(report)
+}
+
+/// The turn-0 report of the sources the options select, read through
+/// `readers`, with the diagnostics about the files looked at only (the
+/// mecatl profile's turn 0, which `compare` runs beside the others).
+pub fn engine_report(readers: &Readers<'_>, args: &Turn0Args) -> Result<Turn0Report, CliError> {
+    let selected = assemblers(readers, args);
+    let multi = MultiAssembler::new(selected.iter().map(Box::as_ref).collect());
+    Ok(multi.report(readers.project())?)
 }

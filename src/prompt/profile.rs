@@ -99,6 +99,12 @@ pub enum PartKind {
     AutoMemory,
     /// The skills listing.
     Skills,
+    /// The engine's soul (the mecatl profile, SPEC §6.4).
+    Soul,
+    /// The engine's memory index (the mecatl profile, SPEC §6.5).
+    MemoryIndex,
+    /// The engine's user model (the mecatl profile, SPEC §6.5).
+    UserModel,
 }
 
 impl PartKind {
@@ -110,6 +116,9 @@ impl PartKind {
             PartKind::Import => "import",
             PartKind::AutoMemory => "auto-memory",
             PartKind::Skills => "skills",
+            PartKind::Soul => "soul",
+            PartKind::MemoryIndex => "memory-index",
+            PartKind::UserModel => "user-model",
         }
     }
 }
@@ -232,6 +241,9 @@ pub enum NotLoadedReason {
     /// A fan-out guard of ours stopped reading (imports per assembly,
     /// imported bytes).
     Capped,
+    /// The engine's rules message was full (its count or byte cap, SPEC
+    /// §6.3); the file was never opened.
+    PastCap,
     /// Cannot be used: a link leaving the workspace, a dangling link, a
     /// read fault; the text says which.
     Unusable(String),
@@ -263,6 +275,7 @@ impl NotLoadedReason {
             NotLoadedReason::TooLarge { bytes } => format!("too large ({bytes} bytes)"),
             NotLoadedReason::OverBudget { bytes } => format!("over budget ({bytes} bytes)"),
             NotLoadedReason::Capped => "past the import guard".to_string(),
+            NotLoadedReason::PastCap => "dropped at the rules message's cap".to_string(),
             NotLoadedReason::Unusable(why) => format!("cannot be used: {why}"),
             NotLoadedReason::Shadowed { by } => format!("shadowed by {by}"),
         }
@@ -339,6 +352,15 @@ pub struct ProfileTurn0 {
     pub diagnostics: Vec<Diagnostic>,
     /// Where the profile looked at start.
     pub searched: Searched,
+}
+
+impl ProfileTurn0 {
+    /// True when trust withheld any file.
+    pub fn withheld_any(&self) -> bool {
+        self.not_loaded
+            .iter()
+            .any(|entry| entry.reason == NotLoadedReason::Withheld)
+    }
 }
 
 #[cfg(test)]

@@ -16,7 +16,7 @@
 use crate::adapters::codex_config::{self, ConfigRead};
 use crate::cli::context::Context;
 use crate::cli::error::CliError;
-use crate::cli::profile::{ProfileArgs, Readers, touch_adds_nothing};
+use crate::cli::profile::{ProfileArgs, Readers, touch_adds_nothing_for};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::prompt::codex::chain::{
     AGENTS_NAME, LeftOut, LeftOutReason, OVERRIDE_NAME, Root, candidate_names, chain, find_root,
@@ -26,7 +26,7 @@ use crate::prompt::codex::global::global_doc;
 use crate::prompt::codex::{CodexConfig, instructions_text};
 use crate::prompt::profile::{
     Agent, NotLoaded, NotLoadedReason, Part, PartKind, ProfileMessage, ProfileTurn0, Searched,
-    SearchedDir, Touched,
+    SearchedDir,
 };
 use crate::prompt::turn0::Provenance;
 use crate::prompt::walk::{Scope, WalkDir, walk};
@@ -106,15 +106,7 @@ pub fn turn0(
         ));
     }
     turn0.searched = searched(ctx, codex_home.as_deref(), chain, root.as_ref(), &config);
-    for path in &args.touch {
-        turn0
-            .diagnostics
-            .push(touch_adds_nothing(Agent::Codex, path));
-        turn0.touch.push(Touched {
-            path: path.clone(),
-            parts: Vec::new(),
-        });
-    }
+    touch_adds_nothing_for(Agent::Codex, args, &mut turn0);
     Ok(turn0)
 }
 
