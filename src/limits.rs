@@ -154,3 +154,12 @@ pub const MAX_CLAUDE_MEMORY_LINES: usize = 200;
 /// JavaScript counts; 13,000 `é` pass whole), cut at the last line break within it
 /// (observed).
 pub const MAX_CLAUDE_MEMORY_UNITS: usize = 25_000;
+
+// compare (SPEC §15.1).
+
+/// Most files one divergence sentence names; the rest are counted ("and 4
+/// more"), so a line stays a line (ours).
+pub const COMPARE_LISTED_FILES: usize = 5;
+/// How long `compare --diff` looks for the smallest diff before it settles
+/// for a correct, larger one (ours).
+pub const COMPARE_DIFF_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);

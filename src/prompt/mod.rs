@@ -7,6 +7,7 @@ pub mod build;
 pub mod check_stable;
 pub mod codex;
 pub mod command;
+pub mod compare;
 pub mod defaults;
 pub mod env;
 pub mod glob;

@@ -256,6 +256,27 @@ pub enum NotLoadedReason {
 }
 
 impl NotLoadedReason {
+    /// The reason in a word or two, for table cells (`compare`).
+    pub fn label(&self) -> &'static str {
+        match self {
+            NotLoadedReason::Withheld => "withheld",
+            NotLoadedReason::FallbackUnused => "fallback unused",
+            NotLoadedReason::Conditional => "conditional",
+            NotLoadedReason::External => "external",
+            NotLoadedReason::TooDeep => "too deep",
+            NotLoadedReason::Duplicate => "duplicate",
+            NotLoadedReason::Missing => "missing",
+            NotLoadedReason::NotText => "not text",
+            NotLoadedReason::Blank => "blank",
+            NotLoadedReason::TooLarge { .. } => "too large",
+            NotLoadedReason::OverBudget { .. } => "over budget",
+            NotLoadedReason::Capped => "import guard",
+            NotLoadedReason::PastCap => "rules cap",
+            NotLoadedReason::Unusable(_) => "unusable",
+            NotLoadedReason::Shadowed { .. } => "shadowed",
+        }
+    }
+
     /// The reason as one short phrase, used in text and JSON.
     pub fn phrase(&self) -> String {
         match self {

@@ -1,0 +1,626 @@
+//! The divergences of a [`Comparison`] in plain words (SPEC §15.1): one
+//! line each, naming the files and their sizes, in this order:
+//! - `instruction-files`: the agents load different instruction files
+//!   (instruction files and imports on the walk): "Claude Code loads
+//!   CLAUDE.md (11,149 B); mecatl and Codex load AGENTS.md (38,463 B)";
+//! - `content`: one file reaches the agents that load it with different
+//!   content (Claude Code strips HTML comments and frontmatter, Codex sends
+//!   the raw bytes);
+//! - `cut`: an agent cuts a file ("Codex cuts docs/AGENTS.md after 12,768
+//!   of 20,000 bytes");
+//! - `dropped`: an agent leaves a file out over a budget or a size limit;
+//! - `rules`: rules that only some agents load at start;
+//! - `touch`: reading a `--touch` path adds different files per agent;
+//! - `instruction-content`: the agents' instruction contents differ (what
+//!   `--fail-on-divergence` fails on), with each one's size.
+//!
+//! Choices the spec leaves open:
+//! - A file's size in a sentence is what the agent sends for it; for a
+//!   file a budget cut, its whole size (the `cut` line says how much was
+//!   sent). Sizes are in bytes with thousands separated by commas.
+//! - Agents that behave alike share a clause, named in the order they are
+//!   compared; a list of files longer than
+//!   [`limits::COMPARE_LISTED_FILES`] names that many and counts the rest.
+//! - A difference every agent has by design (the soul, memory index and
+//!   user model of the engine, Claude Code's auto-memory, the skills
+//!   listings) is a row of the table, not a divergence.
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+
+use super::{Comparison, Profiled, is_instruction, normalised, start_parts};
+use crate::limits;
+use crate::prompt::profile::{Agent, NotLoadedReason, Part, PartKind};
+
+/// What kind of divergence a line is (see the module doc).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DivergenceKind {
+    /// Different instruction files.
+    InstructionFiles,
+    /// One file, different content.
+    Content,
+    /// A file cut by a budget.
+    Cut,
+    /// A file left out over a budget or a size limit.
+    Dropped,
+    /// Rules only some agents load.
+    Rules,
+    /// Different files added by reading a path.
+    Touch,
+    /// Different instruction content.
+    InstructionContent,
+}
+
+/// One divergence: its kind, a sentence, and the files it names.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Divergence {
+    /// What kind of divergence it is.
+    pub kind: DivergenceKind,
+    /// The sentence.
+    pub message: String,
+    /// The files it names, in the order named.
+    pub paths: Vec<String>,
+}
+
+/// The divergences of `comparison`, made from `profiles` (see the module
+/// doc for the kinds and their order).
+pub(super) fn divergences(profiles: &[Profiled<'_>], comparison: &Comparison) -> Vec<Divergence> {
+    let mut found = Vec::new();
+    found.extend(instruction_files(profiles));
+    found.extend(contents(profiles, comparison));
+    found.extend(profiles.iter().flat_map(cuts));
+    found.extend(profiles.iter().flat_map(dropped));
+    found.extend(rules(comparison));
+    found.extend(touch(profiles));
+    found.extend(instruction_content(profiles, comparison));
+    found
+}
+
+/// A file as sentences name it: its path and size.
+type Named = (String, u64);
+
+/// The size a sentence gives a part: its whole size when cut.
+fn size_of(part: &Part) -> u64 {
+    match part.cut {
+        Some(cut) => cut.kept + cut.omitted,
+        None => part.content.len() as u64,
+    }
+}
+
+/// Which instruction files (not rules) each agent loads at start.
+fn instruction_files(profiles: &[Profiled<'_>]) -> Option<Divergence> {
+    let keyed = profiles.iter().map(|profile| {
+        let files: Vec<Named> = start_parts(profile.turn0)
+            .filter(|part| is_instruction(part) && part.kind != PartKind::Rule)
+            .map(|part| (part.path.clone(), size_of(part)))
+            .collect();
+        let mut key: Vec<String> = files.iter().map(|(path, _)| path.clone()).collect();
+        key.sort();
+        (profile.agent, (key, files))
+    });
+    let groups = groups(keyed, |a, b| a.0 == b.0);
+    if groups.len() < 2 {
+        return None;
+    }
+    let clauses: Vec<String> = groups
+        .iter()
+        .map(|(agents, (_, files))| {
+            if files.is_empty() {
+                format!("{} no instruction file", subject(agents, "loads", "load"))
+            } else {
+                format!("{} {}", subject(agents, "loads", "load"), file_list(files))
+            }
+        })
+        .collect();
+    Some(Divergence {
+        kind: DivergenceKind::InstructionFiles,
+        message: clauses.join("; "),
+        paths: union(
+            groups
+                .iter()
+                .flat_map(|(_, (_, files))| files)
+                .map(|(path, _)| path.as_str()),
+        ),
+    })
+}
+
+/// Files two agents or more send whole at start with different content.
+fn contents(profiles: &[Profiled<'_>], comparison: &Comparison) -> Vec<Divergence> {
+    let parts: Vec<HashMap<&str, &Part>> = profiles
+        .iter()
+        .map(|profile| {
+            start_parts(profile.turn0)
+                .filter(|part| is_instruction(part))
+                .map(|part| (part.path.as_str(), part))
+                .collect()
+        })
+        .collect();
+    let mut found = Vec::new();
+    for row in &comparison.files {
+        let sent: Vec<(Agent, &Part)> = profiles
+            .iter()
+            .zip(&parts)
+            .filter_map(|(profile, parts)| Some((profile.agent, *parts.get(row.path.as_str())?)))
+            .collect();
+        if sent.len() < 2 || sent.iter().any(|(_, part)| part.cut.is_some()) {
+            continue;
+        }
+        let keyed = sent
+            .iter()
+            .map(|(agent, part)| (*agent, (normalised(&part.content), part.content.len())));
+        let groups = groups(keyed, |a, b| a.0 == b.0);
+        if groups.len() < 2 {
+            continue;
+        }
+        let clauses: Vec<String> = groups
+            .iter()
+            .map(|(agents, (_, bytes))| {
+                format!("{} {}", subject(agents, "gets", "get"), size(*bytes as u64))
+            })
+            .collect();
+        found.push(Divergence {
+            kind: DivergenceKind::Content,
+            message: format!("{} differs: {}", row.path, clauses.join(", ")),
+            paths: vec![row.path.clone()],
+        });
+    }
+    found
+}
+
+/// The files an agent cuts.
+fn cuts(profile: &Profiled<'_>) -> Vec<Divergence> {
+    start_parts(profile.turn0)
+        .filter_map(|part| {
+            let cut = part.cut?;
+            Some(Divergence {
+                kind: DivergenceKind::Cut,
+                message: format!(
+                    "{} cuts {} after {} of {} bytes",
+                    profile.agent.title(),
+                    part.path,
+                    grouped(cut.kept),
+                    grouped(cut.kept + cut.omitted)
+                ),
+                paths: vec![part.path.clone()],
+            })
+        })
+        .collect()
+}
+
+/// The files an agent leaves out over a budget or a size limit.
+fn dropped(profile: &Profiled<'_>) -> Vec<Divergence> {
+    let agent = profile.agent.title();
+    profile
+        .turn0
+        .not_loaded
+        .iter()
+        .filter_map(|entry| {
+            let path = &entry.path;
+            let message = match entry.reason {
+                NotLoadedReason::OverBudget { bytes } => {
+                    format!(
+                        "{agent} drops {path} ({}): its budget is used up",
+                        size(bytes)
+                    )
+                }
+                NotLoadedReason::TooLarge { bytes } => {
+                    format!(
+                        "{agent} skips {path} ({}): larger than it reads",
+                        size(bytes)
+                    )
+                }
+                NotLoadedReason::PastCap => {
+                    format!("{agent} drops {path}: its rules message is full")
+                }
+                NotLoadedReason::Capped => {
+                    format!("{agent} stops before {path}: past the preview's import guard")
+                }
+                _ => return None,
+            };
+            Some(Divergence {
+                kind: DivergenceKind::Dropped,
+                message,
+                paths: vec![path.clone()],
+            })
+        })
+        .collect()
+}
+
+/// Rules that only some of the agents load at start, grouped by which.
+fn rules(comparison: &Comparison) -> Vec<Divergence> {
+    let agents = &comparison.agents;
+    let mut groups: Vec<(Vec<Agent>, Vec<Named>)> = Vec::new();
+    for row in &comparison.files {
+        if row.kind != Some(PartKind::Rule) {
+            continue;
+        }
+        let loading: Vec<Agent> = agents
+            .iter()
+            .zip(&row.cells)
+            .filter(|(_, cell)| cell.at_start())
+            .map(|(agent, _)| *agent)
+            .collect();
+        if loading.is_empty() || loading.len() == agents.len() {
+            continue;
+        }
+        let bytes = row
+            .cells
+            .iter()
+            .find(|cell| cell.at_start())
+            .and_then(|cell| cell.bytes)
+            .unwrap_or_default();
+        let named = (row.path.clone(), bytes);
+        match groups.iter_mut().find(|(who, _)| *who == loading) {
+            Some((_, files)) => files.push(named),
+            None => groups.push((loading, vec![named])),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(loading, files)| {
+            let count = files.len();
+            let noun = if count == 1 {
+                "rule loads"
+            } else {
+                "rules load"
+            };
+            let mut message = format!(
+                "{count} {noun} at start only for {}: {}",
+                names(&loading),
+                file_list(&files)
+            );
+            let without: Vec<Agent> = agents
+                .iter()
+                .copied()
+                .filter(|agent| !loading.contains(agent) && !agent.has_rules())
+                .collect();
+            if !without.is_empty() {
+                message.push_str(&format!("; {} no rules", subject(&without, "has", "have")));
+            }
+            Divergence {
+                kind: DivergenceKind::Rules,
+                message,
+                paths: files.into_iter().map(|(path, _)| path).collect(),
+            }
+        })
+        .collect()
+}
+
+/// Per `--touch` path, the files it adds when they differ between agents.
+fn touch(profiles: &[Profiled<'_>]) -> Vec<Divergence> {
+    let mut touched: Vec<&str> = Vec::new();
+    for profile in profiles {
+        for entry in &profile.turn0.touch {
+            if !touched.contains(&entry.path.as_str()) {
+                touched.push(&entry.path);
+            }
+        }
+    }
+    touched
+        .into_iter()
+        .filter_map(|path| {
+            let keyed = profiles.iter().map(|profile| {
+                let added: Vec<Named> = profile
+                    .turn0
+                    .touch
+                    .iter()
+                    .filter(|entry| entry.path == path)
+                    .flat_map(|entry| &entry.parts)
+                    .map(|part| (part.path.clone(), size_of(part)))
+                    .collect();
+                (profile.agent, added)
+            });
+            let groups = groups(keyed, |a, b| {
+                a.iter().map(|f| &f.0).eq(b.iter().map(|f| &f.0))
+            });
+            if groups.len() < 2 {
+                return None;
+            }
+            let clauses: Vec<String> = groups
+                .iter()
+                .map(|(agents, files)| {
+                    if files.is_empty() {
+                        format!("nothing for {}", names(agents))
+                    } else {
+                        format!("{} for {}", file_list(files), names(agents))
+                    }
+                })
+                .collect();
+            Some(Divergence {
+                kind: DivergenceKind::Touch,
+                message: format!("Reading {path} adds {}", clauses.join("; ")),
+                paths: union(
+                    groups
+                        .iter()
+                        .flat_map(|(_, files)| files)
+                        .map(|(path, _)| path.as_str()),
+                ),
+            })
+        })
+        .collect()
+}
+
+/// The agents' instruction contents, when they differ.
+fn instruction_content(profiles: &[Profiled<'_>], comparison: &Comparison) -> Option<Divergence> {
+    if !comparison.diverges() {
+        return None;
+    }
+    let keyed = comparison
+        .agents
+        .iter()
+        .copied()
+        .zip(comparison.contents.iter().map(String::as_str));
+    let clauses: Vec<String> = groups(keyed, |a, b| a == b)
+        .iter()
+        .map(|(agents, content)| {
+            let bytes = size(content.len() as u64);
+            match agents.len() {
+                1 => format!("{} gets {bytes}", names(agents)),
+                _ => format!("{} get the same {bytes}", names(agents)),
+            }
+        })
+        .collect();
+    let paths = profiles
+        .iter()
+        .flat_map(|profile| start_parts(profile.turn0))
+        .filter(|part| is_instruction(part))
+        .map(|part| part.path.as_str());
+    Some(Divergence {
+        kind: DivergenceKind::InstructionContent,
+        message: format!("The instruction content differs: {}", clauses.join(", ")),
+        paths: union(paths),
+    })
+}
+
+/// Groups `keyed` by equal keys, in the order first met.
+fn groups<K>(
+    keyed: impl IntoIterator<Item = (Agent, K)>,
+    same: impl Fn(&K, &K) -> bool,
+) -> Vec<(Vec<Agent>, K)> {
+    let mut groups: Vec<(Vec<Agent>, K)> = Vec::new();
+    for (agent, key) in keyed {
+        match groups.iter_mut().find(|(_, known)| same(known, &key)) {
+            Some((agents, _)) => agents.push(agent),
+            None => groups.push((vec![agent], key)),
+        }
+    }
+    groups
+}
+
+/// `paths`, each once, in the order first named.
+fn union<'a>(paths: impl Iterator<Item = &'a str>) -> Vec<String> {
+    let mut once: Vec<String> = Vec::new();
+    for path in paths {
+        if !once.iter().any(|known| known == path) {
+            once.push(path.to_string());
+        }
+    }
+    once
+}
+
+/// Agents' names for a sentence: `A`, `A and B`, `A, B and C`.
+pub fn names(agents: &[Agent]) -> String {
+    let titles: Vec<&str> = agents.iter().map(|agent| agent.title()).collect();
+    match titles.split_last() {
+        Some((last, [])) => last.to_string(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => String::new(),
+    }
+}
+
+/// Agents' names with the verb agreeing: `A loads`, `A and B load`.
+fn subject(agents: &[Agent], one: &str, many: &str) -> String {
+    let verb = if agents.len() == 1 { one } else { many };
+    format!("{} {verb}", names(agents))
+}
+
+/// Files with their sizes, `a (1 B), b (2 B)`, the list cut at
+/// [`limits::COMPARE_LISTED_FILES`] with a count of the rest.
+fn file_list(files: &[Named]) -> String {
+    let shown: Vec<String> = files
+        .iter()
+        .take(limits::COMPARE_LISTED_FILES)
+        .map(|(path, bytes)| format!("{path} ({})", size(*bytes)))
+        .collect();
+    let rest = files.len().saturating_sub(limits::COMPARE_LISTED_FILES);
+    if rest == 0 {
+        shown.join(", ")
+    } else {
+        format!("{} and {rest} more", shown.join(", "))
+    }
+}
+
+/// A size for a sentence: `38,463 B`.
+pub fn size(bytes: u64) -> String {
+    format!("{} B", grouped(bytes))
+}
+
+/// A number with its thousands separated by commas: `38,463`.
+pub fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::{part, turn0};
+    use super::super::{Profiled, compare};
+    use super::*;
+    use crate::prompt::profile::{Cut, ProfileTurn0, Touched};
+
+    fn messages(profiles: &[(Agent, &ProfileTurn0)]) -> Vec<(DivergenceKind, String)> {
+        let profiled: Vec<Profiled<'_>> = profiles
+            .iter()
+            .map(|(agent, turn0)| Profiled {
+                agent: *agent,
+                turn0,
+            })
+            .collect();
+        compare(&profiled)
+            .divergences
+            .into_iter()
+            .map(|d| (d.kind, d.message))
+            .collect()
+    }
+
+    #[test]
+    fn numbers_are_grouped_by_thousands() {
+        let shown = [0, 7, 999, 1_000, 38_463, 1_234_567].map(grouped);
+        assert_eq!(shown, ["0", "7", "999", "1,000", "38,463", "1,234,567"]);
+        assert_eq!(size(11_149), "11,149 B");
+    }
+
+    #[test]
+    fn agents_are_named_in_a_sentence() {
+        assert_eq!(names(&[Agent::Codex]), "Codex");
+        assert_eq!(names(&[Agent::Mecatl, Agent::Codex]), "mecatl and Codex");
+        assert_eq!(names(&Agent::ALL), "mecatl, Claude Code and Codex");
+    }
+
+    #[test]
+    fn different_instruction_files_are_named_with_their_sizes() {
+        let agents = part("AGENTS.md", PartKind::Instructions, &"a".repeat(38_463));
+        let claude_md = part("CLAUDE.md", PartKind::Instructions, &"c".repeat(11_149));
+        let mecatl = turn0(vec![agents.clone()], vec![]);
+        let claude = turn0(vec![claude_md], vec![]);
+        let codex = turn0(vec![agents], vec![]);
+        let found = messages(&[
+            (Agent::Mecatl, &mecatl),
+            (Agent::Claude, &claude),
+            (Agent::Codex, &codex),
+        ]);
+        assert_eq!(
+            found,
+            [
+                (
+                    DivergenceKind::InstructionFiles,
+                    "mecatl and Codex load AGENTS.md (38,463 B); Claude Code loads CLAUDE.md \
+                     (11,149 B)"
+                        .to_string()
+                ),
+                (
+                    DivergenceKind::InstructionContent,
+                    "The instruction content differs: mecatl and Codex get the same 38,463 B, \
+                     Claude Code gets 11,149 B"
+                        .to_string()
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_cut_a_drop_and_a_file_read_differently_are_one_line_each() {
+        let mut cut = part(
+            "docs/AGENTS.md",
+            PartKind::Instructions,
+            &"d".repeat(12_768),
+        );
+        cut.cut = Some(Cut {
+            kept: 12_768,
+            omitted: 7_232,
+        });
+        let codex = turn0(
+            vec![
+                part("AGENTS.md", PartKind::Instructions, "<!-- c -->\nA\n"),
+                cut,
+            ],
+            vec![(
+                "docs/x/AGENTS.md",
+                NotLoadedReason::OverBudget { bytes: 4_000 },
+            )],
+        );
+        let claude = turn0(
+            vec![
+                part("AGENTS.md", PartKind::Instructions, "A"),
+                part("docs/AGENTS.md", PartKind::Instructions, "d"),
+            ],
+            vec![("huge.md", NotLoadedReason::TooLarge { bytes: 5_000_000 })],
+        );
+        let found = messages(&[(Agent::Codex, &codex), (Agent::Claude, &claude)]);
+        let lines: Vec<&str> = found.iter().map(|(_, m)| m.as_str()).collect();
+        assert_eq!(
+            lines,
+            [
+                "AGENTS.md differs: Codex gets 13 B, Claude Code gets 1 B",
+                "Codex cuts docs/AGENTS.md after 12,768 of 20,000 bytes",
+                "Codex drops docs/x/AGENTS.md (4,000 B): its budget is used up",
+                "Claude Code skips huge.md (5,000,000 B): larger than it reads",
+                "The instruction content differs: Codex gets 12,782 B, Claude Code gets 4 B",
+            ]
+        );
+    }
+
+    #[test]
+    fn rules_only_some_agents_load_are_grouped_and_codex_has_none() {
+        let rule = |path: &str| part(path, PartKind::Rule, "R");
+        let mecatl = turn0(
+            vec![rule(".claude/rules/a.md"), rule(".claude/rules/ts.md")],
+            vec![],
+        );
+        let claude = turn0(
+            vec![rule(".claude/rules/a.md")],
+            vec![(".claude/rules/ts.md", NotLoadedReason::Conditional)],
+        );
+        let codex = turn0(vec![], vec![]);
+        let found = messages(&[
+            (Agent::Mecatl, &mecatl),
+            (Agent::Claude, &claude),
+            (Agent::Codex, &codex),
+        ]);
+        let lines: Vec<&str> = found.iter().map(|(_, m)| m.as_str()).collect();
+        assert_eq!(
+            lines[..2],
+            [
+                "1 rule loads at start only for mecatl and Claude Code: .claude/rules/a.md (1 B); \
+                 Codex has no rules",
+                "1 rule loads at start only for mecatl: .claude/rules/ts.md (1 B); Codex has no \
+                 rules",
+            ]
+        );
+    }
+
+    #[test]
+    fn touch_and_long_lists_name_what_each_agent_adds() {
+        let mut claude = turn0(vec![part("A.md", PartKind::Instructions, "x")], vec![]);
+        claude.touch.push(Touched {
+            path: "src/x.ts".into(),
+            parts: (0..7)
+                .map(|i| part(&format!("src/{i}.md"), PartKind::Rule, "r"))
+                .collect(),
+        });
+        let mut codex = turn0(vec![part("A.md", PartKind::Instructions, "x")], vec![]);
+        codex.touch.push(Touched {
+            path: "src/x.ts".into(),
+            parts: Vec::new(),
+        });
+        let found = messages(&[(Agent::Claude, &claude), (Agent::Codex, &codex)]);
+        assert_eq!(
+            found,
+            [(
+                DivergenceKind::Touch,
+                "Reading src/x.ts adds src/0.md (1 B), src/1.md (1 B), src/2.md (1 B), src/3.md \
+                 (1 B), src/4.md (1 B) and 2 more for Claude Code; nothing for Codex"
+                    .to_string()
+            )]
+        );
+    }
+
+    #[test]
+    fn the_same_instructions_are_no_divergence() {
+        let mecatl = turn0(vec![part("AGENTS.md", PartKind::Instructions, "A")], vec![]);
+        let codex = turn0(
+            vec![part("AGENTS.md", PartKind::Instructions, "A\n")],
+            vec![],
+        );
+        assert!(messages(&[(Agent::Mecatl, &mecatl), (Agent::Codex, &codex)]).is_empty());
+    }
+}
