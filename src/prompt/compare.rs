@@ -50,6 +50,7 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
+use crate::prompt::imports;
 use crate::prompt::profile::{Agent, Cut, NotLoadedReason, Part, PartKind, ProfileTurn0, Scope};
 use divergence::Divergence;
 
@@ -311,19 +312,30 @@ pub fn instruction_content(turn0: &ProfileTurn0) -> String {
 }
 
 /// A piece of instruction content: lines holding only `@path` imports
-/// dropped, then trimmed.
+/// dropped, then trimmed. An import is what Claude Code's scanner takes
+/// for one ([`imports::scan`]): a decorator in a code block is not.
 pub fn normalised(content: &str) -> String {
+    let mut per_line: HashMap<usize, usize> = HashMap::new();
+    for import in imports::scan(content) {
+        *per_line.entry(import.line).or_default() += 1;
+    }
     let kept: Vec<&str> = content
         .split_inclusive('\n')
-        .filter(|line| !only_imports(line))
+        .enumerate()
+        .filter(|(i, line)| {
+            let found = per_line.get(&(i + 1)).copied().unwrap_or_default();
+            !only_imports(line, found)
+        })
+        .map(|(_, line)| line)
         .collect();
     kept.concat().trim().to_string()
 }
 
-/// True for a line made of `@path` words only.
-fn only_imports(line: &str) -> bool {
-    let mut words = line.split_whitespace().peekable();
-    words.peek().is_some() && words.all(|word| word.len() > 1 && word.starts_with('@'))
+/// True for a line whose words are all `@path` imports (`found` of them
+/// were found on it).
+fn only_imports(line: &str, found: usize) -> bool {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    found > 0 && words.len() == found && words.iter().all(|word| word.starts_with('@'))
 }
 
 #[cfg(test)]
@@ -472,6 +484,8 @@ mod tests {
             "see @a.md\n@\nmail a@b.c"
         );
         assert_eq!(normalised("  \r\n\t"), "");
+        let decorator = "```python\n@app.route\ndef f(): pass\n```";
+        assert_eq!(normalised(decorator), decorator, "code is not an import");
     }
 
     #[test]
