@@ -98,8 +98,15 @@ fn count_tokens<'a>(_agent: Agent, texts: impl Iterator<Item = &'a str>) -> (u64
     (stats::estimate_tokens(bytes) as u64, "estimate")
 }
 
+/// The agents compared and the pair `--diff` names.
+#[derive(Debug, PartialEq, Eq)]
+struct Selection {
+    agents: Vec<Agent>,
+    diff: Option<(Agent, Agent)>,
+}
+
 /// The agents compared and the pair `--diff` names, checked.
-fn agents_of(args: &CompareArgs) -> Result<(Vec<Agent>, Option<(Agent, Agent)>), CliError> {
+fn selection(args: &CompareArgs) -> Result<Selection, CliError> {
     let agents = if args.agents.is_empty() {
         Agent::ALL.to_vec()
     } else {
@@ -145,13 +152,13 @@ fn agents_of(args: &CompareArgs) -> Result<(Vec<Agent>, Option<(Agent, Agent)>),
                 .join(",")
         )));
     }
-    Ok((agents, pair))
+    Ok(Selection { agents, diff: pair })
 }
 
 /// Runs `compare`.
 pub fn run(ctx: &Context, args: &CompareArgs) -> Result<Status, CliError> {
     ctx.require_text_or_json("compare")?;
-    let (agents, pair) = agents_of(args)?;
+    let Selection { agents, diff: pair } = selection(args)?;
     let profile_args = ProfileArgs::resolve(ctx, &args.touch)?;
     let memo = ReadMemo::new();
     let readers = Readers::memoised(ctx, memo.clone());
@@ -417,7 +424,7 @@ mod tests {
         }
     }
 
-    fn usage(result: Result<(Vec<Agent>, Option<(Agent, Agent)>), CliError>) -> String {
+    fn usage(result: Result<Selection, CliError>) -> String {
         match result {
             Err(CliError::Usage(why)) => why,
             other => panic!("expected a usage error, got {other:?}"),
@@ -426,23 +433,27 @@ mod tests {
 
     #[test]
     fn agents_default_to_all_and_diff_names_two_of_them() {
-        let (agents, pair) = agents_of(&args(&[], &[Agent::Claude, Agent::Codex])).unwrap();
-        assert_eq!(agents, Agent::ALL);
-        assert_eq!(pair, Some((Agent::Claude, Agent::Codex)));
         assert_eq!(
-            usage(agents_of(&args(&[Agent::Codex, Agent::Codex], &[]))),
+            selection(&args(&[], &[Agent::Claude, Agent::Codex])).unwrap(),
+            Selection {
+                agents: Agent::ALL.to_vec(),
+                diff: Some((Agent::Claude, Agent::Codex)),
+            }
+        );
+        assert_eq!(
+            usage(selection(&args(&[Agent::Codex, Agent::Codex], &[]))),
             "--agents: codex is listed twice"
         );
         assert_eq!(
-            usage(agents_of(&args(&[], &[Agent::Codex]))),
+            usage(selection(&args(&[], &[Agent::Codex]))),
             "--diff takes two agents, as in --diff claude,codex"
         );
         assert_eq!(
-            usage(agents_of(&args(&[], &[Agent::Codex, Agent::Codex]))),
+            usage(selection(&args(&[], &[Agent::Codex, Agent::Codex]))),
             "--diff codex,codex: name two different agents"
         );
         assert_eq!(
-            usage(agents_of(&args(
+            usage(selection(&args(
                 &[Agent::Mecatl, Agent::Codex],
                 &[Agent::Mecatl, Agent::Claude]
             ))),
