@@ -15,6 +15,8 @@
 #   BENCH_BIN=PATH time this binary instead of building one
 #   BENCH_ONLY=RE  time only the scenarios whose name matches RE (grep -E)
 #   BENCH_TIMER=loop  use the bash loop even when hyperfine is installed
+#   MECATL_CORPUS_DIR=DIR  the corpus whose largest workspace `lint` is timed
+#                  on (default ../shared/corpus beside the repository)
 #
 # Method. A wall-time target is the process's own time: the median minus
 # the median of spawning `true` in the same run; ratios compare own times
@@ -497,6 +499,15 @@ main() {
 			_CLAP_COMPLETE_SPACE=false MECATL_TRUST_PROJECT=1
 		own_time "complete \`expand /\`, 1,000 commands" 10 65536 "$bin -- mecatl-prompt expand /"
 	)
+
+	# lint on the largest corpus workspace (SPEC §15.7), when the corpus
+	# sits beside the repository (or MECATL_CORPUS_DIR names it).
+	local corpus=${MECATL_CORPUS_DIR:-$repo/../shared/corpus} largest
+	if [[ -d $corpus ]]; then
+		largest=$(du -sb "$corpus"/*/ | sort -n | tail -n 1 | cut -f 2)
+		largest=${largest%/}
+		own_time "lint, largest corpus workspace (${largest##*/})" 20 65536 "$bin -C $largest lint"
+	fi
 
 	local codex_bin=${ORACLE_NODE_PREFIX:-${XDG_CACHE_HOME:-$real_home/.cache}/mecatl-oracle/node}/node_modules/.bin/codex
 	if [[ ! -x $codex_bin ]]; then

@@ -155,6 +155,10 @@ pub const MAX_CLAUDE_MEMORY_LINES: usize = 200;
 /// (observed).
 pub const MAX_CLAUDE_MEMORY_UNITS: usize = 25_000;
 
+/// Longest quotation of a file's text (a shell command, an import path) in
+/// a `lint` message, in characters; a longer one is cut with `…` (ours).
+pub const LINT_QUOTE_CHARS: usize = 60;
+
 // compare (SPEC §15.1).
 
 /// Most files one divergence sentence names; the rest are counted ("and 4

@@ -95,6 +95,7 @@ fn write_text(messages: &[AssembledMessage]) -> std::io::Result<()> {
 
 /// Runs `assemble`.
 pub fn run(ctx: &Context, args: &AssembleArgs) -> Result<Status, CliError> {
+    ctx.require_format("assemble", &[Format::Anthropic, Format::Openai])?;
     let profile = ProfileArgs::resolve(ctx, &args.touch)?;
     if ctx.agent != Agent::Mecatl {
         return run_profile(ctx, args, &profile);
@@ -120,7 +121,8 @@ pub fn run(ctx: &Context, args: &AssembleArgs) -> Result<Status, CliError> {
         })?,
         Format::Anthropic => output::print_json(&provider::anthropic_user_messages(texts()))?,
         Format::Openai => output::print_json(&provider::openai_messages("user", texts()))?,
-        Format::Text => {
+        // Text (the other formats were refused above).
+        _ => {
             if !messages.is_empty() {
                 write_text(messages)?;
             }
@@ -163,7 +165,8 @@ fn run_profile(
         })?,
         Format::Anthropic => output::print_json(&parts::anthropic(&turn0))?,
         Format::Openai => output::print_json(&parts::openai(&turn0))?,
-        Format::Text => parts::write_text(&turn0)?,
+        // Text (the other formats were refused in `run`).
+        _ => parts::write_text(&turn0)?,
     }
     Ok(accounting.finish(ctx))
 }

@@ -234,6 +234,7 @@ fn engine_only(ctx: &Context) -> Result<Option<Diagnostic>, CliError> {
 
 /// Runs `build`.
 pub fn run(ctx: &Context, args: &BuildArgs) -> Result<Status, CliError> {
+    ctx.require_format("build", &[Format::Anthropic, Format::Openai])?;
     if args.part.is_some() && ctx.format != Format::Text {
         return Err(CliError::Usage(
             "--part is only for --format text".to_string(),
@@ -272,7 +273,8 @@ pub fn run(ctx: &Context, args: &BuildArgs) -> Result<Status, CliError> {
             "system",
             [layered.render().as_str()],
         ))?,
-        Format::Text => match args.part.unwrap_or(Part::All) {
+        // Text (the other formats were refused above).
+        _ => match args.part.unwrap_or(Part::All) {
             Part::Prefix => output::print_text(&layered.stable_prefix)?,
             Part::Suffix => output::print_text(&layered.volatile_suffix)?,
             Part::All

@@ -13,7 +13,7 @@
 //!   tokens were counted, then the divergences, one line each. With
 //!   `--diff A,B`, only the unified diff of A's and B's instruction
 //!   content.
-//! - JSON: `{"schema", "agent", "agents", "at", "files": [{"path",
+//! - JSON: `{"schema", "agents", "at", "files": [{"path",
 //!   "scope", "per_agent": {NAME: {"state", "bytes", "cut", "reason"}}}],
 //!   "totals": {NAME: {"bytes", "tokens", "tokenizer"}}, "divergences":
 //!   [{"kind", "message", "paths"}], "diff"?, "diagnostics", "trust"}`.
@@ -21,7 +21,8 @@
 //!   content differs ([`crate::prompt::compare`] defines it).
 //!
 //! Choices the spec leaves open:
-//! - `agent` is the run's profile, as in every document; `at` is always
+//! - A document about several agents names them (`agents`) where the
+//!   others name their one `agent`, as `lint`'s does; `at` is always
 //!   present (`.` for the workspace root), since the walks of two of the
 //!   agents depend on it.
 //! - A cell's `reason` (JSON) says why a file was shadowed, withheld or not
@@ -208,7 +209,6 @@ pub fn run(ctx: &Context, args: &CompareArgs) -> Result<Status, CliError> {
     match ctx.format {
         Format::Json => output::print_json(&CompareDocument {
             schema: SCHEMA,
-            agent: ctx.agent,
             agents: &comparison.agents,
             at: ctx.at_label(),
             files: comparison
@@ -273,7 +273,6 @@ fn diagnostics(
 #[derive(Serialize)]
 struct CompareDocument<'a> {
     schema: &'static str,
-    agent: Agent,
     agents: &'a [Agent],
     at: &'a str,
     files: Vec<FileView<'a>>,

@@ -46,6 +46,34 @@ pub enum Format {
     Anthropic,
     /// OpenAI Chat Completions shapes (build and assemble only).
     Openai,
+    /// GitHub Actions workflow commands (lint only).
+    Github,
+    /// SARIF 2.1.0 (lint only).
+    Sarif,
+}
+
+impl Format {
+    /// The value as written on the command line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::Text => "text",
+            Format::Json => "json",
+            Format::Anthropic => "anthropic",
+            Format::Openai => "openai",
+            Format::Github => "github",
+            Format::Sarif => "sarif",
+        }
+    }
+
+    /// The subcommands a format is only for; `None` for text and JSON,
+    /// which every subcommand takes.
+    fn only_for(self) -> Option<&'static str> {
+        match self {
+            Format::Text | Format::Json => None,
+            Format::Anthropic | Format::Openai => Some("build and assemble"),
+            Format::Github | Format::Sarif => Some("lint"),
+        }
+    }
 }
 
 /// When to color text output (SPEC §8.1).
@@ -78,7 +106,8 @@ pub struct GlobalArgs {
     #[arg(short = 'C', long = "workspace", value_name = "DIR", global = true)]
     pub workspace: Option<PathBuf>,
 
-    /// Output format; anthropic and openai only for build and assemble
+    /// Output format; anthropic and openai only for build and assemble, github and sarif only
+    /// for lint
     #[arg(long, value_enum, value_name = "FORMAT", default_value_t = Format::Text, global = true)]
     pub format: Format,
 
@@ -348,15 +377,18 @@ impl Context {
 
     /// Fails with a usage error unless the chosen format is text or JSON.
     pub fn require_text_or_json(&self, subcommand: &str) -> Result<(), CliError> {
-        match self.format {
-            Format::Text | Format::Json => Ok(()),
-            Format::Anthropic | Format::Openai => Err(CliError::Usage(format!(
-                "--format {} is only for build and assemble, not {subcommand}",
-                match self.format {
-                    Format::Anthropic => "anthropic",
-                    _ => "openai",
-                }
+        self.require_format(subcommand, &[])
+    }
+
+    /// Fails with a usage error unless the chosen format is text, JSON or
+    /// one of `also`, the formats `subcommand` takes besides.
+    pub fn require_format(&self, subcommand: &str, also: &[Format]) -> Result<(), CliError> {
+        match self.format.only_for() {
+            Some(only) if !also.contains(&self.format) => Err(CliError::Usage(format!(
+                "--format {} is only for {only}, not {subcommand}",
+                self.format.as_str()
             ))),
+            _ => Ok(()),
         }
     }
 

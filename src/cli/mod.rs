@@ -3,9 +3,9 @@
 //! [`Cli`] and reports the exit status.
 //!
 //! Subcommand files (`build`, `expand`, `commands`, `rules`, `assemble`,
-//! `explain`, `compare`, `snapshot`, `check`, `completions`, `man`) import
-//! only the shared modules, never each other: `args` (shared argument groups),
-//! `context` (the resolved run), `error` ([`CliError`], [`Status`]),
+//! `explain`, `compare`, `snapshot`, `check`, `lint`, `completions`, `man`)
+//! import only the shared modules, never each other: `args` (shared
+//! argument groups), `context` (the resolved run), `error` ([`CliError`], [`Status`]),
 //! `output`, `sources` (command and rule locations), `config` (the prompt's
 //! options), `provider` (the providers' request shapes), `turn0` (the
 //! turn-0 pipeline), `profile` (the agent profiles' composition root),
@@ -30,6 +30,7 @@ pub mod context;
 pub mod error;
 pub mod expand;
 pub mod explain;
+pub mod lint;
 pub mod man;
 pub mod manifest;
 pub mod output;
@@ -117,6 +118,15 @@ pub enum Command {
     Snapshot(Box<manifest::ContextArgs>),
     /// Compare the context with a manifest from `snapshot`; exit 1 and report what changed
     Check(Box<check::CheckArgs>),
+    /// Check the agent files (rules, commands, skills, AGENTS.md/CLAUDE.md) for what silently
+    /// does something other than meant under mecatl, Claude Code or Codex
+    ///
+    /// Every finding has a stable code (MPnnn, listed in README), a severity (error, warning,
+    /// note), a file and line, and the agents it concerns. Exit 1 when an error remains, or a
+    /// warning with --deny warnings. Reads the project's files only to check them (it works
+    /// untrusted) and never runs anything. --format github prints workflow commands for GitHub
+    /// Actions; --format sarif prints SARIF 2.1.0 for code scanning.
+    Lint(lint::LintArgs),
     /// Print a shell completion script
     Completions(completions::CompletionsArgs),
     /// Print the man page
@@ -142,6 +152,7 @@ pub fn run(cli: Cli) -> Result<Status, CliError> {
         Command::Compare(args) => compare::run(&ctx, &args),
         Command::Snapshot(args) => snapshot::run(&ctx, &args),
         Command::Check(args) => check::run(&ctx, &args),
+        Command::Lint(args) => lint::run(&ctx, &args),
         Command::Completions(_) | Command::Man => Ok(Status::Success),
     }
 }

@@ -52,7 +52,9 @@ mod substitute;
 #[cfg(test)]
 mod test_support;
 
-pub use command_frontmatter::{description, frontmatter_keys, strip_frontmatter};
+pub use command_frontmatter::{
+    Misplaced, description, frontmatter_keys, misplaced_frontmatter, strip_frontmatter,
+};
 pub use dir_expander::DirCommandExpander;
 pub use files::{COMMAND_WORDS, CommandFiles, DEFAULT_COMMAND_DIRS, command_dirs};
 pub use grammar::{Invocation, cannot_invoke, parse_invocation, valid_command_name};

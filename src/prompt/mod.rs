@@ -13,6 +13,7 @@ pub mod env;
 pub mod glob;
 pub mod imports;
 pub mod instructions;
+pub mod lint;
 pub mod markdown;
 pub mod memory_index;
 pub mod operator_profile;

@@ -71,6 +71,82 @@ pub fn parse_yaml<T: serde::de::DeserializeOwned>(text: &str) -> Result<Option<T
     })
 }
 
+/// One top-level entry of a YAML mapping, with where its key stands.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MappingEntry {
+    /// The key.
+    pub key: String,
+    /// 1-based line of the key in the parsed text.
+    pub line: u64,
+    /// The value, as JSON.
+    pub value: serde_json::Value,
+}
+
+/// Parses a YAML mapping under the same budgets as [`parse_yaml`] and keeps
+/// its top-level entries in document order, each with the line of its key
+/// (what a finding points at). An empty or comment-only document has no
+/// entries; a document that is not a mapping is
+/// [`YamlProblem::NotMapping`] at its first line.
+pub fn parse_mapping(text: &str) -> Result<Vec<MappingEntry>, YamlError> {
+    match parse_yaml::<serde_json::Value>(text)? {
+        None | Some(serde_json::Value::Null) => return Ok(Vec::new()),
+        Some(serde_json::Value::Object(_)) => {}
+        Some(_) => {
+            return Err(YamlError {
+                line: 1,
+                column: 1,
+                problem: YamlProblem::NotMapping,
+            });
+        }
+    }
+    let entries: Option<Entries> = serde_saphyr::from_str_with_options(text, yaml_options())
+        .map_err(|err| {
+            let (location, problem) = locate(text, &err);
+            YamlError {
+                line: location.line().max(1),
+                column: location.column().max(1),
+                problem,
+            }
+        })?;
+    Ok(entries.map(|e| e.0).unwrap_or_default())
+}
+
+/// The entries of a mapping with their key's line (see [`parse_mapping`]).
+struct Entries(Vec<MappingEntry>);
+
+impl<'de> serde::Deserialize<'de> for Entries {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_map(EntriesVisitor)
+    }
+}
+
+struct EntriesVisitor;
+
+impl<'de> serde::de::Visitor<'de> for EntriesVisitor {
+    type Value = Entries;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a mapping")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Entries, A::Error> {
+        let mut entries = Vec::new();
+        while let Some(key) = map.next_key::<serde_saphyr::Spanned<serde_json::Value>>()? {
+            let value = map.next_value::<serde_json::Value>()?;
+            let key_text = match key.value {
+                serde_json::Value::String(text) => text,
+                other => other.to_string(),
+            };
+            entries.push(MappingEntry {
+                key: key_text,
+                line: key.referenced.line().max(1),
+                value,
+            });
+        }
+        Ok(Entries(entries))
+    }
+}
+
 /// The parser options every YAML read uses: the budgets of SPEC §10, and no
 /// snippet of the input in errors.
 pub(crate) fn yaml_options() -> serde_saphyr::Options {
@@ -199,6 +275,22 @@ mod tests {
             (star.line, star.column, star.problem),
             (1, 7, YamlProblem::Alias)
         );
+    }
+
+    #[test]
+    fn a_mapping_keeps_its_keys_in_order_with_their_lines() {
+        let entries = parse_mapping("# c\nb: 1\na:\n  - x\n\"q k\": [y]\n").unwrap();
+        let keys: Vec<(&str, u64)> = entries.iter().map(|e| (e.key.as_str(), e.line)).collect();
+        assert_eq!(keys, [("b", 2), ("a", 3), ("q k", 5)]);
+        assert_eq!(entries[1].value, serde_json::json!(["x"]));
+        assert!(parse_mapping("").unwrap().is_empty());
+        assert!(parse_mapping("~\n").unwrap().is_empty());
+        assert_eq!(
+            parse_mapping("- a\n").unwrap_err().problem,
+            YamlProblem::NotMapping
+        );
+        let err = parse_mapping("a: 1\nhint: [x] [y]\n").unwrap_err();
+        assert_eq!(err.line, 2);
     }
 
     #[test]

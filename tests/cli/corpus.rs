@@ -211,8 +211,8 @@ fn check_folder(env: &TestEnv, folder: &Path) -> String {
     )
 }
 
-#[test]
-fn every_corpus_folder_is_read_without_panics_and_matches_its_expectations() {
+/// Every folder of the corpus, sorted; a missing or empty corpus fails.
+pub(crate) fn corpus_folders() -> Vec<PathBuf> {
     let corpus = corpus_dir();
     let entries = std::fs::read_dir(&corpus).unwrap_or_else(|e| {
         panic!(
@@ -228,7 +228,12 @@ fn every_corpus_folder_is_read_without_panics_and_matches_its_expectations() {
         .collect();
     folders.sort();
     assert!(!folders.is_empty(), "no folders in {}", corpus.display());
+    folders
+}
 
+#[test]
+fn every_corpus_folder_is_read_without_panics_and_matches_its_expectations() {
+    let folders = corpus_folders();
     let env = TestEnv::new();
     let mut actual = String::from(HEADER);
     for folder in &folders {
@@ -236,15 +241,21 @@ fn every_corpus_folder_is_read_without_panics_and_matches_its_expectations() {
         actual.push('\n');
     }
 
+    assert_expectations(EXPECTATIONS, &actual);
+}
+
+/// Compares `actual` with the checked-in expectations file `path`, or
+/// rewrites the file under `UPDATE_EXPECTATIONS=1`.
+pub(crate) fn assert_expectations(path: &str, actual: &str) {
     if std::env::var_os("UPDATE_EXPECTATIONS").is_some() {
-        std::fs::write(EXPECTATIONS, &actual).expect("write the expectations");
+        std::fs::write(path, actual).expect("write the expectations");
         return;
     }
-    let expected = std::fs::read_to_string(EXPECTATIONS).unwrap_or_default();
+    let expected = std::fs::read_to_string(path).unwrap_or_default();
     assert!(
         actual == expected,
-        "corpus results differ from {EXPECTATIONS} (UPDATE_EXPECTATIONS=1 rewrites it):\n{}",
-        diff(&expected, &actual)
+        "results differ from {path} (UPDATE_EXPECTATIONS=1 rewrites it):\n{}",
+        diff(&expected, actual)
     );
 }
 

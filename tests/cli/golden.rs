@@ -77,7 +77,13 @@ pub(crate) fn assert_json_shape(text: &str, keys: &[&str]) -> serde_json::Value 
         "two-space pretty JSON with one trailing newline"
     );
     if keys.first() == Some(&"schema") {
-        assert!(text.starts_with("{\n  \"schema\": \"mecatl-prompt/v1\",\n  \"agent\": "));
+        assert!(text.starts_with("{\n  \"schema\": \"mecatl-prompt/v1\",\n"));
+        // `agent` follows the schema (SPEC §14.1); a document about several
+        // agents at once names them instead, as `compare` does (§15.1).
+        assert!(
+            matches!(keys.get(1), Some(&"agent" | &"agents")),
+            "agent or agents right after schema: {keys:?}"
+        );
         assert_eq!(keys_of(&value["trust"]), ["trusted", "source"]);
         for diagnostic in value["diagnostics"].as_array().expect("diagnostics array") {
             assert_eq!(keys_of(diagnostic), ["severity", "path", "reason"]);

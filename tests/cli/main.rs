@@ -4,6 +4,7 @@
 mod assemble;
 mod assets;
 mod build;
+mod ci;
 mod completions;
 mod corpus;
 mod diagnostics;
@@ -14,6 +15,7 @@ mod formats;
 mod git;
 mod golden;
 mod hardening;
+mod lint;
 mod oracle;
 mod paths;
 mod profiles;

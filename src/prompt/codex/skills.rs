@@ -38,7 +38,7 @@ use std::path::PathBuf;
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::limits;
-use crate::prompt::codex::skill_meta::read_meta;
+use crate::prompt::codex::skill_meta::{Unlisted, read_meta};
 use crate::prompt::text::whole_chars;
 use crate::prompt::tiers::SKILL_FILE;
 use crate::prompt::walk::{Scope, WalkDir, absolute};
@@ -163,14 +163,27 @@ impl Skill<'_> {
 pub struct SkillListing<'a> {
     /// The skills, repository ones first, each group by name then path.
     pub skills: Vec<Skill<'a>>,
+    /// The SKILL.md files Codex does not list for what their metadata
+    /// says, in the order found (each also has a diagnostic).
+    pub unlisted: Vec<UnlistedSkill>,
     /// SKILL.md files Codex would not list, links not followed, cuts.
     pub diagnostics: Vec<Diagnostic>,
+}
+
+/// A SKILL.md Codex reads and does not list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnlistedSkill {
+    /// The SKILL.md as its reader displays it.
+    pub path: String,
+    /// Why Codex does not list it.
+    pub reason: Unlisted,
 }
 
 /// Searches `roots` (SPEC §14.6).
 pub fn list_skills<'a>(roots: &[SkillRoot<'a>]) -> SkillListing<'a> {
     let mut listing = SkillListing {
         skills: Vec::new(),
+        unlisted: Vec::new(),
         diagnostics: Vec::new(),
     };
     for root in roots {
@@ -291,6 +304,7 @@ fn read_skill<'a>(
                 &path,
                 format!("{}: Codex does not list this skill", why.describe()),
             ));
+            listing.unlisted.push(UnlistedSkill { path, reason: why });
             return None;
         }
     };
@@ -646,6 +660,14 @@ mod tests {
                     ".agents/skills/nodesc/SKILL.md".to_string()
                 ),
             ]
+        );
+        // Only the metadata's verdicts are typed (invalid UTF-8 is not).
+        assert_eq!(
+            listing.unlisted,
+            vec![UnlistedSkill {
+                path: ".agents/skills/nodesc/SKILL.md".to_string(),
+                reason: Unlisted::NoDescription,
+            }]
         );
     }
 

@@ -47,6 +47,7 @@ use super::Rendered;
 use super::substitute::{Capped, TEMPLATE_OUTPUT_BOUND};
 use crate::limits;
 use crate::prompt::text::is_js_space;
+use crate::prompt::yaml::{MappingEntry, YamlError, parse_mapping, parse_yaml};
 
 /// The line (and blank line) Claude Code puts before a skill's body.
 pub fn skill_prefix(skill_dir: &str) -> String {
@@ -143,6 +144,100 @@ pub fn requote_frontmatter(yaml: &str, is_flow_list: impl Fn(&str) -> bool) -> S
     lines.join("\n")
 }
 
+/// How Claude Code read a file's frontmatter block (see [`read_frontmatter`]).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reading {
+    /// The file has no block.
+    NoBlock,
+    /// The block is valid YAML.
+    Yaml,
+    /// The block is not valid YAML (the error, located in the file); the
+    /// second reading of [`requote_frontmatter`] parsed and gave the keys.
+    Requoted(YamlError),
+    /// Neither reading parsed (the first error, located in the file):
+    /// Claude Code ignores every key, yet still removes the block.
+    Ignored(YamlError),
+}
+
+/// A command, skill or instruction file's frontmatter as Claude Code reads
+/// it (observed in `invalid-yaml-frontmatter`, `invalid-yaml-unrecoverable`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Frontmatter {
+    /// How the block was read.
+    pub reading: Reading,
+    /// The keys Claude Code uses, in order, each with the line of its key
+    /// in the file (1-based); empty when the block was ignored.
+    pub entries: Vec<MappingEntry>,
+    /// The file's line on which the block's YAML starts (1-based).
+    pub first_line: u64,
+}
+
+impl Frontmatter {
+    /// The entry of `key`, when Claude Code reads one.
+    pub fn get(&self, key: &str) -> Option<&MappingEntry> {
+        self.entries.iter().find(|entry| entry.key == key)
+    }
+
+    /// The argument names of the `arguments:` key ([`argument_names`] of
+    /// a list's strings, or of a string's whitespace-separated words).
+    pub fn argument_names(&self) -> Vec<String> {
+        match self.get("arguments").map(|entry| &entry.value) {
+            Some(serde_json::Value::Array(items)) => {
+                argument_names(items.iter().filter_map(serde_json::Value::as_str))
+            }
+            Some(serde_json::Value::String(words)) => argument_names(words.split_whitespace()),
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// Reads a file's frontmatter as Claude Code does: the block
+/// [`split_frontmatter`] finds, as YAML, else as YAML after
+/// [`requote_frontmatter`], else no keys at all. Lines (of errors and of
+/// keys) are the file's.
+pub fn read_frontmatter(raw: &str) -> Frontmatter {
+    let Some((content, _, _)) = frontmatter_bounds(raw) else {
+        return Frontmatter {
+            reading: Reading::NoBlock,
+            entries: Vec::new(),
+            first_line: 1,
+        };
+    };
+    let (yaml, _) = split_frontmatter(raw);
+    let yaml = yaml.unwrap_or_default();
+    let before = raw[..content].bytes().filter(|b| *b == b'\n').count() as u64;
+    let in_file = |mut err: YamlError| {
+        err.line += before;
+        err
+    };
+    let in_file_entries = |mut entries: Vec<MappingEntry>| {
+        for entry in &mut entries {
+            entry.line += before;
+        }
+        entries
+    };
+    let (reading, entries) = match parse_mapping(yaml) {
+        Ok(entries) => (Reading::Yaml, in_file_entries(entries)),
+        Err(first) => {
+            let is_flow_list = |v: &str| {
+                matches!(
+                    parse_yaml::<serde_json::Value>(v),
+                    Ok(Some(serde_json::Value::Array(_)))
+                )
+            };
+            match parse_mapping(&requote_frontmatter(yaml, is_flow_list)) {
+                Ok(entries) => (Reading::Requoted(in_file(first)), in_file_entries(entries)),
+                Err(_) => (Reading::Ignored(in_file(first)), Vec::new()),
+            }
+        }
+    };
+    Frontmatter {
+        reading,
+        entries,
+        first_line: before + 1,
+    }
+}
+
 fn requote_line(line: &str, is_flow_list: &impl Fn(&str) -> bool) -> Option<String> {
     let (key, rest) = line.split_once(':')?;
     let value = rest.trim_start_matches(is_js_space);
@@ -196,6 +291,7 @@ pub fn render(raw: &str, args: &str, context: &Context<'_>) -> Rendered {
         names: usable_names(context.argument_names),
         out: Capped::new(TEMPLATE_OUTPUT_BOUND, template.len()),
         substituted: false,
+        probe: false,
     };
     render.template(&template);
     if !render.substituted && !args.is_empty() {
@@ -203,6 +299,98 @@ pub fn render(raw: &str, args: &str, context: &Context<'_>) -> Rendered {
         render.value(args);
     }
     render.out.into_rendered()
+}
+
+/// True when the body of `raw` has a placeholder that takes an argument
+/// (`$ARGUMENTS`, `$ARGUMENTS[N]`, `$N` or a name of `argument_names`), as
+/// [`render`] finds them; false when Claude Code would append
+/// `ARGUMENTS: …` to any non-empty argument string, whatever its length
+/// (a `$N` counts even when few arguments are given).
+pub fn uses_arguments(raw: &str, argument_names: &[String]) -> bool {
+    let body = strip_frontmatter(raw);
+    let context = Context {
+        argument_names,
+        ..Context::default()
+    };
+    let mut probe = Render {
+        context: &context,
+        args: "",
+        positional: Vec::new(),
+        names: usable_names(argument_names),
+        out: Capped::new(TEMPLATE_OUTPUT_BOUND, body.len()),
+        substituted: false,
+        probe: true,
+    };
+    probe.template(body);
+    probe.substituted
+}
+
+/// A shell command Claude Code runs when it expands a template.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShellCommand {
+    /// Byte offset in the body of the `!` (inline) or of the opening fence.
+    pub offset: usize,
+    /// The command as written.
+    pub command: String,
+}
+
+/// The shell commands Claude Code runs when it expands `body` and replaces
+/// with their output (observed in `bang-command`): an inline
+/// `` !`cmd` `` — a `!` at the start of the body or after whitespace, a
+/// backquote, a command with no backquote or line break, a backquote — and
+/// a fenced block whose opening line is ```` ```! ````, up to the next line
+/// that is ```` ``` ````. The `!` rule is the one the escaping of
+/// substituted values guards against; the boundaries beyond the observed
+/// case are assumptions.
+pub fn shell_commands(body: &str) -> Vec<ShellCommand> {
+    const FENCE_OPEN: &str = "```!";
+    const FENCE: &str = "```";
+    let mut found = Vec::new();
+    let mut offset = 0;
+    let mut lines = body.split_inclusive('\n');
+    while let Some(line) = lines.next() {
+        let start = offset;
+        offset += line.len();
+        if line.trim_end_matches(['\r', '\n']) == FENCE_OPEN {
+            let mut command = String::new();
+            for inner in lines.by_ref() {
+                offset += inner.len();
+                if inner.trim_end_matches(['\r', '\n']) == FENCE {
+                    break;
+                }
+                command.push_str(inner);
+            }
+            found.push(ShellCommand {
+                offset: start,
+                command: command.trim_end().to_string(),
+            });
+            continue;
+        }
+        let mut from = 0;
+        while let Some(at) = line[from..].find("!`") {
+            let bang = from + at;
+            from = bang + 2;
+            if line[..bang]
+                .chars()
+                .next_back()
+                .is_some_and(|c| !is_js_space(c))
+            {
+                continue;
+            }
+            let rest = &line[bang + 2..];
+            let Some(close) = rest.find(['`', '\n', '\r']) else {
+                continue;
+            };
+            if close > 0 && rest[close..].starts_with('`') {
+                found.push(ShellCommand {
+                    offset: start + bang,
+                    command: rest[..close].to_string(),
+                });
+                from = bang + 2 + close + 1;
+            }
+        }
+    }
+    found
 }
 
 /// The names [`render`] uses, with their argument positions, longest first
@@ -226,6 +414,8 @@ struct Render<'c, 'a> {
     names: Vec<(usize, &'a str)>,
     out: Capped,
     substituted: bool,
+    /// Probing ([`uses_arguments`]): every argument index counts as given.
+    probe: bool,
 }
 
 /// What a `$` at some position starts.
@@ -287,6 +477,7 @@ impl<'a> Render<'_, 'a> {
                 let value = self.positional.get(index).cloned().unwrap_or_default();
                 self.value(&value);
             }
+            Placeholder::Index(Some(_)) if self.probe => self.substituted = true,
             Placeholder::Index(index) => match index.and_then(|i| self.positional.get(i)) {
                 Some(value) => {
                     self.substituted = true;

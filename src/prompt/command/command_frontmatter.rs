@@ -167,10 +167,49 @@ fn cap_chars(text: &str, max: usize) -> String {
     format!("{}…", &text[..keep])
 }
 
-/// Why a file that looks like it has frontmatter does not (SPEC §5.3: only a
-/// `---` at the very first byte opens a block), so the block reaches the
-/// model as text.
-pub(super) fn misplaced_frontmatter(bytes: &[u8]) -> Option<&'static str> {
+/// What stands before a frontmatter block that is therefore not one (SPEC
+/// §5.3: only a `---` at the very first byte opens a block).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Misplaced {
+    /// A byte order mark precedes the opening `---` (and maybe whitespace).
+    Bom {
+        /// The 1-based line of the opening `---`.
+        line: u64,
+    },
+    /// Blank lines or spaces (and no BOM) precede the opening `---`.
+    Whitespace {
+        /// The 1-based line of the opening `---`.
+        line: u64,
+    },
+}
+
+impl Misplaced {
+    /// Why the block reaches the model as text, and what to do.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Misplaced::Bom { .. } => {
+                "a byte order mark precedes the opening ---, so the frontmatter is not \
+                 recognised and reaches the model as text; save the file without a BOM"
+            }
+            Misplaced::Whitespace { .. } => {
+                "the opening --- is not at the start of the file, so the frontmatter is not \
+                 recognised and reaches the model as text; remove what precedes it"
+            }
+        }
+    }
+
+    /// The 1-based line of the opening `---`.
+    pub fn line(self) -> u64 {
+        match self {
+            Misplaced::Bom { line } | Misplaced::Whitespace { line } => line,
+        }
+    }
+}
+
+/// Why a file that looks like it has frontmatter does not: a BOM or
+/// whitespace before an opening `---` line; `None` when the file opens with
+/// one or has none after leading whitespace.
+pub fn misplaced_frontmatter(bytes: &[u8]) -> Option<Misplaced> {
     let opens = |b: &[u8]| b.starts_with(b"---\n") || b.starts_with(b"---\r\n");
     if opens(bytes) {
         return None;
@@ -186,12 +225,11 @@ pub(super) fn misplaced_frontmatter(bytes: &[u8]) -> Option<&'static str> {
     if !opens(&rest[start..]) {
         return None;
     }
+    let line = 1 + rest[..start].iter().filter(|b| **b == b'\n').count() as u64;
     Some(if bom {
-        "a byte order mark precedes the opening ---, so the frontmatter is not \
-         recognised and reaches the model as text; save the file without a BOM"
+        Misplaced::Bom { line }
     } else {
-        "the opening --- is not at the start of the file, so the frontmatter is not \
-         recognised and reaches the model as text; remove what precedes it"
+        Misplaced::Whitespace { line }
     })
 }
 
@@ -340,6 +378,23 @@ mod tests {
         assert_eq!(cut.chars().count(), max);
         let way_over = format!("---\ndescription: {}\n---\n", "y".repeat(500));
         assert_eq!(description(&way_over), format!("{}…", "y".repeat(max - 1)));
+    }
+
+    #[test]
+    fn a_bom_or_leading_whitespace_misplaces_the_block() {
+        assert_eq!(
+            misplaced_frontmatter("\u{feff}---\na: b\n---\n".as_bytes()),
+            Some(Misplaced::Bom { line: 1 })
+        );
+        let indented = misplaced_frontmatter(b"\n\n  ---\r\na: b\n---\n");
+        assert_eq!(indented, Some(Misplaced::Whitespace { line: 3 }));
+        let after_blank = misplaced_frontmatter(b"\r\n\n---\na: b\n---\n").unwrap();
+        assert_eq!(after_blank, Misplaced::Whitespace { line: 3 });
+        assert_eq!(after_blank.line(), 3);
+        assert_eq!(
+            misplaced_frontmatter("\u{feff}\n---\na\n".as_bytes()),
+            Some(Misplaced::Bom { line: 2 })
+        );
     }
 
     #[test]

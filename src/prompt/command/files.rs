@@ -86,8 +86,8 @@ impl Kind for CommandFiles {
         if decoded.lossy {
             notes.push(Diagnostic::warning(&source, INVALID_UTF8_REPLACED));
         }
-        if let Some(reason) = misplaced {
-            notes.push(Diagnostic::warning(&source, reason));
+        if let Some(misplaced) = misplaced {
+            notes.push(Diagnostic::warning(&source, misplaced.describe()));
         }
         Ok(Loaded {
             item: decoded.text.into_owned(),

@@ -39,7 +39,7 @@ pub use engine::{
     resolve_all, resolve_name,
 };
 pub use fate::{Candidate, Fate};
-pub use walk::{Listed, Tree, count_md_files, walk_tree};
+pub use walk::{Listed, Tree, count_md_files, walk_tree, walk_tree_pruned};
 
 #[cfg(test)]
 mod tests;

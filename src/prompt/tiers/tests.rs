@@ -397,3 +397,24 @@ fn walk_tree_follows_the_system_listing_order_when_asked() {
     );
     assert_eq!(count_md_files(&tree, "r"), 3);
 }
+
+#[test]
+fn a_pruned_walk_skips_named_directories_and_reports_dirs_and_links() {
+    let tree = MemWorkspace::new()
+        .file("AGENTS.md", "")
+        .file(".git/HEAD", "")
+        .file("pkg/node_modules/x/CLAUDE.md", "")
+        .file("pkg/.claude/commands/a.md", "")
+        .node("linked", MemNode::Symlink("pkg".into()));
+    let prune = |name: &str| name == ".git" || name == "node_modules";
+    let walked = walk_tree_pruned(&tree, "", &prune);
+    assert_eq!(walked.files, vec!["AGENTS.md", "pkg/.claude/commands/a.md"]);
+    assert_eq!(
+        walked.dirs,
+        vec!["pkg", "pkg/.claude", "pkg/.claude/commands"]
+    );
+    assert_eq!(walked.dir_links, vec!["linked"]);
+    assert!(!walked.cut);
+    let whole = walk_tree(&tree, "", false);
+    assert!(whole.files.contains(&".git/HEAD".to_string()));
+}

@@ -286,6 +286,11 @@ pub struct Tree {
     /// Every file or link to a file (not a directory), relative to the
     /// reader's root, in walk order.
     pub files: Vec<String>,
+    /// Every directory entered below the start, relative to the reader's
+    /// root, in walk order.
+    pub dirs: Vec<String>,
+    /// Every link to a directory met (listed, not entered).
+    pub dir_links: Vec<String>,
     /// True when a bound stopped the walk.
     pub cut: bool,
 }
@@ -298,45 +303,75 @@ pub struct Tree {
 /// [`limits::MAX_TREE_ENTRIES`] entries; an unlistable subdirectory is
 /// skipped.
 pub fn walk_tree(reader: &dyn Workspace, rel: &str, unsorted: bool) -> Tree {
-    let mut tree = Tree::default();
-    let mut budget = limits::MAX_TREE_ENTRIES;
-    walk_into(reader, rel, unsorted, 0, &mut budget, &mut tree);
-    tree
+    Walk {
+        reader,
+        unsorted,
+        prune: &|_| false,
+    }
+    .run(rel)
 }
 
-fn walk_into(
-    reader: &dyn Workspace,
-    rel: &str,
+/// [`walk_tree`] in sorted order, without entering the directories whose
+/// name `prune` accepts (they are neither listed nor counted): a walk of a
+/// whole workspace that skips `.git` and the like.
+pub fn walk_tree_pruned(reader: &dyn Workspace, rel: &str, prune: &dyn Fn(&str) -> bool) -> Tree {
+    Walk {
+        reader,
+        unsorted: false,
+        prune,
+    }
+    .run(rel)
+}
+
+/// One walk's settings.
+struct Walk<'a> {
+    reader: &'a dyn Workspace,
     unsorted: bool,
-    depth: usize,
-    budget: &mut usize,
-    tree: &mut Tree,
-) {
-    let listed = if unsorted {
-        reader.list_unsorted(rel)
-    } else {
-        reader.list(rel)
-    };
-    let Ok(entries) = listed else {
-        return;
-    };
-    for entry in entries {
-        if *budget == 0 {
-            tree.cut = true;
+    prune: &'a dyn Fn(&str) -> bool,
+}
+
+impl Walk<'_> {
+    fn run(&self, rel: &str) -> Tree {
+        let mut tree = Tree::default();
+        let mut budget = limits::MAX_TREE_ENTRIES;
+        self.enter(rel, 0, &mut budget, &mut tree);
+        tree
+    }
+
+    fn enter(&self, rel: &str, depth: usize, budget: &mut usize, tree: &mut Tree) {
+        let reader = self.reader;
+        let listed = if self.unsorted {
+            reader.list_unsorted(rel)
+        } else {
+            reader.list(rel)
+        };
+        let Ok(entries) = listed else {
             return;
-        }
-        *budget -= 1;
-        if entry.lossy {
-            continue;
-        }
-        let path = join(rel, &entry.name);
-        match entry.kind {
-            EntryKind::Dir if depth + 1 < limits::MAX_TREE_DEPTH => {
-                walk_into(reader, &path, unsorted, depth + 1, budget, tree);
+        };
+        for entry in entries {
+            if entry.kind == EntryKind::Dir && !entry.lossy && (self.prune)(&entry.name) {
+                continue;
             }
-            EntryKind::Dir => tree.cut = true,
-            EntryKind::Symlink if matches!(reader.stat(&path), Ok(EntryKind::Dir)) => {}
-            _ => tree.files.push(path),
+            if *budget == 0 {
+                tree.cut = true;
+                return;
+            }
+            *budget -= 1;
+            if entry.lossy {
+                continue;
+            }
+            let path = join(rel, &entry.name);
+            match entry.kind {
+                EntryKind::Dir if depth + 1 < limits::MAX_TREE_DEPTH => {
+                    tree.dirs.push(path.clone());
+                    self.enter(&path, depth + 1, budget, tree);
+                }
+                EntryKind::Dir => tree.cut = true,
+                EntryKind::Symlink if matches!(reader.stat(&path), Ok(EntryKind::Dir)) => {
+                    tree.dir_links.push(path);
+                }
+                _ => tree.files.push(path),
+            }
         }
     }
 }

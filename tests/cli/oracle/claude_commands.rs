@@ -15,7 +15,6 @@ use std::path::{Path, PathBuf};
 use mecatl_prompt::limits;
 use mecatl_prompt::prompt::command::claude_dialect::{self, Context};
 use mecatl_prompt::prompt::command::claude_listing::{self, Kind, ListingEntry, Reserved};
-use mecatl_prompt::prompt::yaml::parse_yaml;
 use serde_json::{Map, Value};
 
 use super::{Fixture, cases};
@@ -99,19 +98,14 @@ fn check_shell_placeholders(fixture: &Fixture, captured: &str, rendered: &str) {
     }
 }
 
-/// The frontmatter keys Claude Code reads from `raw`, read as it does:
-/// YAML, else YAML after [`claude_dialect::requote_frontmatter`], else
-/// none.
+/// The frontmatter keys Claude Code reads from `raw`
+/// ([`claude_dialect::read_frontmatter`]).
 fn frontmatter(raw: &str) -> Map<String, Value> {
-    let (Some(yaml), _) = claude_dialect::split_frontmatter(raw) else {
-        return Map::new();
-    };
-    let is_flow_list = |v: &str| matches!(parse_yaml::<Value>(v), Ok(Some(Value::Array(_))));
-    parse_yaml::<Map<String, Value>>(yaml)
-        .or_else(|_| parse_yaml(&claude_dialect::requote_frontmatter(yaml, is_flow_list)))
-        .ok()
-        .flatten()
-        .unwrap_or_default()
+    claude_dialect::read_frontmatter(raw)
+        .entries
+        .into_iter()
+        .map(|entry| (entry.key, entry.value))
+        .collect()
 }
 
 /// A frontmatter value as Claude Code turns it into text: strings trimmed,
@@ -143,14 +137,7 @@ fn expansions_match_claude_code() {
         let source = winner(&fixture, name)
             .unwrap_or_else(|| panic!("{}: no file for /{name}", fixture.name()));
         let raw = read(&source.path);
-        let keys = frontmatter(&raw);
-        let names = match keys.get("arguments") {
-            Some(Value::Array(items)) => {
-                claude_dialect::argument_names(items.iter().filter_map(Value::as_str))
-            }
-            Some(Value::String(s)) => claude_dialect::argument_names(s.split_whitespace()),
-            _ => Vec::new(),
-        };
+        let names = claude_dialect::read_frontmatter(&raw).argument_names();
         let skill_dir = source
             .path
             .parent()
@@ -165,7 +152,18 @@ fn expansions_match_claude_code() {
         };
         let rendered = claude_dialect::render(&raw, args, &context);
         assert_eq!(rendered.truncated_at, None, "{}", fixture.name());
-        if raw.contains("!`") {
+        let shell = claude_dialect::shell_commands(claude_dialect::strip_frontmatter(&raw));
+        if !shell.is_empty() {
+            // Every command the detector finds is one Claude Code ran: its
+            // `echo` output is in the capture, the command is not.
+            for found in &shell {
+                let output = found.command.strip_prefix("echo ").expect("an echo");
+                assert!(
+                    captured.contains(output) && !captured.contains(&found.command),
+                    "{}: {found:?}",
+                    fixture.name()
+                );
+            }
             check_shell_placeholders(&fixture, captured, &rendered.text);
         } else {
             assert_eq!(rendered.text, captured, "{}", fixture.name());

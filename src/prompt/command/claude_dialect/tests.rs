@@ -422,3 +422,99 @@ fn invalid_yaml_values_are_quoted_for_a_second_reading() {
     );
     assert_eq!(requote_frontmatter("k:#x\nk: #y\r", never), "k:#x\nk: #y\r");
 }
+
+#[test]
+fn frontmatter_is_read_as_claude_code_reads_it() {
+    // invalid-yaml-frontmatter: the second reading keeps the keys.
+    let raw = "---\ndescription: Compare\nargument-hint: [a] [b]\n---\nbody\n";
+    let read = read_frontmatter(raw);
+    let Reading::Requoted(err) = &read.reading else {
+        panic!("{read:?}");
+    };
+    assert_eq!(err.line, 3, "the error's line is the file's");
+    assert_eq!(read.first_line, 2);
+    assert!(read.argument_names().is_empty());
+    let named = read_frontmatter("---\narguments: [file, \"\", \"12\", focus]\n---\n$file");
+    assert_eq!(named.argument_names(), ["file", "focus"]);
+    let words = read_frontmatter("---\narguments: one two\n---\n");
+    assert_eq!(words.argument_names(), ["one", "two"]);
+    let hint = read.get("argument-hint").unwrap();
+    assert_eq!((hint.line, &hint.value), (3, &serde_json::json!("[a] [b]")));
+    // invalid-yaml-unrecoverable: no keys at all.
+    // A key with a digit is not re-quoted; a BOM and a blank line before the
+    // YAML move its lines.
+    let broken =
+        read_frontmatter("\u{feff}---\n\ndescription: x\narguments: [who]\nnote2: a: b\n---\nbody");
+    assert!(
+        matches!(broken.reading, Reading::Ignored(ref e) if e.line == 5),
+        "{broken:?}"
+    );
+    assert_eq!(broken.first_line, 3);
+    assert!(broken.entries.is_empty());
+    // Valid YAML, and a file without a block.
+    let valid = read_frontmatter("---\nname: x\ndescription: y\n---\n");
+    assert_eq!(valid.reading, Reading::Yaml);
+    assert_eq!(valid.get("description").map(|e| e.line), Some(3));
+    assert_eq!(read_frontmatter("body\n---\n").reading, Reading::NoBlock);
+}
+
+#[test]
+fn a_template_uses_arguments_when_a_placeholder_would_take_one() {
+    let names = ["file".to_string()];
+    for (raw, uses) in [
+        ("Review $ARGUMENTS", true),
+        ("Compare $0 with $7", true),
+        ("Item $ARGUMENTS[2]", true),
+        ("Open $file now", true),
+        ("---\nargument-hint: [x]\n---\nNo placeholder here", false),
+        ("Price is \\$5 and $HOME", false),
+        ("$1x stays", false),
+        ("---\ndescription: $ARGUMENTS\n---\nbody", false),
+    ] {
+        assert_eq!(uses_arguments(raw, &names), uses, "{raw:?}");
+        // The probe agrees with a rendering given enough arguments.
+        let context = Context {
+            argument_names: &names,
+            ..Context::default()
+        };
+        let args = "a b c d e f g h";
+        let appended = render(raw, args, &context)
+            .text
+            .ends_with(&format!("\n\nARGUMENTS: {args}"));
+        assert_eq!(appended, !uses, "{raw:?}");
+    }
+    assert!(!uses_arguments("Open $file now", &[]));
+}
+
+#[test]
+fn shell_commands_are_inline_bangs_and_bang_fences() {
+    // bang-command: both forms.
+    let body = "Inline: !`echo hi-from-bang`\n\nFenced:\n```!\necho fenced-bang\n```\nDone.\n";
+    let found = shell_commands(body);
+    assert_eq!(
+        found,
+        [
+            ShellCommand {
+                offset: 8,
+                command: "echo hi-from-bang".into()
+            },
+            ShellCommand {
+                offset: 38,
+                command: "echo fenced-bang".into()
+            },
+        ]
+    );
+    assert_eq!(&body[found[1].offset..found[1].offset + 4], "```!");
+    // A bang inside a word, an empty or unclosed command, and a fence
+    // without the bang are not commands.
+    for none in [
+        "a!`x`",
+        "!``",
+        "!`open\nclose`",
+        "```\necho\n```",
+        "plain `code`",
+    ] {
+        assert!(shell_commands(none).is_empty(), "{none:?}");
+    }
+    assert_eq!(shell_commands("!`a` and !`b`").len(), 2);
+}

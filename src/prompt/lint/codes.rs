@@ -1,0 +1,359 @@
+//! The stable code table of `lint` (SPEC §15.3): one code per check, with
+//! its title, the agents it concerns, why it matters and how to fix it.
+//! README's code list is checked against this table by a test, and the
+//! SARIF output has one rule per code, so the three cannot drift.
+//!
+//! Codes are never renumbered or reused: a retired check keeps its number.
+
+use serde::{Serialize, Serializer};
+
+use crate::prompt::lint::Level;
+use crate::prompt::profile::Agent;
+
+/// One check of `lint`, by its stable code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Code {
+    /// MP001: frontmatter that is not valid YAML.
+    InvalidYaml,
+    /// MP002: an unquoted value starting with `*` (a YAML alias, not a glob).
+    UnquotedGlob,
+    /// MP003: a frontmatter block that does not start the file.
+    MisplacedFrontmatter,
+    /// MP004: an `@import` of a file that does not exist.
+    ImportMissing,
+    /// MP005: an `@import` that leads back to a file already on its chain.
+    ImportCycle,
+    /// MP006: an `@import` deeper than Claude Code follows.
+    ImportTooDeep,
+    /// MP007: an `@import` of a file outside the workspace.
+    ImportExternal,
+    /// MP008: Codex's byte budget cuts or drops an AGENTS.md.
+    CodexBudget,
+    /// MP009: AGENTS.md and CLAUDE.md of one directory say different things.
+    InstructionsDiverge,
+    /// MP010: `argument-hint` on a template with no placeholder.
+    HintWithoutPlaceholder,
+    /// MP011: Gemini CLI's `{{args}}` in a Claude command.
+    GeminiPlaceholder,
+    /// MP012: Cursor or Copilot keys in a Claude rule.
+    ForeignRuleKeys,
+    /// MP013: a skill whose `name:` differs from its directory.
+    SkillNameMismatch,
+    /// MP014: a skill without a description.
+    SkillWithoutDescription,
+    /// MP015: a command shadowed by a skill of the same name.
+    ShadowedBySkill,
+    /// MP016: `` !`cmd` `` in a command.
+    ShellInCommand,
+}
+
+impl Code {
+    /// Every code, in number order.
+    pub const ALL: [Code; 16] = [
+        Code::InvalidYaml,
+        Code::UnquotedGlob,
+        Code::MisplacedFrontmatter,
+        Code::ImportMissing,
+        Code::ImportCycle,
+        Code::ImportTooDeep,
+        Code::ImportExternal,
+        Code::CodexBudget,
+        Code::InstructionsDiverge,
+        Code::HintWithoutPlaceholder,
+        Code::GeminiPlaceholder,
+        Code::ForeignRuleKeys,
+        Code::SkillNameMismatch,
+        Code::SkillWithoutDescription,
+        Code::ShadowedBySkill,
+        Code::ShellInCommand,
+    ];
+
+    /// The code as printed: `MP001`…
+    pub fn as_str(self) -> &'static str {
+        self.entry().id
+    }
+
+    /// A short name in words, for SARIF's rule `name` and README.
+    pub fn name(self) -> &'static str {
+        self.entry().name
+    }
+
+    /// The check in one line.
+    pub fn title(self) -> &'static str {
+        self.entry().title
+    }
+
+    /// The severity a finding of this code has unless the finding says
+    /// otherwise (SARIF's default level).
+    pub fn level(self) -> Level {
+        self.entry().level
+    }
+
+    /// The agents whose loading the check is about.
+    pub fn agents(self) -> &'static [Agent] {
+        self.entry().agents
+    }
+
+    /// Why it matters: what the agents do with such a file.
+    pub fn why(self) -> &'static str {
+        self.entry().why
+    }
+
+    /// How to fix it.
+    pub fn fix(self) -> &'static str {
+        self.entry().fix
+    }
+
+    fn entry(self) -> &'static Entry {
+        &TABLE[self as usize]
+    }
+}
+
+impl Serialize for Code {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+/// One row of the code table.
+struct Entry {
+    id: &'static str,
+    name: &'static str,
+    title: &'static str,
+    level: Level,
+    agents: &'static [Agent],
+    why: &'static str,
+    fix: &'static str,
+}
+
+use Agent::{Claude, Codex, Mecatl};
+
+/// The table, in the order of [`Code`]'s variants.
+const TABLE: [Entry; 16] = [
+    Entry {
+        id: "MP001",
+        name: "invalid-yaml",
+        title: "Frontmatter is not valid YAML",
+        level: Level::Error,
+        agents: &[Mecatl, Claude, Codex],
+        why: "mecatl drops a rule whose frontmatter does not parse; Claude Code reads such a \
+              block a second time with unquoted values quoted and, when that fails too, \
+              ignores every key (description, paths, arguments); Codex recovers a skill's keys \
+              one by one and drops the skill when it cannot",
+        fix: "Quote values that hold YAML punctuation, e.g. `argument-hint: \"[file] [mode]\"`",
+    },
+    Entry {
+        id: "MP002",
+        name: "unquoted-glob",
+        title: "Unquoted value starting with `*` (a YAML alias, not a glob)",
+        level: Level::Error,
+        agents: &[Mecatl, Claude, Codex],
+        why: "YAML reads an unquoted value starting with `*` as an alias, so the frontmatter \
+              does not parse: mecatl drops the rule, Claude Code loses every key (a rule's \
+              `paths` with them) when the value is a list item, and Codex drops a skill whose \
+              name or description starts so",
+        fix: "Quote the glob: `paths: \"**/*.ts\"` or `- \"*.md\"`",
+    },
+    Entry {
+        id: "MP003",
+        name: "misplaced-frontmatter",
+        title: "Frontmatter does not start the file",
+        level: Level::Warning,
+        agents: &[Mecatl, Claude, Codex],
+        why: "A block after blank lines (or, for mecatl commands and Codex skills, after a byte \
+              order mark) is not frontmatter: its keys are not read and the block reaches the \
+              model as text",
+        fix: "Start the file with the `---` line: remove the blank lines or save without a BOM",
+    },
+    Entry {
+        id: "MP004",
+        name: "import-missing",
+        title: "`@import` of a file that does not exist",
+        level: Level::Warning,
+        agents: &[Claude],
+        why: "Claude Code skips an import of a missing file or a directory without a word, so \
+              the instructions the author meant to include never load",
+        fix: "Fix the path (relative to the importing file) or remove the `@` line",
+    },
+    Entry {
+        id: "MP005",
+        name: "import-cycle",
+        title: "`@import` leads back to a file on its own chain",
+        level: Level::Note,
+        agents: &[Claude],
+        why: "Claude Code loads each file once, so the cycle is cut where it closes; the \
+              include order is then not what either file suggests",
+        fix: "Import shared text from one place only",
+    },
+    Entry {
+        id: "MP006",
+        name: "import-too-deep",
+        title: "`@import` deeper than Claude Code follows",
+        level: Level::Warning,
+        agents: &[Claude],
+        why: "Claude Code follows imports four levels deep; a fifth-level import is not \
+              loaded, silently",
+        fix: "Import the file from a shallower level, or inline it",
+    },
+    Entry {
+        id: "MP007",
+        name: "import-external",
+        title: "`@import` of a file outside the workspace",
+        level: Level::Warning,
+        agents: &[Claude],
+        why: "Claude Code drops an import from a project file that resolves outside the start \
+              directory unless the user approved external includes, so it loads on one machine \
+              and not on another; the preview never reads it",
+        fix: "Move the file into the repository, or import it from the user's ~/.claude/CLAUDE.md",
+    },
+    Entry {
+        id: "MP008",
+        name: "codex-budget",
+        title: "Codex's byte budget cuts or drops an AGENTS.md",
+        level: Level::Warning,
+        agents: &[Codex],
+        why: "Codex sends at most project_doc_max_bytes (32,768 by default) of the AGENTS.md \
+              chain from the project root down; it cuts the file that crosses the budget at the \
+              byte and drops the ones after it, without a word",
+        fix: "Shorten the files of the chain, move detail into files the agent reads on demand, \
+              or raise project_doc_max_bytes in ~/.codex/config.toml",
+    },
+    Entry {
+        id: "MP009",
+        name: "instructions-diverge",
+        title: "AGENTS.md and CLAUDE.md differ",
+        level: Level::Warning,
+        agents: &[Mecatl, Claude, Codex],
+        why: "Claude Code loads CLAUDE.md and not AGENTS.md; Codex and mecatl load AGENTS.md and \
+              not CLAUDE.md: with both present and different, the agents follow different \
+              instructions",
+        fix: "Keep one file: make CLAUDE.md a symlink to AGENTS.md, or reduce it to `@AGENTS.md`",
+    },
+    Entry {
+        id: "MP010",
+        name: "hint-without-placeholder",
+        title: "`argument-hint` on a template with no placeholder",
+        level: Level::Warning,
+        agents: &[Mecatl, Claude],
+        why: "The hint invites arguments the template never places: Claude Code appends them \
+              after the body as `ARGUMENTS: …`, and mecatl drops them",
+        fix: "Put `$ARGUMENTS` (or `$0`, `$1`, …) where the arguments belong, or remove the hint",
+    },
+    Entry {
+        id: "MP011",
+        name: "gemini-placeholder",
+        title: "Gemini CLI's `{{args}}` in a Claude command",
+        level: Level::Warning,
+        agents: &[Mecatl, Claude],
+        why: "`{{args}}` is Gemini CLI's placeholder; Claude Code and mecatl send it as written \
+              and never put the arguments there",
+        fix: "Write `$ARGUMENTS` instead of `{{args}}`",
+    },
+    Entry {
+        id: "MP012",
+        name: "foreign-rule-keys",
+        title: "Cursor or Copilot keys in a Claude rule",
+        level: Level::Warning,
+        agents: &[Mecatl, Claude],
+        why: "`globs`, `alwaysApply` and `applyTo` mean nothing to Claude Code (or mecatl): a \
+              rule that scopes itself with them has no `paths`, so it loads at start for every \
+              file",
+        fix: "Scope the rule with `paths:` (e.g. `paths: \"src/**/*.ts\"`), or drop the keys if \
+              it applies everywhere",
+    },
+    Entry {
+        id: "MP013",
+        name: "skill-name-mismatch",
+        title: "A skill's `name:` differs from its directory",
+        level: Level::Warning,
+        agents: &[Claude, Codex],
+        why: "Claude Code names a skill after its directory (the listing shows `DIR (NAME)`); \
+              Codex names it after `name:`: the same skill answers to different names",
+        fix: "Rename the directory or the `name:` value so they agree",
+    },
+    Entry {
+        id: "MP014",
+        name: "skill-without-description",
+        title: "A skill without a description",
+        level: Level::Warning,
+        agents: &[Claude, Codex],
+        why: "The description is how the model decides to use a skill: Codex does not list a \
+              skill without one, and Claude Code lists its first body line instead",
+        fix: "Add `description:` to the skill's frontmatter, saying when to use it",
+    },
+    Entry {
+        id: "MP015",
+        name: "shadowed-by-skill",
+        title: "A command shadowed by a skill of the same name",
+        level: Level::Warning,
+        agents: &[Claude],
+        why: "When a skill and a command share a name, Claude Code invokes and lists the skill; \
+              the command is never used",
+        fix: "Rename or remove one of the two",
+    },
+    Entry {
+        id: "MP016",
+        name: "shell-in-command",
+        title: "`` !`cmd` `` in a command",
+        level: Level::Note,
+        agents: &[Mecatl, Claude],
+        why: "Claude Code runs the command when the template is invoked and sends its output; \
+              mecatl sends the text as written, and the preview shows a placeholder",
+        fix: "Nothing, if intended; make sure the command is safe to run in every checkout",
+    },
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The code list as README shows it: one Markdown table row per code,
+    /// rendered from this table (a test keeps README's copy identical).
+    fn markdown_table() -> String {
+        let mut table = String::from(
+            "| Code | Severity | Agents | What it means | How to fix |\n|---|---|---|---|---|\n",
+        );
+        for code in Code::ALL {
+            let agents: Vec<&str> = code.agents().iter().map(|a| a.as_str()).collect();
+            table.push_str(&format!(
+                "| {} `{}` | {} | {} | **{}.** {}. | {} |\n",
+                code.as_str(),
+                code.name(),
+                code.level().as_str(),
+                agents.join(", "),
+                code.title(),
+                code.why(),
+                code.fix()
+            ));
+        }
+        table
+    }
+
+    #[test]
+    fn readme_lists_every_code_as_the_table_says() {
+        let readme = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"));
+        let table = markdown_table();
+        assert!(
+            readme.contains(&table),
+            "README's code list differs from the code table; paste this:\n{table}"
+        );
+    }
+
+    #[test]
+    fn codes_are_numbered_in_order_and_unique() {
+        for (index, code) in Code::ALL.iter().enumerate() {
+            assert_eq!(code.as_str(), format!("MP{:03}", index + 1));
+            assert_eq!(*code as usize, index);
+            assert!(!code.agents().is_empty());
+            assert!(
+                code.name()
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c == '-')
+            );
+        }
+        let mut names: Vec<&str> = Code::ALL.iter().map(|c| c.name()).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), Code::ALL.len());
+    }
+}

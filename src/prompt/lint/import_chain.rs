@@ -1,0 +1,294 @@
+//! The `@imports` of Claude Code's files (MP004–MP007), followed as Claude
+//! Code follows them: found by the scanner of [`crate::prompt::imports`],
+//! judged by its policy (depth, text files, external), each file loaded
+//! once ([`Loaded`]), depth first.
+//!
+//! Where a chain starts: every file Claude Code's walk loads —
+//! `CLAUDE.md`, `.claude/CLAUDE.md`, `CLAUDE.local.md`, the rules of
+//! `.claude/rules`, and `AGENTS.md` / `.claude/AGENTS.md` where the
+//! fallback applies (no Claude Code file in the directory or above it).
+//! A walk file reached by an import is not followed again from there: the
+//! walk loads it itself, and its own chain is checked from it.
+//!
+//! Only imports that look like a file are reported: a path with an
+//! extension or a dotfile name (`@docs/api.md`, `@.editorconfig`), or one
+//! anchored with `./`, `../`, `~/` or `/`. Claude Code tries every `@word`,
+//! but `@Observable`, `@jlowin` or `@scope/package` in prose are not
+//! imports their author meant, and Claude Code skips them the same way.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use crate::limits;
+use crate::prompt::command::claude_dialect::split_frontmatter;
+use crate::prompt::imports::{Bounds, Candidate, Loaded, NotLoaded, Origin, candidates, scan};
+use crate::prompt::lint::docs::{Doc, DocKind};
+use crate::prompt::lint::instructions::CLAUDE_FILES;
+use crate::prompt::lint::survey::{is_within, parent};
+use crate::prompt::lint::{Code, Lint, Out, line_at, quote};
+use crate::prompt::profile::Agent;
+use crate::workspace::{EntryKind, WsError, join};
+
+/// The names of Claude Code's AGENTS.md fallback in a directory.
+const FALLBACK_FILES: [&str; 2] = ["AGENTS.md", ".claude/AGENTS.md"];
+
+/// Follows the imports of every file Claude Code's walk loads.
+pub(super) fn check(lint: &Lint<'_>, docs: &[Doc], out: &mut Out) {
+    let starts = walk_files(lint, docs);
+    let root = lint.reader.root().to_path_buf();
+    let bounds = Bounds {
+        home: lint
+            .options
+            .home
+            .clone()
+            .unwrap_or_else(|| PathBuf::from("/")),
+        cwd: lint
+            .options
+            .at
+            .split('/')
+            .filter(|part| !part.is_empty())
+            .fold(root.clone(), |dir, part| dir.join(part)),
+        workspace: root,
+        external_approved: false,
+    };
+    let walk: HashSet<&str> = starts.iter().map(String::as_str).collect();
+    for start in &starts {
+        let mut chain = Chain {
+            lint,
+            bounds: &bounds,
+            walk: &walk,
+            start,
+            loaded: Loaded::default(),
+            stack: vec![start.clone()],
+        };
+        chain.loaded.claim(&chain.absolute(start));
+        chain.follow(start, 0, out);
+    }
+}
+
+/// The files Claude Code's walk loads, workspace-relative, in walk order.
+fn walk_files(lint: &Lint<'_>, docs: &[Doc]) -> Vec<String> {
+    let claude_names = CLAUDE_FILES.iter().chain(&["CLAUDE.local.md"]);
+    let mut files: Vec<String> = Vec::new();
+    let mut claude_dirs: Vec<&str> = Vec::new();
+    for dir in lint.survey.dirs() {
+        for name in claude_names.clone() {
+            let rel = join(dir, name);
+            if lint.survey.has_file(&rel) {
+                files.push(rel);
+                claude_dirs.push(dir);
+            }
+        }
+    }
+    for dir in lint.survey.dirs() {
+        if claude_dirs.iter().any(|claude| is_within(dir, claude)) {
+            continue;
+        }
+        for name in FALLBACK_FILES {
+            let rel = join(dir, name);
+            if lint.survey.has_file(&rel) {
+                files.push(rel);
+            }
+        }
+    }
+    let rules = docs
+        .iter()
+        .filter(|doc| doc.kind == DocKind::Rule && doc.read_by(Agent::Claude));
+    files.extend(rules.map(|doc| doc.rel.clone()));
+    files
+}
+
+/// One chain of imports, from one walk file.
+struct Chain<'a> {
+    lint: &'a Lint<'a>,
+    bounds: &'a Bounds,
+    walk: &'a HashSet<&'a str>,
+    start: &'a str,
+    loaded: Loaded,
+    /// The files from the start down to the one being read.
+    stack: Vec<String>,
+}
+
+impl Chain<'_> {
+    fn absolute(&self, rel: &str) -> PathBuf {
+        rel.split('/')
+            .fold(self.bounds.workspace.clone(), |path, part| path.join(part))
+    }
+
+    /// The workspace-relative path of an absolute one inside the
+    /// workspace.
+    fn relative(&self, path: &Path) -> Option<String> {
+        let below = path.strip_prefix(&self.bounds.workspace).ok()?;
+        let parts: Option<Vec<&str>> = below.components().map(|c| c.as_os_str().to_str()).collect();
+        Some(parts?.join("/"))
+    }
+
+    /// Reports and follows the imports of `rel`, which lies `depth`
+    /// imports below the start.
+    fn follow(&mut self, rel: &str, depth: usize, out: &mut Out) {
+        let Some(text) = self.lint.read(rel, out) else {
+            return;
+        };
+        let body = split_frontmatter(&text).1;
+        let body_at = text.len() - body.len();
+        let found = scan(body);
+        let importer = self.absolute(rel);
+        let found = found
+            .into_iter()
+            .filter(|i| looks_like_a_file(&i.path))
+            .collect();
+        for candidate in candidates(found, &importer, depth, Origin::Project, self.bounds) {
+            let line = Some(line_at(&text, body_at + candidate.import.offset));
+            let written = quote(&candidate.import.path);
+            let (code, message) = match self.judge(&candidate, &written) {
+                Judged::Follow(target) => {
+                    self.stack.push(target.clone());
+                    self.follow(&target, candidate.depth, out);
+                    self.stack.pop();
+                    continue;
+                }
+                Judged::Quiet => continue,
+                Judged::Finding(code, message) => (code, message),
+            };
+            out.add(code, rel, line, vec![Agent::Claude], message);
+        }
+    }
+
+    /// What becomes of one import of a file of this chain.
+    fn judge(&mut self, candidate: &Candidate, written: &str) -> Judged {
+        let external = || {
+            Judged::Finding(
+                Code::ImportExternal,
+                format!(
+                    "`@{written}` points outside the workspace: Claude Code drops it unless \
+                     external includes were approved on that machine, and the preview never \
+                     reads it"
+                ),
+            )
+        };
+        let outside_start = || {
+            Judged::Finding(
+                Code::ImportExternal,
+                format!(
+                    "`@{written}` points outside the start directory {}: Claude Code drops it \
+                     unless external includes were approved on that machine",
+                    shown_dir(&self.lint.options.at)
+                ),
+            )
+        };
+        match candidate.refused {
+            Some(NotLoaded::TooDeep) => {
+                return Judged::Finding(
+                    Code::ImportTooDeep,
+                    format!(
+                        "`@{written}` is import level {} below {}: Claude Code follows {} \
+                         levels, so it is not loaded",
+                        candidate.depth,
+                        self.start,
+                        limits::MAX_IMPORT_DEPTH
+                    ),
+                );
+            }
+            Some(NotLoaded::OutsideWorkspace) => return external(),
+            Some(NotLoaded::External) => return outside_start(),
+            Some(_) => return Judged::Quiet,
+            None => {}
+        }
+        let Some(target) = self.relative(&candidate.target) else {
+            return external();
+        };
+        if self.stack.contains(&target) {
+            return Judged::Finding(
+                Code::ImportCycle,
+                format!(
+                    "`@{written}` leads back to {target}, already on this chain of imports \
+                     from {}: Claude Code loads each file once and stops here",
+                    self.start
+                ),
+            );
+        }
+        if self.walk.contains(target.as_str()) || self.loaded.admit(&candidate.target).is_err() {
+            return Judged::Quiet;
+        }
+        let missing = |why: String| {
+            Judged::Finding(
+                Code::ImportMissing,
+                format!("`@{written}` {why}: Claude Code skips it without a word"),
+            )
+        };
+        match self.lint.reader.stat(&target) {
+            Ok(EntryKind::File) => Judged::Follow(target),
+            Ok(_) | Err(WsError::NotFound | WsError::NotADirectory) => {
+                let from = if candidate.import.path.starts_with('/') {
+                    "as written".to_string()
+                } else {
+                    format!("relative to {}", shown_dir(parent(self.current())))
+                };
+                missing(format!("names no file ({from})"))
+            }
+            Err(WsError::Refused(_)) => external(),
+            Err(err) => missing(format!("cannot be looked at ({err})")),
+        }
+    }
+
+    /// The file whose imports are being judged.
+    fn current(&self) -> &str {
+        self.stack.last().map_or(self.start, String::as_str)
+    }
+}
+
+/// What becomes of one import.
+enum Judged {
+    /// A file to read and follow.
+    Follow(String),
+    /// A finding on the importing line.
+    Finding(Code, String),
+    /// Nothing to say (a duplicate, a walk file, a binary file).
+    Quiet,
+}
+
+/// A workspace directory as a message names it.
+fn shown_dir(dir: &str) -> &str {
+    if dir.is_empty() {
+        "the workspace root"
+    } else {
+        dir
+    }
+}
+
+/// True for an import path its author meant as a file (see the module
+/// docs).
+fn looks_like_a_file(path: &str) -> bool {
+    let anchored = ["./", "../", "~/", "/"]
+        .iter()
+        .any(|anchor| path.starts_with(anchor));
+    let name = path.rsplit('/').next().unwrap_or(path);
+    anchored || name.contains('.')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prose_mentions_are_not_taken_for_files() {
+        for file in [
+            "docs/api.md",
+            ".editorconfig",
+            "./notes",
+            "../x",
+            "~/y",
+            "/etc/z",
+        ] {
+            assert!(looks_like_a_file(file), "{file}");
+        }
+        for prose in [
+            "Observable",
+            "jlowin",
+            "MX:NOTE",
+            "modelcontextprotocol/sdk",
+        ] {
+            assert!(!looks_like_a_file(prose), "{prose}");
+        }
+    }
+}

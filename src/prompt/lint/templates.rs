@@ -1,0 +1,167 @@
+//! Command-body checks (MP010, MP011, MP016) and commands a skill shadows
+//! (MP015). Placeholders are found by each dialect's own substitution
+//! (the engine's [`substitute`], Claude Code's
+//! [`claude_dialect::uses_arguments`]); shell commands by Claude Code's
+//! detector ([`claude_dialect::shell_commands`]); shadowing by the
+//! precedence engine over skill and command directories together.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use crate::prompt::command::{CommandFiles, claude_dialect, strip_frontmatter, substitute};
+use crate::prompt::lint::docs::{Doc, DocKind};
+use crate::prompt::lint::survey::{is_within, parent};
+use crate::prompt::lint::{Code, Lint, Out, line_at, quote};
+use crate::prompt::profile::Agent;
+use crate::prompt::tiers::{Fate, Layout, ReadPolicy, SearchDir, Tier, resolve_all};
+use crate::workspace::Workspace;
+
+/// Gemini CLI's argument placeholder.
+const GEMINI_ARGS: &str = "{{args}}";
+
+/// Runs the template checks over the command files of `docs`, and the
+/// shadowing check over the workspace's skill and command directories.
+pub(super) fn check(lint: &Lint<'_>, docs: &[Doc], out: &mut Out) {
+    for doc in docs {
+        if let DocKind::Command(_) = doc.kind {
+            command(doc, out);
+        }
+    }
+    shadowed_by_skills(lint, out);
+}
+
+fn command(doc: &Doc, out: &mut Out) {
+    let read = claude_dialect::read_frontmatter(&doc.text);
+    let claude = doc.read_by(Agent::Claude);
+    let mecatl = doc.read_by(Agent::Mecatl);
+    // MP010: only Claude Code reads `argument-hint`.
+    if claude && let Some(hint) = read.get("argument-hint") {
+        let mut agents = Vec::new();
+        if !claude_dialect::uses_arguments(&doc.text, &read.argument_names()) {
+            agents.push(Agent::Claude);
+        }
+        let body = strip_frontmatter(&doc.text);
+        if mecatl && substitute(body, &[]) == body {
+            agents.push(Agent::Mecatl);
+        }
+        let fate = match (agents.contains(&Agent::Claude), mecatl) {
+            (true, true) if agents.contains(&Agent::Mecatl) => {
+                "Claude Code appends the arguments after the body as `ARGUMENTS: …`, and mecatl \
+                 drops them"
+            }
+            (true, _) => "Claude Code appends the arguments after the body as `ARGUMENTS: …`",
+            (false, _) => "mecatl drops the arguments (Claude Code places them)",
+        };
+        out.add(
+            Code::HintWithoutPlaceholder,
+            &doc.rel,
+            Some(hint.line),
+            agents,
+            format!("`argument-hint` is set but the template has no placeholder: {fate}"),
+        );
+    }
+    // MP011, MP016: in the body the agents send.
+    let (_, body) = claude_dialect::split_frontmatter(&doc.text);
+    let body_at = doc.text.len() - body.len();
+    if claude && let Some(at) = body.find(GEMINI_ARGS) {
+        out.add(
+            Code::GeminiPlaceholder,
+            &doc.rel,
+            Some(line_at(&doc.text, body_at + at)),
+            doc.agents.clone(),
+            "`{{args}}` is Gemini CLI's placeholder: it is sent as written and the arguments \
+             never go there; write `$ARGUMENTS`",
+        );
+    }
+    if claude {
+        for shell in claude_dialect::shell_commands(body) {
+            out.add(
+                Code::ShellInCommand,
+                &doc.rel,
+                Some(line_at(&doc.text, body_at + shell.offset)),
+                doc.agents.clone(),
+                format!(
+                    "runs `{}` when invoked: Claude Code sends its output, mecatl and the \
+                     preview send the command as written",
+                    quote(&shell.command)
+                ),
+            );
+        }
+    }
+}
+
+/// MP015: for Claude Code started in each directory that holds skills or
+/// commands, the skill and command directories of it and its ancestors
+/// resolve together — skills first, since a skill wins over a command of
+/// its name whatever their directories (observed) — and every command
+/// that loses to a skill is reported once.
+fn shadowed_by_skills(lint: &Lint<'_>, out: &mut Out) {
+    let skills: Vec<&str> = lint.survey.dirs_ending(".claude/skills").collect();
+    let commands: Vec<&str> = lint.survey.dirs_ending(".claude/commands").collect();
+    if skills.is_empty() || commands.is_empty() {
+        return;
+    }
+    let reader: Arc<dyn Workspace + '_> = Arc::new(lint.reader);
+    let homes = |dirs: &[&str]| -> Vec<String> {
+        dirs.iter()
+            .map(|dir| parent(parent(dir)).to_string())
+            .collect()
+    };
+    let (skill_homes, command_homes) = (homes(&skills), homes(&commands));
+    let mut starts: Vec<&String> = skill_homes.iter().chain(&command_homes).collect();
+    starts.sort();
+    starts.dedup();
+    let mut reported: HashSet<String> = HashSet::new();
+    for start in starts {
+        // Deepest first, like Claude Code's cwd-first order.
+        let visible = |dirs: &[&str], homes: &[String], layout: Layout| {
+            let mut found: Vec<(usize, SearchDir<'_>)> = dirs
+                .iter()
+                .zip(homes)
+                .filter(|(_, home)| is_within(start, home))
+                .map(|(dir, home)| {
+                    let dir =
+                        SearchDir::flat(reader.clone(), *dir, Tier::Project).with_layout(layout);
+                    (home.len(), dir)
+                })
+                .collect();
+            found.sort_by_key(|(depth, _)| std::cmp::Reverse(*depth));
+            found.into_iter().map(|(_, dir)| dir).collect::<Vec<_>>()
+        };
+        let skill_dirs = visible(&skills, &skill_homes, Layout::SkillDirs);
+        if skill_dirs.is_empty() {
+            continue;
+        }
+        let first_command = skill_dirs.len();
+        let mut dirs = skill_dirs;
+        dirs.extend(visible(&commands, &command_homes, Layout::Nested));
+        let resolution = resolve_all(&dirs, &CommandFiles::HEAD, ReadPolicy::LOOK);
+        for candidate in &resolution.candidates {
+            let Fate::Shadowed { by } = &candidate.fate else {
+                continue;
+            };
+            let by_skill = resolution.candidates.iter().any(|winner| {
+                winner.name == candidate.name
+                    && winner.fate == Fate::Winner
+                    && winner.dir_index < first_command
+            });
+            if candidate.dir_index < first_command
+                || !by_skill
+                || !reported.insert(candidate.rel.clone())
+            {
+                continue;
+            }
+            out.add(
+                Code::ShadowedBySkill,
+                &candidate.rel,
+                Some(1),
+                vec![Agent::Claude],
+                format!(
+                    "the skill {by} has the same name, `{}`: Claude Code invokes and lists the \
+                     skill, never this command",
+                    candidate.name
+                ),
+            );
+        }
+    }
+}
