@@ -509,6 +509,11 @@ mod tests {
         let same = compared(&[(Agent::Codex, &a), (Agent::Claude, &b)]);
         assert!(!same.diverges());
         assert_eq!(same.content_of(Agent::Claude), Some("X"));
+        let nothing = turn0(
+            vec![part("AGENTS.md", PartKind::Instructions, " \n")],
+            vec![],
+        );
+        assert_eq!(instruction_content(&nothing), "");
         assert_eq!(same.content_of(Agent::Mecatl), None);
         let differ = compared(&[(Agent::Codex, &a), (Agent::Claude, &b), (Agent::Mecatl, &c)]);
         assert!(differ.diverges());

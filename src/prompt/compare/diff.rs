@@ -9,8 +9,11 @@
 //! - A diff that takes longer than [`limits::COMPARE_DIFF_TIMEOUT`] (two
 //!   files of megabytes that share little) stops looking for the smallest
 //!   one and prints a correct, larger one.
-//! - A content without a final newline gets `\ No newline at end of file`
-//!   where it matters, as `diff -u` prints it.
+//! - Each side is compared as whole lines: a non-empty side gets a final
+//!   newline when it has none (instruction content is trimmed), so its
+//!   last line compares like the others.
+
+use std::borrow::Cow;
 
 use similar::TextDiff;
 
@@ -21,13 +24,23 @@ pub fn unified(old_name: &str, old: &str, new_name: &str, new: &str) -> String {
     if old == new {
         return String::new();
     }
+    let (old, new) = (whole_lines(old), whole_lines(new));
     let diff = TextDiff::configure()
         .timeout(limits::COMPARE_DIFF_TIMEOUT)
-        .diff_lines(old, new);
+        .diff_lines(old.as_ref(), new.as_ref());
     diff.unified_diff()
         .context_radius(3)
         .header(old_name, new_name)
         .to_string()
+}
+
+/// `text` ending with a newline, unless it is empty.
+fn whole_lines(text: &str) -> Cow<'_, str> {
+    if text.is_empty() || text.ends_with('\n') {
+        Cow::Borrowed(text)
+    } else {
+        Cow::Owned(format!("{text}\n"))
+    }
 }
 
 #[cfg(test)]
@@ -45,11 +58,15 @@ mod tests {
     }
 
     #[test]
-    fn equal_contents_have_no_diff_and_a_missing_newline_is_marked() {
+    fn equal_contents_have_no_diff_and_last_lines_compare_whole() {
         assert_eq!(unified("a", "same", "b", "same"), "");
         assert_eq!(
             unified("codex", "x", "claude", "x\ny"),
-            "--- codex\n+++ claude\n@@ -1 +1,2 @@\n-x\n\\ No newline at end of file\n+x\n+y\n\\ No newline at end of file\n"
+            "--- codex\n+++ claude\n@@ -1 +1,2 @@\n x\n+y\n"
+        );
+        assert_eq!(
+            unified("codex", "", "claude", "y"),
+            "--- codex\n+++ claude\n@@ -0,0 +1 @@\n+y\n"
         );
     }
 }
