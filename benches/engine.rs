@@ -11,6 +11,7 @@ use mecatl_prompt::prompt::env::Env;
 use mecatl_prompt::prompt::memory_index::{MemoryEntry, render_memory_index};
 use mecatl_prompt::prompt::rules::frontmatter::{parse_paths, split};
 use mecatl_prompt::prompt::rules::{Rule, RuleOrigin, RulesMessageBuilder};
+use mecatl_prompt::prompt::tokens::Tokenizer;
 use mecatl_prompt::prompt::tools::ToolSpec;
 
 fn main() {
@@ -119,4 +120,77 @@ fn build_with_50_tools(bencher: Bencher) {
         ..Config::default()
     };
     bencher.bench(|| build(black_box(&config)));
+}
+
+/// One MiB.
+const MIB: usize = 1 << 20;
+
+/// About `len` bytes of prose and code, the same on every run: sentences of
+/// made-up words (so most words are not single tokens, as in real
+/// identifiers), a few accented and CJK words, and Rust-like lines with
+/// numbers and indentation.
+fn mixed_text(len: usize) -> String {
+    const SYLLABLES: [&str; 16] = [
+        "ka", "lo", "mi", "re", "tan", "ser", "vo", "qui", "dra", "pel", "ux", "zen", "or", "bli",
+        "gro", "sti",
+    ];
+    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let word = |r: u64| -> String {
+        (0..1 + r % 3)
+            .map(|k| SYLLABLES[(r >> (8 + 4 * k)) as usize % SYLLABLES.len()])
+            .collect()
+    };
+    let mut out = String::with_capacity(len + 128);
+    while out.len() < len {
+        let r = next();
+        match r % 6 {
+            0 => out.push_str(&format!(
+                "    let {}_{} = {};\n",
+                word(next()),
+                word(next()),
+                next() % 100_000
+            )),
+            1 => out.push_str(&format!(
+                "fn {}(&self, {}: &str) -> Option<usize> {{\n",
+                word(next()),
+                word(next())
+            )),
+            2 => out.push_str("}\n"),
+            _ => {
+                let words: Vec<String> = (0..6 + next() % 12).map(|_| word(next())).collect();
+                let accent = if r % 5 == 0 { "é 日本語" } else { "" };
+                out.push_str(&format!("{}{accent}, {}.\n", words.join(" "), word(r)));
+            }
+        }
+    }
+    let mut cut = len;
+    while !out.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    out.truncate(cut);
+    out
+}
+
+/// Exact counting of 1 MiB of prose and code (target ≤ 10 ms; README's
+/// Dependencies section has the measurements).
+#[divan::bench]
+fn o200k_base_count_1_mib(bencher: Bencher) {
+    let text = mixed_text(MIB);
+    Tokenizer::O200kBase.count("load the tables before timing");
+    bencher.bench(|| Tokenizer::O200kBase.count(black_box(&text)));
+}
+
+/// The input that makes quadratic byte-pair encoders crawl: one MiB of one
+/// letter, a single pre-token.
+#[divan::bench]
+fn o200k_base_count_1_mib_of_one_letter(bencher: Bencher) {
+    let text = "a".repeat(MIB);
+    Tokenizer::O200kBase.count("load the tables before timing");
+    bencher.bench(|| Tokenizer::O200kBase.count(black_box(&text)));
 }

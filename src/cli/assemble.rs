@@ -16,6 +16,7 @@ use crate::cli::stats::{self, Stats, Turn0AccountingArgs};
 use crate::cli::turn0::{Turn0Args, collect_turn0};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::prompt::profile::Agent;
+use crate::prompt::tokens::tokenizer_for;
 use crate::prompt::turn0::{AssembledMessage, MessageKind, Provenance, Role};
 
 /// Arguments of `assemble`.
@@ -108,7 +109,12 @@ pub fn run(ctx: &Context, args: &AssembleArgs) -> Result<Status, CliError> {
             .map(|path| touch_adds_nothing(Agent::Mecatl, path)),
     );
     output::print_diagnostics(ctx, &turn0.diagnostics);
-    let accounting = stats::for_turn0(&turn0, &args.turn0, &args.accounting);
+    let accounting = stats::for_turn0(
+        &turn0,
+        &args.turn0,
+        &args.accounting,
+        tokenizer_for(ctx.agent),
+    );
     let messages = &turn0.messages;
     let texts = || messages.iter().map(|m| m.message.text.as_str());
     match ctx.format {
@@ -152,7 +158,7 @@ fn run_profile(
         ));
     }
     output::print_diagnostics(ctx, &turn0.diagnostics);
-    let accounting = stats::for_profile(&turn0, &args.accounting);
+    let accounting = stats::for_profile(&turn0, &args.accounting, tokenizer_for(ctx.agent));
     match ctx.format {
         Format::Json => output::print_json(&ProfileDocument {
             head: DocHead::of(ctx),

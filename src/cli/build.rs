@@ -22,6 +22,7 @@ use crate::prompt::operator_profile::{
     OPERATOR_PROFILE_KEY_PREFIX, OperatorProfileConfig, OperatorProfileSource,
 };
 use crate::prompt::profile::Agent;
+use crate::prompt::tokens::tokenizer_for;
 
 /// Which part of the layered prompt to print.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -256,6 +257,8 @@ pub fn run(ctx: &Context, args: &BuildArgs) -> Result<Status, CliError> {
         &layered,
         args.builder_cmd.is_some(),
         &args.accounting,
+        // `build` prints the engine's prompt under every profile.
+        tokenizer_for(Agent::Mecatl),
     );
     match ctx.format {
         Format::Json => output::print_json(&BuildDocument {

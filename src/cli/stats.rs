@@ -1,12 +1,22 @@
 //! Accounting and budgets (SPEC §2.10): `--stats` and the
 //! `--max-*-bytes` flags of `build` and `assemble`.
 //!
-//! Every entry has a size in bytes, an estimated token count and a status.
-//! Tokens are estimated as bytes ÷ 4, rounded up ([`estimate_tokens`]): a
-//! tokenizer-free rule of thumb for English prose and code, good for
-//! comparing parts and spotting the large ones, not for billing.
+//! Every entry has a size in bytes, a token count and a status. Tokens are
+//! counted by the tokenizer of the run's profile
+//! ([`crate::prompt::tokens`]): exact `o200k_base` for Codex, otherwise the
+//! estimate (bytes ÷ 4, rounded up); the stats name it (`tokenizer`, and
+//! for the estimate `estimator`), and the table's last line says which.
 //!
 //! Choices where the spec is open:
+//! - A total's tokens are counted on the text as sent, never added up from
+//!   the entries: the joined prefix or suffix, and turn-0's messages each on
+//!   its own ([`Tokenizer::count_each`]). Exact counts of the parts need not
+//!   add up to the whole (a section's last newline and the separator after
+//!   it are one token), and estimates are rounded per part.
+//! - Separators count as their bytes together (`\n\n` repeated).
+//! - Tokens are only counted when `--stats` shows them: the budgets need
+//!   bytes alone, so a run without `--stats` never loads an exact
+//!   tokenizer.
 //! - `build` takes the prefix and suffix budgets, `assemble` the turn-0
 //!   budget: each command checks what it prints.
 //! - Prefix and suffix sections are joined by a blank line; those bytes are
@@ -43,12 +53,10 @@ use crate::cli::turn0::Turn0Args;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::prompt::build::{Config, Layered, Section, prefix_sections, suffix_sections};
 use crate::prompt::rules::render_rule_block;
+use crate::prompt::tokens::{ESTIMATE_RULE, Tokenizer};
 use crate::prompt::turn0::{LeftOut, LeftOutReason, Provenance, Turn0Report};
 
 pub use profile::for_profile;
-
-/// How tokens are estimated, as stated in the output.
-pub const ESTIMATOR: &str = "bytes / 4, rounded up";
 
 /// The bytes that join two sections of the prefix or suffix.
 const SECTION_SEPARATOR: &str = "\n\n";
@@ -56,7 +64,7 @@ const SECTION_SEPARATOR: &str = "\n\n";
 /// `--stats`, shared by `build` and `assemble`.
 #[derive(Debug, Clone, Args)]
 pub struct StatsArg {
-    /// Print the size of every part after the output: bytes, estimated tokens (bytes ÷ 4, rounded up) and status; a table on stderr, or a `stats` object in JSON
+    /// Print the size of every part after the output: bytes, tokens (exact o200k_base counts for the codex profile, otherwise estimated as bytes ÷ 4, rounded up) and status; a table on stderr, or a `stats` object in JSON
     #[arg(long)]
     pub stats: bool,
 }
@@ -86,11 +94,6 @@ pub struct Turn0AccountingArgs {
     pub max_turn0_bytes: Option<usize>,
 }
 
-/// Estimated token count of `bytes` bytes: bytes ÷ 4, rounded up.
-pub fn estimate_tokens(bytes: usize) -> usize {
-    bytes.div_ceil(4)
-}
-
 /// One accounted part.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct StatEntry {
@@ -101,19 +104,26 @@ pub struct StatEntry {
     pub source: Option<String>,
     /// Its size; null when it contributes nothing (see the module doc).
     pub bytes: Option<usize>,
-    /// Estimated tokens; null exactly when `bytes` is.
+    /// Tokens, counted by the stats' tokenizer; null exactly when `bytes`
+    /// is.
     pub tokens: Option<usize>,
     /// `ok`, `truncated`, `withheld`, `rejected (REASON)` or `dropped (cap)`.
     pub status: String,
 }
 
 impl StatEntry {
-    fn sized(name: &str, source: Option<String>, bytes: usize, status: &str) -> Self {
+    fn sized(
+        name: &str,
+        source: Option<String>,
+        text: &str,
+        status: &str,
+        tokenizer: Tokenizer,
+    ) -> Self {
         Self {
             name: name.to_string(),
             source,
-            bytes: Some(bytes),
-            tokens: Some(estimate_tokens(bytes)),
+            bytes: Some(text.len()),
+            tokens: Some(tokenizer.count(text)),
             status: status.to_string(),
         }
     }
@@ -129,24 +139,28 @@ impl StatEntry {
     }
 }
 
-/// A size with its estimate and status: separators and totals.
+/// A size with its tokens and status: separators and totals.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Amount {
     /// Bytes.
     pub bytes: usize,
-    /// Estimated tokens.
+    /// Tokens, counted by the stats' tokenizer.
     pub tokens: usize,
     /// `ok`, or for a total `over --max-…-bytes N`.
     pub status: String,
 }
 
 impl Amount {
-    fn ok(bytes: usize) -> Self {
+    fn ok(bytes: usize, tokens: usize) -> Self {
         Self {
             bytes,
-            tokens: estimate_tokens(bytes),
+            tokens,
             status: "ok".to_string(),
         }
+    }
+
+    fn of(text: &str, tokenizer: Tokenizer) -> Self {
+        Self::ok(text.len(), tokenizer.count(text))
     }
 }
 
@@ -169,8 +183,11 @@ pub struct Group {
 /// The `stats` object of the JSON output.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Stats {
-    /// How tokens were estimated.
-    pub estimator: &'static str,
+    /// Which tokenizer counted the tokens: `o200k_base` or `estimate`.
+    pub tokenizer: Tokenizer,
+    /// How tokens were estimated; absent when they were counted exactly.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub estimator: Option<&'static str>,
     /// The stable prefix (`build`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub prefix: Option<Group>,
@@ -221,23 +238,49 @@ impl Accounting {
     }
 }
 
+impl Stats {
+    fn new(tokenizer: Tokenizer) -> Self {
+        Self {
+            tokenizer,
+            estimator: (!tokenizer.is_exact()).then_some(ESTIMATE_RULE),
+            prefix: None,
+            suffix: None,
+            turn0: None,
+        }
+    }
+}
+
+/// The tokenizer that counts: the profile's when `--stats` shows the
+/// counts; otherwise nothing is shown and the budgets need bytes alone, so
+/// the estimate stands in and no exact tokenizer is loaded.
+fn counting(tokenizer: Tokenizer, args: &StatsArg) -> Tokenizer {
+    if args.stats {
+        tokenizer
+    } else {
+        Tokenizer::Estimate
+    }
+}
+
 /// Accounts a build: the prefix and suffix sections (one `builder` entry
-/// per side with `--builder-cmd`), checked against their budgets.
+/// per side with `--builder-cmd`), checked against their budgets; tokens
+/// are counted with `tokenizer`.
 pub fn for_build(
     config: &Config,
     layered: &Layered,
     external_builder: bool,
     args: &BuildAccountingArgs,
+    tokenizer: Tokenizer,
 ) -> Accounting {
+    let tokenizer = counting(tokenizer, &args.stats);
     let (mut prefix, mut suffix) = if external_builder {
         (
-            builder_group(&layered.stable_prefix),
-            builder_group(&layered.volatile_suffix),
+            builder_group(&layered.stable_prefix, tokenizer),
+            builder_group(&layered.volatile_suffix, tokenizer),
         )
     } else {
         (
-            section_group(&prefix_sections(config)),
-            section_group(&suffix_sections(config)),
+            section_group(&prefix_sections(config), tokenizer),
+            section_group(&suffix_sections(config), tokenizer),
         )
     };
     let over_budget = [
@@ -256,10 +299,9 @@ pub fn for_build(
     ];
     Accounting {
         stats: Stats {
-            estimator: ESTIMATOR,
             prefix: Some(prefix),
             suffix: Some(suffix),
-            turn0: None,
+            ..Stats::new(tokenizer)
         },
         shown: args.stats.stats,
         over_budget: over_budget.into_iter().flatten().collect(),
@@ -268,25 +310,37 @@ pub fn for_build(
 
 /// Accounts the turn-0 messages: one entry per message, what a source
 /// that delivered no message left out (a refused soul), and every rule of
-/// the rules message or left out of it.
+/// the rules message or left out of it; tokens are counted with
+/// `tokenizer`.
 pub fn for_turn0(
     report: &Turn0Report,
     content: &Turn0Args,
     args: &Turn0AccountingArgs,
+    tokenizer: Tokenizer,
 ) -> Accounting {
-    let entries = turn0_entries(report);
-    let total: usize = entries.iter().filter_map(|e| e.bytes).sum();
+    let tokenizer = counting(tokenizer, &args.stats);
+    let entries = turn0_entries(report, tokenizer);
+    let texts = report.messages.iter().map(|m| m.message.text.as_str());
+    let total = Amount::ok(
+        texts.clone().map(str::len).sum(),
+        tokenizer.count_each(texts),
+    );
     let group = Group {
         entries,
         separators: None,
-        rules: (args.stats.stats && !content.no_rules).then(|| rule_entries(report)),
-        total: Amount::ok(total),
+        rules: (args.stats.stats && !content.no_rules).then(|| rule_entries(report, tokenizer)),
+        total,
     };
-    turn0_accounting(group, args)
+    turn0_accounting(group, args, tokenizer)
 }
 
-/// The accounting of a turn-0 group, checked against `--max-turn0-bytes`.
-fn turn0_accounting(mut group: Group, args: &Turn0AccountingArgs) -> Accounting {
+/// The accounting of a turn-0 group whose tokens `tokenizer` counted,
+/// checked against `--max-turn0-bytes`.
+fn turn0_accounting(
+    mut group: Group,
+    args: &Turn0AccountingArgs,
+    tokenizer: Tokenizer,
+) -> Accounting {
     let over_budget = check_budget(
         &mut group,
         "turn-0",
@@ -295,10 +349,8 @@ fn turn0_accounting(mut group: Group, args: &Turn0AccountingArgs) -> Accounting 
     );
     Accounting {
         stats: Stats {
-            estimator: ESTIMATOR,
-            prefix: None,
-            suffix: None,
             turn0: Some(group),
+            ..Stats::new(tokenizer)
         },
         shown: args.stats.stats,
         over_budget: over_budget.into_iter().collect(),
@@ -309,7 +361,7 @@ fn turn0_accounting(mut group: Group, args: &Turn0AccountingArgs) -> Accounting 
 /// source that delivered no message left something out (a refused soul).
 /// Withholding is the trust notice's to report, and a source that
 /// delivered a message has nothing missing to show.
-fn turn0_entries(report: &Turn0Report) -> Vec<StatEntry> {
+fn turn0_entries(report: &Turn0Report, tokenizer: Tokenizer) -> Vec<StatEntry> {
     let mut entries: Vec<(Provenance, StatEntry)> = report
         .messages
         .iter()
@@ -320,8 +372,8 @@ fn turn0_entries(report: &Turn0Report) -> Vec<StatEntry> {
                 "ok"
             };
             let name = message.provenance.as_str();
-            let bytes = message.message.text.len();
-            let entry = StatEntry::sized(name, message.source.clone(), bytes, status);
+            let text = &message.message.text;
+            let entry = StatEntry::sized(name, message.source.clone(), text, status, tokenizer);
             (message.provenance, entry)
         })
         .collect();
@@ -359,34 +411,34 @@ fn left_out_entry(name: &str, fact: &LeftOut) -> StatEntry {
 }
 
 /// The entries of sections joined by [`SECTION_SEPARATOR`], with the
-/// separators counted so the total is the joined size.
-fn section_group(sections: &[Section]) -> Group {
+/// separators counted so the total is the joined text.
+fn section_group(sections: &[Section], tokenizer: Tokenizer) -> Group {
     let entries: Vec<StatEntry> = sections
         .iter()
-        .map(|s| StatEntry::sized(s.name, None, s.text.len(), "ok"))
+        .map(|s| StatEntry::sized(s.name, None, &s.text, "ok", tokenizer))
         .collect();
-    let separators = SECTION_SEPARATOR.len() * sections.len().saturating_sub(1);
-    let total = sections.iter().map(|s| s.text.len()).sum::<usize>() + separators;
+    let separators = SECTION_SEPARATOR.repeat(sections.len().saturating_sub(1));
+    let texts: Vec<&str> = sections.iter().map(|s| s.text.as_str()).collect();
     Group {
         entries,
-        separators: Some(Amount::ok(separators)),
+        separators: Some(Amount::of(&separators, tokenizer)),
         rules: None,
-        total: Amount::ok(total),
+        total: Amount::of(&texts.join(SECTION_SEPARATOR), tokenizer),
     }
 }
 
 /// One side of an external builder's output, as a single entry.
-fn builder_group(text: &str) -> Group {
+fn builder_group(text: &str, tokenizer: Tokenizer) -> Group {
     let entries = if text.is_empty() {
         Vec::new()
     } else {
-        vec![StatEntry::sized("builder", None, text.len(), "ok")]
+        vec![StatEntry::sized("builder", None, text, "ok", tokenizer)]
     };
     Group {
         entries,
-        separators: Some(Amount::ok(0)),
+        separators: Some(Amount::of("", tokenizer)),
         rules: None,
-        total: Amount::ok(text.len()),
+        total: Amount::of(text, tokenizer),
     }
 }
 
@@ -430,13 +482,19 @@ fn check_budget(
 /// Every rule the rules message shows, rejects or leaves out, sorted by
 /// name: shown ones with the size of their block, then the ones the rules
 /// source left out, with why (no file is opened or listed here).
-fn rule_entries(report: &Turn0Report) -> Vec<StatEntry> {
+fn rule_entries(report: &Turn0Report, tokenizer: Tokenizer) -> Vec<StatEntry> {
     let shown = report.messages.iter().flat_map(|message| &message.rules);
     let mut entries: Vec<StatEntry> = shown
         .map(|shown| {
             let status = if shown.truncated { "truncated" } else { "ok" };
-            let bytes = render_rule_block(&shown.rule).len();
-            StatEntry::sized(&shown.rule.name, shown.source.clone(), bytes, status)
+            let block = render_rule_block(&shown.rule);
+            StatEntry::sized(
+                &shown.rule.name,
+                shown.source.clone(),
+                &block,
+                status,
+                tokenizer,
+            )
         })
         .collect();
     for fact in &report.left_out {
@@ -521,7 +579,7 @@ fn group_rows(title: &str, group: &Group, rows: &mut Vec<Row>) {
 
 /// The stats as a table: `ENTRY  BYTES  TOKENS  STATUS  SOURCE`, numbers
 /// right-aligned, two spaces between columns, no trailing spaces, then a
-/// line naming the estimator.
+/// line saying how tokens were counted.
 pub fn text_table(stats: &Stats) -> String {
     let mut rows = Vec::new();
     for (title, group) in [
@@ -563,8 +621,21 @@ pub fn text_table(stats: &Stats) -> String {
         out.push_str(line.trim_end());
         out.push('\n');
     }
-    out.push_str(&format!("tokens are estimated as {ESTIMATOR}\n"));
+    out.push_str(&tokens_line(stats.tokenizer));
     out
+}
+
+/// The table's last line: how tokens were counted, an estimate named as
+/// one.
+fn tokens_line(tokenizer: Tokenizer) -> String {
+    if tokenizer.is_exact() {
+        format!(
+            "tokens are counted exactly with the {} encoding\n",
+            tokenizer.label()
+        )
+    } else {
+        format!("tokens are estimated as {ESTIMATE_RULE}\n")
+    }
 }
 
 #[cfg(test)]
@@ -579,14 +650,6 @@ mod tests {
     use crate::prompt::turn0::{AssembledMessage, Message, Rejection};
 
     #[test]
-    fn tokens_are_bytes_over_four_rounded_up() {
-        assert_eq!(
-            [0, 1, 3, 4, 5, 8, 9].map(estimate_tokens),
-            [0, 1, 1, 1, 2, 2, 3]
-        );
-    }
-
-    #[test]
     fn section_totals_equal_the_built_prompt() {
         for mode in ["default", "plan"] {
             let config = Config {
@@ -598,8 +661,8 @@ mod tests {
                 ..Config::default()
             };
             let layered = build(&config);
-            let prefix = section_group(&prefix_sections(&config));
-            let suffix = section_group(&suffix_sections(&config));
+            let prefix = section_group(&prefix_sections(&config), Tokenizer::Estimate);
+            let suffix = section_group(&suffix_sections(&config), Tokenizer::Estimate);
             assert_eq!(prefix.total.bytes, layered.stable_prefix.len());
             assert_eq!(suffix.total.bytes, layered.volatile_suffix.len());
             let sum = |g: &Group| {
@@ -612,19 +675,45 @@ mod tests {
         }
     }
 
+    #[test]
+    fn exact_totals_count_the_text_as_sent() {
+        let config = Config {
+            tools: vec![ToolSpec::new("Read", "Read a file.")],
+            ..Config::default()
+        };
+        let layered = build(&config);
+        let exact = Tokenizer::O200kBase;
+        let prefix = section_group(&prefix_sections(&config), exact);
+        assert_eq!(prefix.total.tokens, exact.count(&layered.stable_prefix));
+        assert_ne!(
+            prefix.total.tokens,
+            Tokenizer::Estimate.count(&layered.stable_prefix)
+        );
+        let first = &prefix_sections(&config)[0];
+        assert_eq!(prefix.entries[0].tokens, Some(exact.count(&first.text)));
+        let builder = builder_group("hello world", exact);
+        assert_eq!(builder.total.tokens, 2);
+        assert_eq!(builder.entries[0].tokens, Some(2));
+    }
+
+    /// An entry of `bytes` bytes, estimated.
+    fn sized(name: &str, source: Option<&str>, bytes: usize) -> StatEntry {
+        let text = "x".repeat(bytes);
+        let source = source.map(str::to_string);
+        StatEntry::sized(name, source, &text, "ok", Tokenizer::Estimate)
+    }
+
     fn group(sizes: &[(&str, Option<&str>, usize)]) -> Group {
         let entries: Vec<StatEntry> = sizes
             .iter()
-            .map(|(name, source, bytes)| {
-                StatEntry::sized(name, source.map(str::to_string), *bytes, "ok")
-            })
+            .map(|(name, source, bytes)| sized(name, *source, *bytes))
             .collect();
         let total = sizes.iter().map(|s| s.2).sum();
         Group {
             entries,
             separators: None,
             rules: None,
-            total: Amount::ok(total),
+            total: Amount::of(&"x".repeat(total), Tokenizer::Estimate),
         }
     }
 
@@ -670,7 +759,7 @@ mod tests {
     fn the_table_aligns_columns_and_marks_unknown_sizes() {
         let mut turn0 = group(&[("project", Some("AGENTS.md"), 1234), ("rules", None, 90)]);
         turn0.rules = Some(vec![
-            StatEntry::sized("api", Some(".mecatl/rules/api.md".into()), 80, "ok"),
+            sized("api", Some(".mecatl/rules/api.md"), 80),
             StatEntry::left_out(
                 "big",
                 Some(".claude/rules/big.md".into()),
@@ -678,10 +767,8 @@ mod tests {
             ),
         ]);
         let stats = Stats {
-            estimator: ESTIMATOR,
-            prefix: None,
-            suffix: None,
             turn0: Some(turn0),
+            ..Stats::new(Tokenizer::Estimate)
         };
         assert_eq!(
             text_table(&stats),
@@ -692,6 +779,32 @@ mod tests {
              \x20 rule big        -       -  dropped (cap)  .claude/rules/big.md\n\
              turn-0 total   1324     331  ok\n\
              tokens are estimated as bytes / 4, rounded up\n"
+        );
+    }
+
+    #[test]
+    fn only_shown_stats_count_with_the_profiles_tokenizer() {
+        let shown = StatsArg { stats: true };
+        let hidden = StatsArg { stats: false };
+        assert_eq!(counting(Tokenizer::O200kBase, &shown), Tokenizer::O200kBase);
+        assert_eq!(counting(Tokenizer::O200kBase, &hidden), Tokenizer::Estimate);
+    }
+
+    #[test]
+    fn the_stats_say_which_tokenizer_counted() {
+        let json = |tokenizer| serde_json::to_value(Stats::new(tokenizer)).unwrap();
+        assert_eq!(
+            json(Tokenizer::Estimate),
+            serde_json::json!({"tokenizer": "estimate", "estimator": "bytes / 4, rounded up"})
+        );
+        assert_eq!(
+            json(Tokenizer::O200kBase),
+            serde_json::json!({"tokenizer": "o200k_base"})
+        );
+        assert_eq!(
+            text_table(&Stats::new(Tokenizer::O200kBase)),
+            "ENTRY  BYTES  TOKENS  STATUS\n\
+             tokens are counted exactly with the o200k_base encoding\n"
         );
     }
 
@@ -720,7 +833,7 @@ mod tests {
             diagnostics: Vec::new(),
         };
         let rows = |report: &Turn0Report| -> Vec<(String, String)> {
-            turn0_entries(report)
+            turn0_entries(report, Tokenizer::Estimate)
                 .into_iter()
                 .map(|e| (e.name, e.status))
                 .collect()
@@ -789,7 +902,7 @@ mod tests {
             ],
             diagnostics: Vec::new(),
         };
-        let rows: Vec<(String, Option<usize>, String)> = rule_entries(&report)
+        let rows: Vec<(String, Option<usize>, String)> = rule_entries(&report, Tokenizer::Estimate)
             .into_iter()
             .map(|e| (e.name, e.bytes, e.status))
             .collect();

@@ -22,6 +22,7 @@ pub mod rules;
 pub mod soul;
 pub mod text;
 pub mod tiers;
+pub mod tokens;
 pub mod tools;
 pub mod turn0;
 pub mod user_model;

@@ -326,10 +326,13 @@ fn the_budget_cut_is_warned_counted_and_budgeted() {
     );
     let table = lines[2..].join("\n");
     for row in [
-        "part 3 (project)        7       2  cut (kept 7, omitted 2)",
+        // Codex counts exactly (o200k_base): `OVERRID` is 3 tokens where
+        // the estimate said 2, the total 12 where it said 11.
+        "part 3 (project)        7       3  cut (kept 7, omitted 2)",
         "left out (project)      -       -  not loaded: shadowed by sub/AGENTS.override.md",
         "left out (project)      -       -  not loaded: over budget (4 bytes)",
-        "turn-0 total           43      11  over --max-turn0-bytes 20",
+        "turn-0 total           43      12  over --max-turn0-bytes 20",
+        "tokens are counted exactly with the o200k_base encoding",
     ] {
         assert!(table.contains(row), "{row}\n{table}");
     }
@@ -348,6 +351,8 @@ fn the_budget_cut_is_warned_counted_and_budgeted() {
         doc["messages"][0]["parts"][2]["cut"],
         serde_json::json!({"kept": 7, "omitted": 2})
     );
+    assert_eq!(doc["stats"]["tokenizer"], "o200k_base");
+    assert!(doc["stats"].get("estimator").is_none());
     assert_eq!(doc["stats"]["turn0"]["total"]["bytes"], 43);
     let keys = keys_of(&doc);
     assert_eq!(keys[6..], ["stats", "diagnostics", "trust"]);

@@ -11,14 +11,27 @@
 //!   so Codex's budget drops show in `--stats` as they do in JSON.
 //! - What joins the parts of a message (Codex's `\n\n` and its marker line
 //!   before the project chain) is the `separators` amount, so entries plus
-//!   separators add up to the total.
+//!   separators add up to the total. Its tokens are likewise the total's
+//!   less the parts' (never below zero): with an exact tokenizer, what
+//!   joining really adds, since a part's last newline and the joiner can
+//!   merge into one token.
+//! - Tokens are counted with the profile's tokenizer
+//!   ([`crate::prompt::tokens::tokenizer_for`]); the total counts each
+//!   message's text as sent.
 //! - What `--touch` adds is not counted: it is not sent at start.
 
-use super::{Accounting, Amount, Group, StatEntry, Turn0AccountingArgs};
+use super::{Accounting, Amount, Group, StatEntry, Turn0AccountingArgs, counting};
 use crate::prompt::profile::{NotLoadedReason, ProfileTurn0};
+use crate::prompt::tokens::Tokenizer;
 
-/// Accounts a profile's turn 0 and checks it against `--max-turn0-bytes`.
-pub fn for_profile(turn0: &ProfileTurn0, args: &Turn0AccountingArgs) -> Accounting {
+/// Accounts a profile's turn 0, its tokens counted with `tokenizer`, and
+/// checks it against `--max-turn0-bytes`.
+pub fn for_profile(
+    turn0: &ProfileTurn0,
+    args: &Turn0AccountingArgs,
+    tokenizer: Tokenizer,
+) -> Accounting {
+    let tokenizer = counting(tokenizer, &args.stats);
     let parts = turn0.messages.iter().flat_map(|message| &message.parts);
     let mut entries: Vec<StatEntry> = parts
         .enumerate()
@@ -28,10 +41,12 @@ pub fn for_profile(turn0: &ProfileTurn0, args: &Turn0AccountingArgs) -> Accounti
                 None => "ok".to_string(),
             };
             let name = format!("part {} ({})", i + 1, part.scope.as_str());
-            StatEntry::sized(&name, Some(part.path.clone()), part.content.len(), &status)
+            let source = Some(part.path.clone());
+            StatEntry::sized(&name, source, &part.content, &status, tokenizer)
         })
         .collect();
     let sent: usize = entries.iter().filter_map(|entry| entry.bytes).sum();
+    let sent_tokens: usize = entries.iter().filter_map(|entry| entry.tokens).sum();
     entries.extend(turn0.not_loaded.iter().map(|entry| {
         let status = match &entry.reason {
             NotLoadedReason::Withheld => "withheld".to_string(),
@@ -40,18 +55,22 @@ pub fn for_profile(turn0: &ProfileTurn0, args: &Turn0AccountingArgs) -> Accounti
         let name = format!("left out ({})", entry.scope.as_str());
         StatEntry::left_out(&name, Some(entry.path.clone()), status)
     }));
-    let total: usize = turn0
-        .messages
-        .iter()
-        .map(|message| message.text.len())
-        .sum();
+    let texts = turn0.messages.iter().map(|message| message.text.as_str());
+    let total = Amount::ok(
+        texts.clone().map(str::len).sum(),
+        tokenizer.count_each(texts),
+    );
+    let separators = Amount::ok(
+        total.bytes.saturating_sub(sent),
+        total.tokens.saturating_sub(sent_tokens),
+    );
     let group = Group {
         entries,
-        separators: Some(Amount::ok(total.saturating_sub(sent))),
+        separators: Some(separators),
         rules: None,
-        total: Amount::ok(total),
+        total,
     };
-    super::turn0_accounting(group, args)
+    super::turn0_accounting(group, args, tokenizer)
 }
 
 #[cfg(test)]
@@ -110,7 +129,7 @@ mod tests {
 
     #[test]
     fn parts_then_what_was_left_out_then_separators_add_up_to_the_text() {
-        let accounting = for_profile(&turn0(), &args(true, None));
+        let accounting = for_profile(&turn0(), &args(true, None), Tokenizer::Estimate);
         let stats = accounting.json_stats().unwrap();
         assert_eq!(
             text_table(stats),
@@ -119,15 +138,30 @@ mod tests {
              part 2 (project)        4       1  ok                                  AGENTS.md\n\
              part 3 (project)        4       1  cut (kept 4, omitted 6)             a/AGENTS.md\n\
              left out (project)      -       -  not loaded: over budget (50 bytes)  a/b/AGENTS.md\n\
-             turn-0/separators      25       7  ok\n\
+             turn-0/separators      25       6  ok\n\
              turn-0 total           39      10  ok\n\
              tokens are estimated as bytes / 4, rounded up\n"
         );
     }
 
     #[test]
+    fn exact_counts_add_up_to_the_messages_as_sent() {
+        let turn0 = turn0();
+        let exact = Tokenizer::O200kBase;
+        let accounting = for_profile(&turn0, &args(true, None), exact);
+        let stats = accounting.json_stats().unwrap();
+        assert_eq!(stats.tokenizer, exact);
+        let group = stats.turn0.as_ref().unwrap();
+        let tokens: Vec<Option<usize>> = group.entries.iter().map(|e| e.tokens).collect();
+        assert_eq!(tokens, [Some(1), Some(1), Some(1), None]);
+        assert_eq!(group.total.tokens, exact.count(&turn0.messages[0].text));
+        let separators = group.separators.as_ref().unwrap();
+        assert_eq!(separators.tokens + 3, group.total.tokens);
+    }
+
+    #[test]
     fn the_turn0_budget_names_the_largest_parts() {
-        let accounting = for_profile(&turn0(), &args(false, Some(38)));
+        let accounting = for_profile(&turn0(), &args(false, Some(38)), Tokenizer::O200kBase);
         assert!(accounting.json_stats().is_none());
         let diagnostics = accounting.diagnostics_after(&[]);
         assert_eq!(
