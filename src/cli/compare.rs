@@ -54,11 +54,11 @@ use crate::cli::error::{CliError, Status};
 use crate::cli::output::{self, SCHEMA};
 use crate::cli::profile::{ProfileArgs, Readers, TouchArgs, agent_turn0};
 use crate::cli::sources::with_context_diagnostics;
-use crate::cli::stats;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::prompt::compare::divergence::{Divergence, grouped, names};
 use crate::prompt::compare::{self, Cell, Comparison, FileRow, Profiled, State, diff};
 use crate::prompt::profile::{Agent, ProfileTurn0};
+use crate::prompt::tokens::{ESTIMATE_RULE, Tokenizer, tokenizer_for};
 use crate::workspace::{MemoCounts, ReadMemo};
 
 /// The order the profiles run in (see the module doc).
@@ -84,19 +84,13 @@ pub struct CompareArgs {
     pub fail_on_divergence: bool,
 }
 
-/// How many tokens an agent's turn 0 costs, and how they were counted.
+/// What an agent's turn 0 costs, and how its tokens were counted (SPEC
+/// §15.4: exactly for Codex, the labelled estimate for the others).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 struct Total {
     bytes: u64,
-    tokens: u64,
-    tokenizer: &'static str,
-}
-
-/// The tokens of the texts an agent sends, and the tokenizer's label: the
-/// one place that chooses how tokens are counted per agent (SPEC §15.4).
-fn count_tokens<'a>(_agent: Agent, texts: impl Iterator<Item = &'a str>) -> (u64, &'static str) {
-    let bytes: usize = texts.map(str::len).sum();
-    (stats::estimate_tokens(bytes) as u64, "estimate")
+    tokens: usize,
+    tokenizer: Tokenizer,
 }
 
 /// The agents compared and the pair `--diff` names.
@@ -180,11 +174,11 @@ pub fn run(ctx: &Context, args: &CompareArgs) -> Result<Status, CliError> {
         .iter()
         .zip(&comparison.sent)
         .map(|((agent, turn0), bytes)| {
+            let tokenizer = tokenizer_for(*agent);
             let texts = turn0.messages.iter().map(|m| m.text.as_str());
-            let (tokens, tokenizer) = count_tokens(*agent, texts);
             Total {
                 bytes: *bytes,
-                tokens,
+                tokens: tokenizer.count_each(texts),
                 tokenizer,
             }
         })
@@ -361,8 +355,8 @@ fn text(comparison: &Comparison, totals: &[Total]) -> String {
     rows.push(bytes);
     let mut tokens = vec!["total tokens".to_string(), String::new()];
     tokens.extend(totals.iter().map(|t| {
-        let estimated = if t.tokenizer == "estimate" { "~" } else { "" };
-        format!("{estimated}{}", grouped(t.tokens))
+        let estimated = if t.tokenizer.is_exact() { "" } else { "~" };
+        format!("{estimated}{}", grouped(t.tokens as u64))
     }));
     rows.push(tokens);
     let mut out = output::aligned_columns(&rows);
@@ -387,24 +381,28 @@ fn text(comparison: &Comparison, totals: &[Total]) -> String {
 /// How the tokens of the totals were counted, in one line.
 fn tokenizer_line(agents: &[Agent], totals: &[Total]) -> String {
     let mut clauses = Vec::new();
-    let mut exact: Vec<(&'static str, Vec<Agent>)> = Vec::new();
+    let mut exact: Vec<(Tokenizer, Vec<Agent>)> = Vec::new();
     for (agent, total) in agents.iter().zip(totals) {
-        if total.tokenizer == "estimate" {
+        if !total.tokenizer.is_exact() {
             continue;
         }
         match exact
             .iter_mut()
-            .find(|(label, _)| *label == total.tokenizer)
+            .find(|(known, _)| *known == total.tokenizer)
         {
             Some((_, who)) => who.push(*agent),
             None => exact.push((total.tokenizer, vec![*agent])),
         }
     }
-    for (label, who) in exact {
-        clauses.push(format!("{} counted exactly with {label}", names(&who)));
+    for (tokenizer, who) in exact {
+        clauses.push(format!(
+            "{} counted exactly with {}",
+            names(&who),
+            tokenizer.label()
+        ));
     }
-    if totals.iter().any(|t| t.tokenizer == "estimate") {
-        clauses.push(format!("~ estimated as {}", stats::ESTIMATOR));
+    if totals.iter().any(|t| !t.tokenizer.is_exact()) {
+        clauses.push(format!("~ estimated as {ESTIMATE_RULE}"));
     }
     format!("tokens: {}", clauses.join("; "))
 }
@@ -482,16 +480,14 @@ mod tests {
             tokens: 1,
             tokenizer,
         };
+        let (estimate, exact) = (Tokenizer::Estimate, Tokenizer::O200kBase);
         let agents = [Agent::Mecatl, Agent::Claude, Agent::Codex];
         assert_eq!(
-            tokenizer_line(
-                &agents,
-                &[total("estimate"), total("estimate"), total("o200k_base")]
-            ),
+            tokenizer_line(&agents, &[total(estimate), total(estimate), total(exact)]),
             "tokens: Codex counted exactly with o200k_base; ~ estimated as bytes / 4, rounded up"
         );
         assert_eq!(
-            tokenizer_line(&agents[..1], &[total("estimate")]),
+            tokenizer_line(&agents[..1], &[total(estimate)]),
             "tokens: ~ estimated as bytes / 4, rounded up"
         );
     }

@@ -53,8 +53,8 @@ fn a_45_kb_chain_is_cut_by_codex_with_kept_and_omitted_bytes() {
          a/AGENTS.md    project  —       start\n\
          a/b/AGENTS.md  project  —       cut 2,768/15,000\n\
          total bytes             15,034  32,772\n\
-         total tokens            ~3,759  ~8,193\n\
-         tokens: ~ estimated as bytes / 4, rounded up\n\
+         total tokens            ~3,759  6,869\n\
+         tokens: Codex counted exactly with o200k_base; ~ estimated as bytes / 4, rounded up\n\
          \n\
          Divergences:\n\
          - mecatl loads AGENTS.md (14,999 B); Codex loads AGENTS.md (15,000 B), a/AGENTS.md \
@@ -95,7 +95,7 @@ fn a_45_kb_chain_is_cut_by_codex_with_kept_and_omitted_bytes() {
         doc["totals"],
         serde_json::json!({
             "mecatl": {"bytes": 15034, "tokens": 3759, "tokenizer": "estimate"},
-            "codex": {"bytes": 32772, "tokens": 8193, "tokenizer": "estimate"}})
+            "codex": {"bytes": 32772, "tokens": 6869, "tokenizer": "o200k_base"}})
     );
 }
 
