@@ -100,12 +100,13 @@ pub enum Command {
     /// Compare what mecatl, Claude Code and Codex load from this workspace: per file, in total, and where they diverge
     ///
     /// One row per file any of the agents loads or considers, one column per agent; a cell
-    /// says start, touch, cut K/N, shadowed, withheld, not read (why) or —. Then each
-    /// agent's total bytes and tokens, and the divergences in plain words. The instruction
-    /// content the agents are compared on is their instruction files, imports and rules on
-    /// the walk (not the user's own files), with lines that only import dropped and rules in
-    /// any order; --fail-on-divergence exits 1 when it differs and --diff A,B shows how.
-    /// Claude Code reads rules in the filesystem's listing order.
+    /// says start, touch, cut K/N, shadowed, withheld, not read (why), or a dash when the
+    /// agent does not look at the file. Then each agent's total bytes and tokens (Codex's
+    /// counted exactly with o200k_base, the others' estimated), and the divergences in plain
+    /// words. The instruction content the agents are compared on is their instruction
+    /// files, imports and rules on the walk (not the user's own files), with lines that only
+    /// import dropped and rules in any order; --fail-on-divergence exits 1 when it differs
+    /// and --diff A,B shows how. Claude Code reads rules in the filesystem's listing order.
     Compare(compare::CompareArgs),
     /// Print a JSON manifest (hashes and sizes) of the Env-independent context
     ///
