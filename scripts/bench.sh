@@ -48,6 +48,11 @@
 # timed inside that namespace, at normal priority on both CPUs (node runs
 # threads).
 #
+# Claude: `assemble --agent claude` on the small workspace, and on a
+# generated 100,000-file monorepo started 12 levels deep (`--at`), where
+# the directories it lists are counted with strace (SPEC §15.7: at most the
+# depth + 8, never proportional to the tree).
+#
 # Reference rows without a target: when `ruler` is on PATH
 # (npm i -g @intellectronica/ruler), `ruler apply --dry-run` over the same
 # rules is timed next to `assemble`, at normal priority and under a timeout
@@ -178,6 +183,26 @@ make_many() {
 	for ((i = 1; i <= n; i++)); do
 		write_rule "$ws/.claude/rules/r$i.md" "$i"
 		write_command "$ws/.claude/commands/c$i.md" "$i"
+	done
+}
+
+# A monorepo of about 100,000 files: 100 packages of 999 files each, a
+# CLAUDE.md and five rules at the root, and a 12-level path l1/…/l12 with a
+# CLAUDE.md every third level (where `--at` starts Claude Code).
+make_monorepo() {
+	local ws=$1 p l deep
+	mkdir -p "$ws/.claude/rules"
+	printf '# Monorepo\n\n%s' "$PARAGRAPH" >"$ws/CLAUDE.md"
+	for ((l = 1; l <= 5; l++)); do write_rule "$ws/.claude/rules/r$l.md" "$l"; done
+	for ((p = 0; p < 100; p++)); do
+		mkdir -p "$ws/packages/p$p/src"
+		(cd "$ws/packages/p$p/src" && seq -f 'f%g.ts' 1 999 | xargs touch)
+	done
+	deep=$ws
+	for ((l = 1; l <= 12; l++)); do
+		deep=$deep/l$l
+		mkdir -p "$deep"
+		((l % 3)) || printf 'Level %d notes.\n' "$l" >"$deep/CLAUDE.md"
 	done
 }
 
@@ -431,6 +456,13 @@ opened_rules() {
 	grep -c '/rules/[^"]*\.md"' "$tmp/strace.out" || true
 }
 
+# dirs_listed CMD...: how many directories CMD lists (directories opened
+# for reading, from strace).
+dirs_listed() {
+	strace -f -e trace=open,openat -o "$tmp/strace.dirs" "$@" >/dev/null 2>&1 || true
+	grep 'O_DIRECTORY' "$tmp/strace.dirs" | grep -vc '= -1 ' || true
+}
+
 main() {
 	cd "$tmp"
 	if [[ -n ${BENCH_BIN:-} ]]; then
@@ -554,6 +586,21 @@ main() {
 			"ruler apply --dry-run")
 		(cd "$tmp/ruler10k" && RUNS=3 ROUNDS=1 reference "assemble vs ruler, 10,000 rules" \
 			"$bin -C $tmp/many --trust-project assemble --no-instructions" "ruler apply --dry-run")
+	fi
+
+	own_time "assemble --agent claude, small workspace" 3 8192 \
+		"$bin -C $small --trust-project --agent claude assemble"
+	if selected "monorepo"; then
+		make_monorepo "$tmp/mono"
+		local at=l1/l2/l3/l4/l5/l6/l7/l8/l9/l10/l11/l12
+		own_time "assemble --agent claude, 100,000-file monorepo, --at 12 deep" 5 8192 \
+			"$bin -C $tmp/mono --trust-project --agent claude assemble --at $at"
+		if command -v strace >/dev/null; then
+			local listed
+			listed=$(dirs_listed "$bin" -C "$tmp/mono" --trust-project --agent claude assemble --at "$at")
+			row "claude monorepo, directories listed (strace)" "-" "-" "-" "-" "-" "-" \
+				"<= 12 + 8 directories, got $listed" "$(verdict "$(le "$listed" 20)")"
+		fi
 	fi
 
 	print_table

@@ -154,6 +154,13 @@ pub const MAX_CLAUDE_MEMORY_LINES: usize = 200;
 /// JavaScript counts; 13,000 `é` pass whole), cut at the last line break within it
 /// (observed).
 pub const MAX_CLAUDE_MEMORY_UNITS: usize = 25_000;
+/// Largest Claude Code global configuration (`.claude.json`) read for the approval of
+/// external imports; a larger one counts as no approval, with a warning (ours: the file
+/// also holds per-project history and can grow).
+pub const MAX_CLAUDE_JSON_BYTES: u64 = 32 << 20;
+/// Largest git worktree pointer read (a `.git` file, a `commondir`) to find the
+/// main repository Claude Code files a worktree under (ours: they hold one line).
+pub const MAX_GIT_POINTER_BYTES: u64 = 4 << 10;
 
 /// Longest quotation of a file's text (a shell command, an import path) in
 /// a `lint` message, in characters; a longer one is cut with `…` (ours).

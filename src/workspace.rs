@@ -8,7 +8,7 @@
 //! `/`-separated, and never contain `..`.
 
 use std::io;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 mod mem;
 mod memo;
@@ -131,6 +131,17 @@ pub trait Workspace: Send + Sync {
     fn list_unsorted(&self, rel: &str) -> Result<Vec<DirEntry>, WsError> {
         self.list(rel)
     }
+
+    /// The absolute path `rel` names once every symbolic link along it is
+    /// resolved, for callers that judge where a file really lies (Claude
+    /// Code's imports, SPEC §14.3). A confined reader refuses a path that
+    /// resolves outside its root, as it refuses to read it. By default,
+    /// for readers that hold no links, the lexical path below the root.
+    fn real_path(&self, rel: &str) -> Result<PathBuf, WsError> {
+        Ok(components(rel)?
+            .iter()
+            .fold(self.root().to_path_buf(), |path, part| path.join(part)))
+    }
 }
 
 /// A borrowed workspace is a workspace: a caller that holds one per call
@@ -163,6 +174,10 @@ impl<T: Workspace + ?Sized> Workspace for &T {
 
     fn list_unsorted(&self, rel: &str) -> Result<Vec<DirEntry>, WsError> {
         (**self).list_unsorted(rel)
+    }
+
+    fn real_path(&self, rel: &str) -> Result<PathBuf, WsError> {
+        (**self).real_path(rel)
     }
 }
 

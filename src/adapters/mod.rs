@@ -2,6 +2,7 @@
 //! filesystem, the process environment and subprocesses.
 
 pub mod builder_cmd;
+pub mod claude_json;
 pub mod codex_config;
 pub mod commandsfs;
 pub mod git;

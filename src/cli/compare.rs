@@ -169,7 +169,8 @@ pub fn run(ctx: &Context, args: &CompareArgs) -> Result<Status, CliError> {
             turn0,
         })
         .collect();
-    let comparison = compare::compare(&profiled);
+    let size = |path: &str| memo.size(&ctx.workspace.join(path));
+    let comparison = compare::compare(&profiled, &size);
     let totals: Vec<Total> = turns
         .iter()
         .zip(&comparison.sent)

@@ -115,7 +115,7 @@ pub struct GlobalArgs {
     #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorWhen::Auto, global = true)]
     pub color: ColorWhen,
 
-    /// Which agent's way of loading the workspace to show: mecatl (the engine), claude (Claude Code) or codex (Codex CLI) [default: $MECATL_PROMPT_AGENT, else agent: in settings.yaml, else mecatl]
+    /// Which agent's way of loading the workspace to show: mecatl (the engine), claude (Claude Code) or codex (Codex CLI); under claude, rule files come in the order the filesystem lists them, as Claude Code takes them (the only output that depends on it) [default: $MECATL_PROMPT_AGENT, else agent: in settings.yaml, else mecatl]
     #[arg(long, value_name = "NAME", global = true, value_parser = agent_parser())]
     pub agent: Option<Agent>,
 

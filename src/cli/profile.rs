@@ -23,6 +23,7 @@
 //! - Options of `assemble` that only the engine has (`--no-rules`,
 //!   `--soul-file`, …) are ignored under a profile, with an info line.
 
+pub mod claude;
 pub mod codex;
 pub mod fate;
 pub mod mecatl;
@@ -200,12 +201,7 @@ pub fn agent_turn0(
     let ctx = readers.context();
     let mut turn0 = match agent {
         Agent::Codex => codex::turn0(ctx, readers, args)?,
-        // W2-B PLACEHOLDER: replaced by the Claude Code profile (src/prompt/claude/).
-        Agent::Claude => {
-            return Err(CliError::Usage(
-                "the claude profile's instructions are not available yet".into(),
-            ));
-        }
+        Agent::Claude => claude::turn0(ctx, readers, args)?,
         Agent::Mecatl => mecatl::turn0(readers, args)?,
     };
     if turn0.messages.is_empty() && !turn0.withheld_any() {

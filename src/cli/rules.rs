@@ -15,7 +15,7 @@ use crate::cli::profile::{ProfileArgs, profile_turn0};
 use crate::cli::sources::{rule_dirs, with_context_diagnostics};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::prompt::glob::PathMatcher;
-use crate::prompt::profile::{Agent, NotLoadedReason, PartKind, ProfileTurn0, Scope};
+use crate::prompt::profile::{Agent, ProfileTurn0, RuleLoad};
 use crate::prompt::rules::RuleOrigin;
 use crate::prompt::rules::discovery::{DiscoveredRule, discover};
 
@@ -137,43 +137,6 @@ fn text_table(entries: &[RuleEntry<'_>]) -> String {
     output::aligned_columns(&rows)
 }
 
-/// One rule of a profile (SPEC §14.7): loaded at start, or lazily when a
-/// matching file is read.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-struct ProfileRule<'a> {
-    path: &'a str,
-    scope: Scope,
-    loads: &'static str,
-    bytes: Option<usize>,
-}
-
-/// The rules of a profile's turn 0: the rule parts it loads at start, then
-/// the conditional rules it leaves for later.
-fn profile_rules(turn0: &ProfileTurn0) -> Vec<ProfileRule<'_>> {
-    let started = turn0
-        .messages
-        .iter()
-        .flat_map(|message| &message.parts)
-        .filter(|part| part.kind == PartKind::Rule)
-        .map(|part| ProfileRule {
-            path: &part.path,
-            scope: part.scope,
-            loads: "start",
-            bytes: Some(part.content.len()),
-        });
-    let lazy = turn0
-        .not_loaded
-        .iter()
-        .filter(|entry| entry.reason == NotLoadedReason::Conditional)
-        .map(|entry| ProfileRule {
-            path: &entry.path,
-            scope: entry.scope,
-            loads: "lazy",
-            bytes: None,
-        });
-    started.chain(lazy).collect()
-}
-
 /// `rules list` under an agent profile: the profile's rules, or for an
 /// agent without rules (Codex) an empty list and an info line saying so.
 fn run_profile_list(ctx: &Context, args: &RulesListArgs) -> Result<Status, CliError> {
@@ -201,23 +164,30 @@ fn run_profile_list(ctx: &Context, args: &RulesListArgs) -> Result<Status, CliEr
             ..ProfileTurn0::default()
         }
     };
-    let rules = profile_rules(&turn0);
+    let rules = &turn0.rules;
     output::print_diagnostics(ctx, &turn0.diagnostics);
     match ctx.format {
         Format::Json => output::print_json(&ListDocument {
             head: DocHead::of(ctx),
-            rules,
+            rules: rules.iter().collect(),
             diagnostics: &turn0.diagnostics,
             trust: ctx.trust,
         })?,
         _ if rules.is_empty() => {}
         _ => {
-            let mut rows = vec![["PATH", "SCOPE", "LOADS", "BYTES"].map(String::from)];
+            let mut rows =
+                vec![["PATH", "SCOPE", "LOADS", "APPLIES-WHEN", "BYTES"].map(String::from)];
             rows.extend(rules.iter().map(|rule| {
+                let applies = match &rule.loads {
+                    RuleLoad::Start => "(always)".to_string(),
+                    RuleLoad::Lazy => rule.paths.join(", "),
+                    RuleLoad::Skipped(reason) => format!("({})", reason.phrase()),
+                };
                 [
-                    output::one_line(rule.path),
+                    output::one_line(&rule.path),
                     rule.scope.as_str().to_string(),
-                    rule.loads.to_string(),
+                    rule.loads.as_str().to_string(),
+                    output::one_line(&applies),
                     rule.bytes
                         .map_or_else(|| "-".to_string(), |b| b.to_string()),
                 ]
@@ -285,59 +255,4 @@ pub fn run_list(ctx: &Context, args: &RulesListArgs) -> Result<Status, CliError>
     } else {
         Status::Success
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::prompt::profile::{NotLoaded, Part, ProfileMessage};
-    use crate::prompt::turn0::Provenance;
-
-    #[test]
-    fn a_profile_lists_its_rule_parts_then_its_conditional_rules() {
-        let part = |path: &str, kind| Part {
-            path: path.into(),
-            scope: Scope::Project,
-            kind,
-            imported_by: None,
-            content: "body".into(),
-            cut: None,
-        };
-        let left_out = |path: &str, reason| NotLoaded {
-            path: path.into(),
-            scope: Scope::User,
-            reason,
-        };
-        let turn0 = ProfileTurn0 {
-            messages: vec![ProfileMessage::joined(
-                Provenance::Instructions,
-                vec![
-                    part("CLAUDE.md", PartKind::Instructions),
-                    part(".claude/rules/a.md", PartKind::Rule),
-                ],
-            )],
-            not_loaded: vec![
-                left_out("/u/rules/lazy.md", NotLoadedReason::Conditional),
-                left_out("/u/rules/gone.md", NotLoadedReason::Withheld),
-            ],
-            ..ProfileTurn0::default()
-        };
-        assert_eq!(
-            profile_rules(&turn0),
-            vec![
-                ProfileRule {
-                    path: ".claude/rules/a.md",
-                    scope: Scope::Project,
-                    loads: "start",
-                    bytes: Some(4),
-                },
-                ProfileRule {
-                    path: "/u/rules/lazy.md",
-                    scope: Scope::User,
-                    loads: "lazy",
-                    bytes: None,
-                },
-            ]
-        );
-    }
 }

@@ -52,7 +52,7 @@ use serde::Serialize;
 
 use crate::prompt::imports;
 use crate::prompt::profile::{Agent, Cut, NotLoadedReason, Part, PartKind, ProfileTurn0, Scope};
-use divergence::Divergence;
+use divergence::{Divergence, FileSizes};
 
 /// One agent's turn 0, as compared.
 #[derive(Debug, Clone, Copy)]
@@ -194,8 +194,9 @@ impl Comparison {
     }
 }
 
-/// Sets `profiles` side by side (see the module doc).
-pub fn compare(profiles: &[Profiled<'_>]) -> Comparison {
+/// Sets `profiles` side by side (see the module doc); `sizes` gives the
+/// size on disk of a file the run read, for the divergences' sentences.
+pub fn compare(profiles: &[Profiled<'_>], sizes: &FileSizes<'_>) -> Comparison {
     let cells: Vec<HashMap<&str, Cell>> = profiles.iter().map(|p| cells_of(p.turn0)).collect();
     let mut seen: HashMap<&str, (Scope, Option<PartKind>)> = HashMap::new();
     for profile in profiles {
@@ -234,7 +235,7 @@ pub fn compare(profiles: &[Profiled<'_>]) -> Comparison {
             .collect(),
         divergences: Vec::new(),
     };
-    comparison.divergences = divergence::divergences(profiles, &comparison);
+    comparison.divergences = divergence::divergences(profiles, &comparison, sizes);
     comparison
 }
 
@@ -406,7 +407,7 @@ mod tests {
             path: "sub/x.ts".into(),
             parts: vec![part("sub/CLAUDE.md", PartKind::Instructions, "S")],
         });
-        let comparison = compare(&[
+        let profiles = [
             Profiled {
                 agent: Agent::Claude,
                 turn0: &claude,
@@ -415,7 +416,8 @@ mod tests {
                 agent: Agent::Codex,
                 turn0: &codex,
             },
-        ]);
+        ];
+        let comparison = compare(&profiles, &|_| None);
         let rows: Vec<(&str, [State; 2])> = comparison
             .files
             .iter()
@@ -504,7 +506,7 @@ mod tests {
                     turn0,
                 })
                 .collect();
-            compare(&profiles)
+            compare(&profiles, &|_| None)
         };
         let same = compared(&[(Agent::Codex, &a), (Agent::Claude, &b)]);
         assert!(!same.diverges());

@@ -30,7 +30,7 @@ use std::path::{Component, Path, PathBuf};
 use pulldown_cmark::{Event, Parser, Tag, TagEnd};
 
 use crate::limits;
-use crate::prompt::markdown::{is_comment_html, markdown_options};
+use crate::prompt::markdown::{is_comment_html, markdown_options, structure};
 use crate::prompt::text::is_js_space;
 
 /// One `@path` found in a file's text.
@@ -103,7 +103,8 @@ pub fn scan(text: &str) -> Vec<Import> {
     let mut run = Run::default();
     let mut html: Option<Run> = None;
     let mut skipped = 0usize;
-    for (event, range) in Parser::new_ext(text, markdown_options()).into_offset_iter() {
+    let structure = structure(text);
+    for (event, range) in Parser::new_ext(&structure, markdown_options()).into_offset_iter() {
         match event {
             Event::Start(Tag::CodeBlock(_) | Tag::Image { .. }) => {
                 run.flush(text, &mut found);
@@ -595,6 +596,11 @@ impl Loaded {
         Ok(())
     }
 
+    /// Whether `path` was claimed or admitted.
+    pub fn contains(&self, path: &Path) -> bool {
+        self.files.contains(path)
+    }
+
     /// Counts the bytes of an admitted import that was read.
     pub fn add_bytes(&mut self, bytes: u64) {
         self.imported_bytes = self.imported_bytes.saturating_add(bytes);
@@ -640,6 +646,7 @@ mod tests {
         let text = "Span `@span.md` here.\n\n```\n@fence.md\n```\n\n~~~\n@tilde.md\n~~~\n\n    @indented.md\n\n<!-- @comment.md -->\n\nInline <!-- @inline-comment.md --> comment.\n\n<div>\n@div.md\n</div>\n\nmail foo@bar.md\n\n(@paren.md)\n\n@real.md\n";
         assert_eq!(paths(text), ["real.md"]);
         assert_eq!(paths("![alt @img.md](x.png)"), Vec::<String>::new());
+        assert_eq!(paths("text <my_tag>@x.md</my_tag>"), ["x.md"]);
     }
 
     #[test]

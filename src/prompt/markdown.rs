@@ -21,7 +21,7 @@
 
 use std::borrow::Cow;
 
-use pulldown_cmark::{Event, Options, Parser, Tag};
+use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 
 use crate::limits;
 use crate::prompt::command::claude_dialect::split_frontmatter;
@@ -96,7 +96,8 @@ struct Block {
 fn top_level_blocks(text: &str) -> Vec<Block> {
     let mut blocks = Vec::new();
     let mut depth = 0usize;
-    for (event, range) in Parser::new_ext(text, markdown_options()).into_offset_iter() {
+    let structure = structure(text);
+    for (event, range) in Parser::new_ext(&structure, markdown_options()).into_offset_iter() {
         match event {
             Event::Start(tag) => {
                 if depth == 0 {
@@ -109,6 +110,14 @@ fn top_level_blocks(text: &str) -> Vec<Block> {
                     });
                 }
                 depth += 1;
+            }
+            // A list's range runs over link reference definitions that follow it;
+            // its last item ends the block, so they fall between blocks.
+            Event::End(TagEnd::Item) if depth == 2 => {
+                if let Some(list) = blocks.last_mut() {
+                    list.end = range.end;
+                }
+                depth -= 1;
             }
             Event::End(_) => depth = depth.saturating_sub(1),
             _ if depth == 0 => blocks.push(Block {
@@ -140,6 +149,49 @@ fn with_indentation(text: &str, at: usize) -> usize {
 /// GitHub's tables, strikethrough and task lists, as Claude Code's lexer reads it.
 pub(crate) fn markdown_options() -> Options {
     Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS
+}
+
+/// The text whose Markdown structure the transform and the import scanner parse: `text`
+/// with every `_` in an HTML tag name turned into `-`. Claude Code's lexer accepts `_` in
+/// tag names, so a line `</available_skills>` opens an HTML block there (and a comment on
+/// the next line belongs to it), where CommonMark reads a paragraph (observed on a real
+/// repository's generated AGENTS.md). The swap keeps every byte offset; content is always
+/// taken from `text` itself.
+pub(crate) fn structure(text: &str) -> Cow<'_, str> {
+    let bytes = text.as_bytes();
+    let mut out: Option<Vec<u8>> = None;
+    let mut at = 0;
+    while let Some(open) = bytes[at..].iter().position(|&b| b == b'<').map(|i| at + i) {
+        let mut name = open + 1;
+        if bytes.get(name) == Some(&b'/') {
+            name += 1;
+        }
+        let end = name
+            + bytes[name..]
+                .iter()
+                .take_while(|&&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+                .count();
+        let is_tag = bytes.get(name).is_some_and(u8::is_ascii_alphabetic)
+            && bytes
+                .get(end)
+                .is_none_or(|&b| b.is_ascii_whitespace() || b == b'/' || b == b'>');
+        if is_tag && bytes[name..end].contains(&b'_') {
+            let swapped = out.get_or_insert_with(|| bytes.to_vec());
+            for b in &mut swapped[name..end] {
+                if *b == b'_' {
+                    *b = b'-';
+                }
+            }
+        }
+        at = end.max(open + 1);
+    }
+    match out {
+        // Only ASCII `_` became ASCII `-`, so the bytes are still UTF-8.
+        Some(swapped) => {
+            Cow::Owned(String::from_utf8(swapped).unwrap_or_else(|_| text.to_string()))
+        }
+        None => Cow::Borrowed(text),
+    }
 }
 
 /// Whether raw HTML opens (after leading whitespace) with `<!--` and closes a comment.
@@ -231,6 +283,37 @@ fn skip_empty_lines(text: &str, at: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn link_definitions_after_a_list_vanish_with_a_comment_present() {
+        let text = "<!-- c -->\n\n- a\n- b\n\n[x]: http://y\n[z]: http://w\n\nend\n";
+        assert_eq!(claude_content(text).as_deref(), Some("- a\n- b\n\nend"));
+    }
+
+    #[test]
+    fn underscores_in_tag_names_keep_offsets_and_open_html_blocks() {
+        assert_eq!(
+            structure("</available_skills>\n<a_b x=1>"),
+            "</available-skills>\n<a-b x=1>"
+        );
+        for unchanged in [
+            "<http://a_b>",
+            "<a_b@example.com>",
+            "a_b < c_d",
+            "<_x>",
+            "plain",
+        ] {
+            assert!(
+                matches!(structure(unchanged), Cow::Borrowed(_)),
+                "{unchanged}"
+            );
+        }
+        let text = "intro\n\n</available_skills>\n<!-- KEPT -->\n\n<!-- GONE -->\n\nend\n";
+        assert_eq!(
+            claude_content(text).as_deref(),
+            Some("intro\n\n</available_skills>\n<!-- KEPT -->\n\nend")
+        );
+    }
 
     fn content(text: &str) -> Option<String> {
         claude_content(text).map(Cow::into_owned)

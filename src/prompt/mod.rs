@@ -5,6 +5,7 @@
 
 pub mod build;
 pub mod check_stable;
+pub mod claude;
 pub mod codex;
 pub mod command;
 pub mod compare;

@@ -359,6 +359,64 @@ pub struct Searched {
     pub dirs: Vec<SearchedDir>,
 }
 
+/// How a rule file of a profile loads (SPEC §14.7, `rules list`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RuleLoad {
+    /// At start: it is a part of the instructions.
+    Start,
+    /// When a file matching its `paths` is read (`--touch`).
+    Lazy,
+    /// Not at all; the reason is the file's `not_loaded` entry's.
+    Skipped(NotLoadedReason),
+}
+
+impl RuleLoad {
+    /// The word `rules list` shows: `start`, `lazy` or `skipped`.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            RuleLoad::Start => "start",
+            RuleLoad::Lazy => "lazy",
+            RuleLoad::Skipped(_) => "skipped",
+        }
+    }
+}
+
+/// A rule file a profile found, in the order the agent reads them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProfileRule {
+    /// The file, named like a [`Part`]'s path.
+    pub path: String,
+    /// Where it lies.
+    pub scope: Scope,
+    /// Its `paths` patterns as the agent reduces them; empty for a rule
+    /// that loads at start or was not read.
+    pub paths: Vec<String>,
+    /// How it loads.
+    pub loads: RuleLoad,
+    /// For a rule loaded at start, its content's size as sent.
+    pub bytes: Option<usize>,
+}
+
+/// The JSON shape of `rules list` under a profile: `{path, scope, loads,
+/// paths, bytes, reason}` (`reason` for a skipped rule, else null).
+impl Serialize for ProfileRule {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut rule = serializer.serialize_struct("ProfileRule", 6)?;
+        rule.serialize_field("path", &self.path)?;
+        rule.serialize_field("scope", &self.scope)?;
+        rule.serialize_field("loads", self.loads.as_str())?;
+        rule.serialize_field("paths", &self.paths)?;
+        rule.serialize_field("bytes", &self.bytes)?;
+        let reason = match &self.loads {
+            RuleLoad::Skipped(reason) => Some(reason.phrase()),
+            _ => None,
+        };
+        rule.serialize_field("reason", &reason)?;
+        rule.end()
+    }
+}
+
 /// A profile's turn 0 (SPEC §14.2, §14.7): its messages, what touching
 /// paths adds, what was considered and not loaded, and the diagnostics.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -373,6 +431,9 @@ pub struct ProfileTurn0 {
     pub diagnostics: Vec<Diagnostic>,
     /// Where the profile looked at start.
     pub searched: Searched,
+    /// Every rule file found, in the order the agent reads them (empty for
+    /// an agent without rules).
+    pub rules: Vec<ProfileRule>,
 }
 
 impl ProfileTurn0 {

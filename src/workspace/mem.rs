@@ -257,6 +257,16 @@ impl Workspace for MemWorkspace {
             .collect())
     }
 
+    fn real_path(&self, rel: &str) -> Result<PathBuf, WsError> {
+        match self.lookup(rel)? {
+            (path, Some(_)) => Ok(path
+                .split('/')
+                .filter(|part| !part.is_empty())
+                .fold(self.root.clone(), |full, part| full.join(part))),
+            (_, None) => Err(self.resolve_node(rel).err().unwrap_or(WsError::NotFound)),
+        }
+    }
+
     fn list_unsorted(&self, rel: &str) -> Result<Vec<DirEntry>, WsError> {
         let mut entries = self.list(rel)?;
         if let Some(order) = self.listing_order.get(&normalise(rel)) {
@@ -302,6 +312,22 @@ mod tests {
         ));
         assert!(matches!(ws.read("../x", 10), Err(WsError::Refused(_))));
         assert!(matches!(ws.read("/x", 10), Err(WsError::Refused(_))));
+    }
+
+    #[test]
+    fn mem_real_paths_follow_inner_links() {
+        let ws = MemWorkspace::new()
+            .with_root("/ws")
+            .file("docs/a.md", "a")
+            .node("sub/link.md", MemNode::Symlink("../docs/a.md".into()))
+            .node("out.md", MemNode::Symlink("../secret".into()));
+        assert_eq!(
+            ws.real_path("sub/link.md").unwrap(),
+            Path::new("/ws/docs/a.md")
+        );
+        assert_eq!(ws.real_path("docs").unwrap(), Path::new("/ws/docs"));
+        assert!(matches!(ws.real_path("out.md"), Err(WsError::Refused(_))));
+        assert!(matches!(ws.real_path("none.md"), Err(WsError::NotFound)));
     }
 
     #[test]

@@ -10,7 +10,8 @@
 //! - a bounded read is answered from an earlier read of the same file when
 //!   that read got the whole file or at least as many bytes; otherwise it
 //!   goes to the inner reader and its answer replaces the earlier one;
-//! - `stat`, `list` and `list_unsorted` are answered once per path;
+//! - `stat`, `list`, `list_unsorted` and `real_path` are answered once per
+//!   path;
 //! - a refusal or "not found" is remembered like a success (probing for
 //!   `CLAUDE.md` in every directory of the walk is most of what profiles
 //!   ask), but an operating-system error is not: it is asked again, so a
@@ -55,6 +56,7 @@ struct Answers {
     stat: Option<Result<EntryKind, WsError>>,
     list: Option<Result<Vec<DirEntry>, WsError>>,
     list_unsorted: Option<Result<Vec<DirEntry>, WsError>>,
+    real_path: Option<Result<PathBuf, WsError>>,
 }
 
 /// How many questions went to the readers underneath and how many the memo
@@ -65,9 +67,9 @@ pub struct MemoCounts {
     pub reads: usize,
     /// Reads answered from memory.
     pub reads_remembered: usize,
-    /// Stats and listings passed to an inner reader.
+    /// Stats, listings and real paths passed to an inner reader.
     pub lookups: usize,
-    /// Stats and listings answered from memory.
+    /// Stats, listings and real paths answered from memory.
     pub lookups_remembered: usize,
 }
 
@@ -75,6 +77,7 @@ pub struct MemoCounts {
 #[derive(Default)]
 pub struct ReadMemo {
     answers: Mutex<HashMap<Key, Answers>>,
+    sizes: Mutex<HashMap<PathBuf, u64>>,
     reads: AtomicUsize,
     reads_remembered: AtomicUsize,
     lookups: AtomicUsize,
@@ -111,6 +114,12 @@ impl ReadMemo {
             space,
             memo: Arc::clone(self),
         }
+    }
+
+    /// The size of the file at the absolute `path` when a reader of this
+    /// memo read it, whatever the reader and however much of it was read.
+    pub fn size(&self, path: &Path) -> Option<u64> {
+        self.sizes.lock().ok()?.get(path).copied()
     }
 
     /// How many questions went through and how many were remembered.
@@ -206,6 +215,11 @@ impl MemoWorkspace {
         }
         self.memo.reads.fetch_add(1, Ordering::Relaxed);
         let answer = ask();
+        if let Ok(read) = &answer
+            && let Ok(mut sizes) = self.memo.sizes.lock()
+        {
+            sizes.insert(key.path.clone(), read.size);
+        }
         if let Some(kept) = replay(&answer) {
             self.memo.with(&key, |answers| answers.read = Some(kept));
         }
@@ -279,6 +293,10 @@ impl Workspace for MemoWorkspace {
             || self.inner.list_unsorted(rel),
         )
     }
+
+    fn real_path(&self, rel: &str) -> Result<PathBuf, WsError> {
+        self.lookup(rel, |a| &mut a.real_path, || self.inner.real_path(rel))
+    }
 }
 
 #[cfg(test)]
@@ -330,6 +348,10 @@ mod tests {
             self.note("list", rel);
             self.inner.list(rel)
         }
+        fn real_path(&self, rel: &str) -> Result<PathBuf, WsError> {
+            self.note("real_path", rel);
+            self.inner.real_path(rel)
+        }
     }
 
     fn tree() -> MemWorkspace {
@@ -356,6 +378,8 @@ mod tests {
             assert_eq!(reader.stat("sub").unwrap(), EntryKind::Dir);
             assert_eq!(reader.list("sub").unwrap().len(), 1);
             assert_eq!(reader.list_unsorted("sub").unwrap().len(), 1);
+            let real = reader.real_path("sub/CLAUDE.md").unwrap();
+            assert_eq!(real, disk.real_path("sub/CLAUDE.md").unwrap());
         }
         assert_eq!(
             disk.asked(),
@@ -367,6 +391,11 @@ mod tests {
                 // MemWorkspace's list_unsorted is its list: asked once more,
                 // as its own question.
                 "list sub",
+                "real_path sub/CLAUDE.md",
+                // The three checks above ask the counting reader itself.
+                "real_path sub/CLAUDE.md",
+                "real_path sub/CLAUDE.md",
+                "real_path sub/CLAUDE.md",
             ]
         );
         assert_eq!(
@@ -374,8 +403,8 @@ mod tests {
             MemoCounts {
                 reads: 2,
                 reads_remembered: 4,
-                lookups: 3,
-                lookups_remembered: 6,
+                lookups: 4,
+                lookups_remembered: 8,
             }
         );
     }
@@ -385,8 +414,14 @@ mod tests {
         let disk = Counting::new(tree());
         let memo = ReadMemo::new();
         let reader = memo.reader(disk.clone(), LinkPolicy::Confine);
+        assert_eq!(memo.size(Path::new("/mem/AGENTS.md")), None);
         let head = reader.read("AGENTS.md", 4).unwrap();
         assert_eq!((head.bytes.as_slice(), head.size), (&b"0123"[..], 10));
+        assert_eq!(
+            memo.size(Path::new("/mem/AGENTS.md")),
+            Some(10),
+            "a head knows the size"
+        );
         let again = reader.read("AGENTS.md", 3).unwrap();
         assert_eq!((again.bytes.as_slice(), again.size), (&b"012"[..], 10));
         let whole = reader.read("AGENTS.md", 50).unwrap();

@@ -281,6 +281,17 @@ impl Workspace for OsWorkspace {
         self.read_resolved(&parts, max_bytes)
     }
 
+    fn real_path(&self, rel: &str) -> Result<PathBuf, WsError> {
+        let parts = components(rel)?;
+        match self.policy {
+            LinkPolicy::Confine => self.resolve(&parts),
+            LinkPolicy::Follow => {
+                let full = self.full_path(&parts);
+                std::fs::canonicalize(&full).map_err(|err| unresolved(&full, err))
+            }
+        }
+    }
+
     fn list(&self, rel: &str) -> Result<Vec<DirEntry>, WsError> {
         let mut entries = self.list_unsorted(rel)?;
         // Names within one directory are unique, so an unstable sort gives
@@ -378,6 +389,30 @@ mod tests {
             root.join("a.md").display().to_string()
         );
     }
+
+    #[test]
+    fn real_paths_resolve_links_and_confinement_refuses_the_outside() {
+        let outside = tempfile::tempdir().unwrap();
+        let outside_root = outside.path().canonicalize().unwrap();
+        std::fs::write(outside_root.join("secret"), "s").unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        std::fs::create_dir(root.join("sub")).unwrap();
+        std::fs::write(root.join("a.md"), "a").unwrap();
+        symlink("../a.md", root.join("sub/link.md"));
+        symlink(outside_root.join("secret"), root.join("leak.md"));
+        let ws = OsWorkspace::new(&root, LinkPolicy::Confine);
+        assert_eq!(ws.real_path("sub/link.md").unwrap(), root.join("a.md"));
+        assert_eq!(ws.real_path("").unwrap(), root);
+        assert!(matches!(ws.real_path("leak.md"), Err(WsError::Refused(_))));
+        assert!(matches!(ws.real_path("none.md"), Err(WsError::NotFound)));
+        let user = OsWorkspace::new(&root, LinkPolicy::Follow);
+        assert_eq!(
+            user.real_path("leak.md").unwrap(),
+            outside_root.join("secret")
+        );
+    }
+
     fn symlink(target: impl AsRef<Path>, link: impl AsRef<Path>) {
         std::os::unix::fs::symlink(target, link).unwrap();
     }

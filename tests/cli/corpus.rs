@@ -25,7 +25,8 @@ const HEADER: &str = "\
 # Regenerate: UPDATE_EXPECTATIONS=1 cargo test --test cli corpus
 # Each run is `--trust-project --format json -C FOLDER`; diagnostics are fatal/warning/info.
 # codex.* is `--agent codex assemble` at the root, codex.at.* at the deepest directory
-# holding an AGENTS.md or CLAUDE.md.
+# holding an AGENTS.md or CLAUDE.md; claude.* likewise with `--agent claude`, and
+# claude.rules the rule files `rules list --agent claude` finds.
 ";
 
 fn corpus_dir() -> PathBuf {
@@ -120,6 +121,27 @@ fn md_files(folder: &Path, dir: &str) -> Vec<String> {
     found
 }
 
+/// The workspace-relative `*.md` files at any depth below `dir`, links not
+/// followed.
+fn md_files_below(folder: &Path, dir: &str) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(folder.join(dir)) else {
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    for entry in entries.filter_map(Result::ok) {
+        let Some(name) = entry.file_name().to_str().map(str::to_string) else {
+            continue;
+        };
+        let rel = format!("{dir}/{name}");
+        match entry.file_type() {
+            Ok(kind) if kind.is_dir() => found.extend(md_files_below(folder, &rel)),
+            Ok(_) if name.ends_with(".md") => found.push(rel),
+            _ => {}
+        }
+    }
+    found
+}
+
 /// The deepest directory below `folder` (workspace-relative, `.` for the
 /// folder itself) that holds an AGENTS.md or CLAUDE.md; the first in path
 /// order among the deepest. Links are not followed.
@@ -168,6 +190,13 @@ fn check_folder(env: &TestEnv, folder: &Path) -> String {
         folder,
         &["--agent", "codex", "--at", &deep, "assemble"],
     );
+    let claude_root = Run::new(env, folder, &["--agent", "claude", "assemble"]);
+    let claude_deep = Run::new(
+        env,
+        folder,
+        &["--agent", "claude", "--at", &deep, "assemble"],
+    );
+    let claude_rules = Run::new(env, folder, &["--agent", "claude", "rules", "list"]);
 
     let command_paths = commands.named_paths("commands");
     for file in [".mecatl/commands", ".claude/commands"]
@@ -192,12 +221,28 @@ fn check_folder(env: &TestEnv, folder: &Path) -> String {
         );
     }
 
+    // Claude Code reads its rules recursively: every `.md` file below
+    // `.claude/rules` is listed by the profile (start, lazy or skipped).
+    let claude_rule_paths: BTreeSet<String> = claude_rules
+        .array("rules")
+        .iter()
+        .filter_map(|rule| rule["path"].as_str().map(str::to_string))
+        .collect();
+    for file in md_files_below(folder, ".claude/rules") {
+        assert!(
+            claude_rule_paths.contains(&file),
+            "{}: {file} is not listed by rules list --agent claude",
+            folder.display()
+        );
+    }
+
     let name = folder
         .file_name()
         .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
     format!(
         "{name} commands={} rules={} messages={} commands.diag={} rules.diag={} assemble.diag={} \
-         codex.parts={} codex.diag={} codex.at={deep} codex.at.parts={} codex.at.diag={}",
+         codex.parts={} codex.diag={} codex.at={deep} codex.at.parts={} codex.at.diag={} \
+         claude.parts={} claude.diag={} claude.at.parts={} claude.at.diag={} claude.rules={}",
         commands.array("commands").len(),
         rules.array("rules").len(),
         assemble.array("messages").len(),
@@ -208,6 +253,11 @@ fn check_folder(env: &TestEnv, folder: &Path) -> String {
         codex_root.severities(),
         codex_deep.parts(),
         codex_deep.severities(),
+        claude_root.parts(),
+        claude_root.severities(),
+        claude_deep.parts(),
+        claude_deep.severities(),
+        claude_rule_paths.len(),
     )
 }
 

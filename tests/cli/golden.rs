@@ -503,3 +503,54 @@ fn codex_profile_goldens() {
         check(&env, case);
     }
 }
+
+/// The demo under Claude Code: the root CLAUDE.md and its import, then what
+/// reading a component adds (web/CLAUDE.md, its import, the nested rule and
+/// the root's matching rule). Claude Code takes rule files in the order the
+/// filesystem lists them, which differs between machines, so the Go rule is
+/// removed here: every rules directory then holds one rule and the goldens
+/// are the same everywhere (the order itself is checked in
+/// `profiles_claude` against a raw listing).
+#[test]
+fn claude_profile_goldens() {
+    let env = TestEnv::demo();
+    std::fs::remove_file(env.ws.join(".claude/rules/go-testing.md")).expect("remove a rule");
+    let claude = |format: &'static str| {
+        vec![
+            "--trust-project",
+            "--agent",
+            "claude",
+            "--format",
+            format,
+            "assemble",
+            "--touch",
+            "web/src/App.tsx",
+        ]
+    };
+    let cases = [
+        Case {
+            golden: "assemble-claude.txt",
+            args: claude("text"),
+            stderr: "",
+            code: 0,
+            keys: None,
+        },
+        Case {
+            golden: "assemble-claude.json",
+            args: claude("json"),
+            stderr: "",
+            code: 0,
+            keys: Some(PROFILE_ASSEMBLE_KEYS),
+        },
+        Case {
+            golden: "assemble-claude-untrusted.json",
+            args: claude("json")[1..].to_vec(),
+            stderr: WITHHELD_NOTICE,
+            code: 0,
+            keys: Some(PROFILE_ASSEMBLE_KEYS),
+        },
+    ];
+    for case in &cases {
+        check(&env, case);
+    }
+}

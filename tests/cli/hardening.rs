@@ -3,6 +3,7 @@
 //! shown — and runs under a hang guard, since bounded reads and skipped
 //! FIFOs are what is being proved.
 
+mod claude;
 mod encoding;
 mod huge;
 mod inputs;

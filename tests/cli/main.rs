@@ -20,6 +20,7 @@ mod lint;
 mod oracle;
 mod paths;
 mod profiles;
+mod profiles_claude;
 mod rules_for;
 mod snapshot;
 mod stats;

@@ -156,13 +156,18 @@ pub(crate) fn write_file(path: &Path, content: impl AsRef<[u8]>) -> PathBuf {
     path.to_path_buf()
 }
 
-/// Copies a directory tree (regular files and directories only).
+/// Copies a directory tree: directories, regular files, and symbolic links
+/// as links (recorded oracle cases hold some).
 pub(crate) fn copy_tree(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).expect("create dir");
     for entry in std::fs::read_dir(from).expect("read dir") {
         let entry = entry.expect("entry");
         let target = to.join(entry.file_name());
-        if entry.file_type().expect("file type").is_dir() {
+        let kind = entry.file_type().expect("file type");
+        if kind.is_symlink() {
+            let link = std::fs::read_link(entry.path()).expect("read link");
+            std::os::unix::fs::symlink(link, &target).expect("copy link");
+        } else if kind.is_dir() {
             copy_tree(&entry.path(), &target);
         } else {
             std::fs::copy(entry.path(), &target).expect("copy");

@@ -263,6 +263,7 @@ mod tests {
                     names: vec!["AGENTS.override.md".into(), "AGENTS.md".into()],
                 }],
             },
+            rules: Vec::new(),
         }
     }
 

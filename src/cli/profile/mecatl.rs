@@ -54,6 +54,9 @@ pub fn turn0(readers: &Readers<'_>, args: &ProfileArgs) -> Result<ProfileTurn0, 
         not_loaded: left_out.iter().map(not_loaded).chain(shadowed).collect(),
         diagnostics,
         searched: searched(readers.project()),
+        // The engine's rules are `rules list`'s own; under compare they are
+        // parts and files not loaded like any other.
+        rules: Vec::new(),
     };
     touch_adds_nothing_for(Agent::Mecatl, args, &mut turn0);
     Ok(turn0)

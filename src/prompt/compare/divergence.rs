@@ -15,9 +15,11 @@
 //!   `--fail-on-divergence` fails on), with each one's size.
 //!
 //! Choices the spec leaves open:
-//! - A file's size in a sentence is what the agent sends for it; for a
-//!   file a budget cut, its whole size (the `cut` line says how much was
-//!   sent). Sizes are in bytes with thousands separated by commas.
+//! - A file's size in a sentence is its size on disk when the run read it
+//!   (the caller knows: `compare` asks its reading cache), else what the
+//!   agent sends for it, or for a file a budget cut its whole size; the
+//!   `content` line gives what each agent sends. Sizes are in bytes with
+//!   thousands separated by commas.
 //! - Agents that behave alike share a clause, named in the order they are
 //!   compared; a list of files longer than
 //!   [`limits::COMPARE_LISTED_FILES`] names that many and counts the rest.
@@ -66,14 +68,18 @@ pub struct Divergence {
 
 /// The divergences of `comparison`, made from `profiles` (see the module
 /// doc for the kinds and their order).
-pub(super) fn divergences(profiles: &[Profiled<'_>], comparison: &Comparison) -> Vec<Divergence> {
+pub(super) fn divergences(
+    profiles: &[Profiled<'_>],
+    comparison: &Comparison,
+    sizes: &FileSizes<'_>,
+) -> Vec<Divergence> {
     let mut found = Vec::new();
-    found.extend(instruction_files(profiles));
+    found.extend(instruction_files(profiles, sizes));
     found.extend(contents(profiles, comparison));
     found.extend(profiles.iter().flat_map(cuts));
     found.extend(profiles.iter().flat_map(dropped));
-    found.extend(rules(comparison));
-    found.extend(touch(profiles));
+    found.extend(rules(comparison, sizes));
+    found.extend(touch(profiles, sizes));
     found.extend(instruction_content(profiles, comparison));
     found
 }
@@ -81,20 +87,26 @@ pub(super) fn divergences(profiles: &[Profiled<'_>], comparison: &Comparison) ->
 /// A file as sentences name it: its path and size.
 type Named = (String, u64);
 
-/// The size a sentence gives a part: its whole size when cut.
-fn size_of(part: &Part) -> u64 {
-    match part.cut {
-        Some(cut) => cut.kept + cut.omitted,
-        None => part.content.len() as u64,
-    }
+/// The size of the file at a path (named like a part's), when the run
+/// read it.
+pub type FileSizes<'a> = dyn Fn(&str) -> Option<u64> + 'a;
+
+/// The size a sentence gives a file: its size on disk when known, else
+/// what the agent sends for it (its whole size when cut).
+fn size_of(path: &str, sent: Option<&Part>, sizes: &FileSizes<'_>) -> u64 {
+    sizes(path).unwrap_or(match sent {
+        Some(Part { cut: Some(cut), .. }) => cut.kept + cut.omitted,
+        Some(part) => part.content.len() as u64,
+        None => 0,
+    })
 }
 
 /// Which instruction files (not rules) each agent loads at start.
-fn instruction_files(profiles: &[Profiled<'_>]) -> Option<Divergence> {
+fn instruction_files(profiles: &[Profiled<'_>], sizes: &FileSizes<'_>) -> Option<Divergence> {
     let keyed = profiles.iter().map(|profile| {
         let files: Vec<Named> = start_parts(profile.turn0)
             .filter(|part| is_instruction(part) && part.kind != PartKind::Rule)
-            .map(|part| (part.path.clone(), size_of(part)))
+            .map(|part| (part.path.clone(), size_of(&part.path, Some(part), sizes)))
             .collect();
         let mut key: Vec<String> = files.iter().map(|(path, _)| path.clone()).collect();
         key.sort();
@@ -229,7 +241,7 @@ fn dropped(profile: &Profiled<'_>) -> Vec<Divergence> {
 }
 
 /// Rules that only some of the agents load at start, grouped by which.
-fn rules(comparison: &Comparison) -> Vec<Divergence> {
+fn rules(comparison: &Comparison, sizes: &FileSizes<'_>) -> Vec<Divergence> {
     let agents = &comparison.agents;
     let mut groups: Vec<(Vec<Agent>, Vec<Named>)> = Vec::new();
     for row in &comparison.files {
@@ -245,12 +257,12 @@ fn rules(comparison: &Comparison) -> Vec<Divergence> {
         if loading.is_empty() || loading.len() == agents.len() {
             continue;
         }
-        let bytes = row
+        let sent = row
             .cells
             .iter()
             .find(|cell| cell.at_start())
-            .and_then(|cell| cell.bytes)
-            .unwrap_or_default();
+            .and_then(|cell| cell.bytes);
+        let bytes = sizes(&row.path).or(sent).unwrap_or_default();
         let named = (row.path.clone(), bytes);
         match groups.iter_mut().find(|(who, _)| *who == loading) {
             Some((_, files)) => files.push(named),
@@ -289,7 +301,7 @@ fn rules(comparison: &Comparison) -> Vec<Divergence> {
 }
 
 /// Per `--touch` path, the files it adds when they differ between agents.
-fn touch(profiles: &[Profiled<'_>]) -> Vec<Divergence> {
+fn touch(profiles: &[Profiled<'_>], sizes: &FileSizes<'_>) -> Vec<Divergence> {
     let mut touched: Vec<&str> = Vec::new();
     for profile in profiles {
         for entry in &profile.turn0.touch {
@@ -308,7 +320,7 @@ fn touch(profiles: &[Profiled<'_>]) -> Vec<Divergence> {
                     .iter()
                     .filter(|entry| entry.path == path)
                     .flat_map(|entry| &entry.parts)
-                    .map(|part| (part.path.clone(), size_of(part)))
+                    .map(|part| (part.path.clone(), size_of(&part.path, Some(part), sizes)))
                     .collect();
                 (profile.agent, added)
             });
@@ -465,7 +477,7 @@ mod tests {
                 turn0,
             })
             .collect();
-        compare(&profiled)
+        compare(&profiled, &|_| None)
             .divergences
             .into_iter()
             .map(|d| (d.kind, d.message))
@@ -515,6 +527,30 @@ mod tests {
                 ),
             ]
         );
+    }
+
+    #[test]
+    fn a_file_is_named_with_its_size_on_disk_when_the_run_read_it() {
+        let trimmed = part("CLAUDE.md", PartKind::Instructions, "C");
+        let claude = turn0(vec![trimmed], vec![]);
+        let codex = turn0(vec![part("AGENTS.md", PartKind::Instructions, "A\n")], vec![]);
+        let profiles = [
+            Profiled {
+                agent: Agent::Claude,
+                turn0: &claude,
+            },
+            Profiled {
+                agent: Agent::Codex,
+                turn0: &codex,
+            },
+        ];
+        let on_disk = |path: &str| (path == "CLAUDE.md").then_some(2);
+        let found = compare(&profiles, &on_disk).divergences;
+        assert_eq!(
+            found[0].message,
+            "Claude Code loads CLAUDE.md (2 B); Codex loads AGENTS.md (2 B)"
+        );
+        assert_eq!(found[0].paths, ["CLAUDE.md", "AGENTS.md"]);
     }
 
     #[test]

@@ -8,6 +8,7 @@ use std::fmt;
 use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_saphyr::Spanned;
 
+use crate::prompt::command::claude_dialect::requote_frontmatter;
 use crate::prompt::text::decode_lossy;
 use crate::prompt::yaml::{YamlProblem, locate, yaml_options};
 
@@ -159,6 +160,27 @@ pub fn parse_paths(front: &str) -> Result<Vec<String>, FrontmatterError> {
             Ok(globs)
         }
         scalar => Ok(split_globs(&scalar_text(front, scalar, &paths))),
+    }
+}
+
+/// A Claude Code rule's `paths` (SPEC §14.3), from the block Claude Code's
+/// frontmatter rule found
+/// ([`crate::prompt::command::claude_dialect::split_frontmatter`]): read
+/// like [`parse_paths`]; when the block is not valid YAML, read again the
+/// way Claude Code reads such blocks
+/// ([`crate::prompt::command::claude_dialect::requote_frontmatter`], so the
+/// common `paths: **/*.ts` is the glob `**/*.ts`), and when that fails too
+/// the block is ignored, as Claude Code ignores it: no paths. The error of
+/// the first reading comes back so the caller can warn about it.
+pub fn claude_rule_paths(front: &str) -> (Vec<String>, Option<FrontmatterError>) {
+    match parse_paths(front) {
+        Ok(paths) => (paths, None),
+        Err(first) => {
+            let is_flow_list =
+                |value: &str| crate::prompt::yaml::parse_yaml::<Vec<IgnoredAny>>(value).is_ok();
+            let second = requote_frontmatter(front, is_flow_list);
+            (parse_paths(&second).unwrap_or_default(), Some(first))
+        }
     }
 }
 
@@ -436,6 +458,25 @@ impl<'de> Visitor<'de> for NodeVisitor {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn claude_rule_paths_read_invalid_yaml_a_second_time() {
+        assert_eq!(
+            claude_rule_paths("paths: \"src/**\"\n"),
+            (vec!["src/**".to_string()], None)
+        );
+        let (paths, first) = claude_rule_paths("paths: **/*.ts\n");
+        assert_eq!(paths, ["**/*.ts"]);
+        assert!(first.is_some(), "the alias reading is reported");
+        let (paths, first) = claude_rule_paths("paths: [a, b]\n");
+        assert_eq!(
+            (paths, first),
+            (vec!["a".to_string(), "b".to_string()], None)
+        );
+        let (paths, first) = claude_rule_paths("paths: x\n  bad: [\n");
+        assert!(paths.is_empty(), "an unreadable block is ignored");
+        assert!(first.is_some());
+    }
     use crate::limits;
     use proptest::prelude::*;
 

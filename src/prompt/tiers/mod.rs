@@ -39,7 +39,9 @@ pub use engine::{
     resolve_all, resolve_name,
 };
 pub use fate::{Candidate, Fate};
-pub use walk::{Listed, Tree, count_md_files, walk_tree, walk_tree_pruned};
+pub use walk::{
+    Listed, Tree, count_md_files, walk_tree, walk_tree_following_links, walk_tree_pruned,
+};
 
 #[cfg(test)]
 mod tests;

@@ -418,3 +418,23 @@ fn a_pruned_walk_skips_named_directories_and_reports_dirs_and_links() {
     let whole = walk_tree(&tree, "", false);
     assert!(whole.files.contains(&".git/HEAD".to_string()));
 }
+
+#[test]
+fn a_walk_following_links_enters_each_real_directory_once() {
+    let tree = MemWorkspace::new()
+        .file("r/a.md", "")
+        .file("shared/s.md", "")
+        .node("r/linked", MemNode::Symlink("../shared".into()))
+        .node("r/again", MemNode::Symlink("../shared".into()))
+        .node("r/up", MemNode::Symlink(".".into()))
+        .node("r/out", MemNode::Symlink("../../outside".into()))
+        .with_listing_order("r", &["linked", "a.md", "again", "up", "out"]);
+    let walked = walk_tree_following_links(&tree, "r");
+    assert_eq!(
+        walked.files,
+        vec!["r/linked/s.md", "r/a.md", "r/out"],
+        "the second link and the loop are not walked; a refused link is a file"
+    );
+    assert_eq!(walked.dir_links, vec!["r/linked", "r/again", "r/up"]);
+    assert_eq!(walk_tree(&tree, "r", true).files, vec!["r/a.md", "r/out"]);
+}

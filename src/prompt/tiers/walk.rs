@@ -1,6 +1,9 @@
 //! Listing a search directory into the files it offers for names, under
 //! its layout, and the one bounded walk of a directory tree.
 
+use std::collections::HashSet;
+use std::path::PathBuf;
+
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::limits;
 use crate::prompt::tiers::dir::{Layout, SKILL_FILE, SearchDir, Words};
@@ -307,6 +310,22 @@ pub fn walk_tree(reader: &dyn Workspace, rel: &str, unsorted: bool) -> Tree {
         reader,
         unsorted,
         prune: &|_| false,
+        follow_links: false,
+    }
+    .run(rel)
+}
+
+/// [`walk_tree`] in listing order that also enters links to directories,
+/// each real directory once (a link back up, or a second link to one
+/// directory, is not walked again), as Claude Code walks its rules
+/// (observed: `rules-symlinks`). A link the reader refuses is listed as a
+/// file, so reading it reports the refusal.
+pub fn walk_tree_following_links(reader: &dyn Workspace, rel: &str) -> Tree {
+    Walk {
+        reader,
+        unsorted: true,
+        prune: &|_| false,
+        follow_links: true,
     }
     .run(rel)
 }
@@ -319,6 +338,7 @@ pub fn walk_tree_pruned(reader: &dyn Workspace, rel: &str, prune: &dyn Fn(&str) 
         reader,
         unsorted: false,
         prune,
+        follow_links: false,
     }
     .run(rel)
 }
@@ -328,17 +348,34 @@ struct Walk<'a> {
     reader: &'a dyn Workspace,
     unsorted: bool,
     prune: &'a dyn Fn(&str) -> bool,
+    /// Enter links to directories, each real directory once.
+    follow_links: bool,
+}
+
+/// What one walk has used up: entries left, and the real directories
+/// entered when links are followed.
+struct Spent {
+    budget: usize,
+    visited: HashSet<PathBuf>,
 }
 
 impl Walk<'_> {
     fn run(&self, rel: &str) -> Tree {
         let mut tree = Tree::default();
-        let mut budget = limits::MAX_TREE_ENTRIES;
-        self.enter(rel, 0, &mut budget, &mut tree);
+        let mut spent = Spent {
+            budget: limits::MAX_TREE_ENTRIES,
+            visited: HashSet::new(),
+        };
+        if self.follow_links
+            && let Ok(real) = self.reader.real_path(rel)
+        {
+            spent.visited.insert(real);
+        }
+        self.enter(rel, 0, &mut spent, &mut tree);
         tree
     }
 
-    fn enter(&self, rel: &str, depth: usize, budget: &mut usize, tree: &mut Tree) {
+    fn enter(&self, rel: &str, depth: usize, spent: &mut Spent, tree: &mut Tree) {
         let reader = self.reader;
         let listed = if self.unsorted {
             reader.list_unsorted(rel)
@@ -352,11 +389,11 @@ impl Walk<'_> {
             if entry.kind == EntryKind::Dir && !entry.lossy && (self.prune)(&entry.name) {
                 continue;
             }
-            if *budget == 0 {
+            if spent.budget == 0 {
                 tree.cut = true;
                 return;
             }
-            *budget -= 1;
+            spent.budget -= 1;
             if entry.lossy {
                 continue;
             }
@@ -364,10 +401,20 @@ impl Walk<'_> {
             match entry.kind {
                 EntryKind::Dir if depth + 1 < limits::MAX_TREE_DEPTH => {
                     tree.dirs.push(path.clone());
-                    self.enter(&path, depth + 1, budget, tree);
+                    self.enter(&path, depth + 1, spent, tree);
                 }
                 EntryKind::Dir => tree.cut = true,
                 EntryKind::Symlink if matches!(reader.stat(&path), Ok(EntryKind::Dir)) => {
+                    let enters = self.follow_links
+                        && reader
+                            .real_path(&path)
+                            .is_ok_and(|real| spent.visited.insert(real));
+                    if enters && depth + 1 < limits::MAX_TREE_DEPTH {
+                        tree.dirs.push(path.clone());
+                        self.enter(&path, depth + 1, spent, tree);
+                    } else if enters {
+                        tree.cut = true;
+                    }
                     tree.dir_links.push(path);
                 }
                 _ => tree.files.push(path),

@@ -1,23 +1,19 @@
 //! Replays of `tests/oracle/cases/claude-instructions/`: what Claude Code 2.1.328 sent as
-//! instruction parts, checked against the pure pieces the Claude profile is built from —
-//! the content transform (`prompt::markdown`) and the import scanner and policy
-//! (`prompt::imports`).
-//!
-//! [`profile_parts`] is where the wired profile plugs in: today it rebuilds a case's
-//! sequence from the captured walk files plus the imports our pieces predict, and
-//! [`assert_parts_match`] compares it with the capture the way the full profile will be
-//! compared (rule files of one directory as a set: their order is the filesystem's).
+//! instruction parts, checked against what the Claude profile loads from the same files —
+//! the content transform (`prompt::markdown`) on every captured part, and the whole
+//! profile ([`profile_parts`]) part by part: the sequence of (path, scope, content) at
+//! start and, for a prompt mentioning `@path`, what reading that file adds. Rule files of
+//! one directory are compared as a set (their order is the filesystem's) and our order is
+//! checked against a raw `read_dir` walk of the replayed tree.
 
-use std::collections::VecDeque;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use mecatl_prompt::limits;
-use mecatl_prompt::prompt::command::claude_dialect::split_frontmatter;
-use mecatl_prompt::prompt::imports::{self, Bounds, Loaded, NotLoaded, Origin};
+use mecatl_prompt::prompt::imports;
 use mecatl_prompt::prompt::markdown::{claude_content, claude_memory};
 use serde_json::Value;
 
-use super::{Fixture, cases};
+use super::{Fixture, assemble_profile, cases};
 
 const GROUP: &str = "claude-instructions";
 const SCOPES: [&str; 5] = ["project", "local", "user", "managed", "auto-memory"];
@@ -163,146 +159,215 @@ fn files_claude_code_skipped_are_blank_or_too_large_to_us() {
 }
 
 #[test]
-fn the_imports_our_pieces_predict_are_the_parts_claude_code_sent() {
+fn the_profile_loads_the_parts_claude_code_sent() {
     for fixture in &fixtures() {
-        let expected = parts(fixture, "parts");
-        let mut loaded = Loaded::default();
-        let actual = profile_parts(fixture, &expected, &mut loaded);
-        assert_parts_match(fixture, &expected, &actual);
-        let touch = parts(fixture, "touch");
-        let actual = profile_parts(fixture, &touch, &mut loaded);
-        assert_parts_match(fixture, &touch, &actual);
+        let ours = profile_parts(fixture);
+        let expected = deliberately_not_read(fixture, parts(fixture, "parts"), &ours.external);
+        let rules = [&ours.start_rules[..], &ours.touch_rules, &ours.activated].concat();
+        assert_parts_match(fixture, &expected, &ours.start, &rules);
+        assert_parts_match(fixture, &parts(fixture, "touch"), &ours.touch, &rules);
+        for rules in [&ours.start_rules, &ours.touch_rules, &ours.activated] {
+            assert_rule_order_is_listing_order(fixture, rules);
+        }
     }
 }
 
-/// The profile's parts for a case. Until the Claude profile is wired, this rebuilds them
-/// from the capture's own walk files (every part no earlier part imported), each followed
-/// by the imports `prompt::imports` and `prompt::markdown` predict for it. Once the
-/// profile exists this becomes one call to it, and the comparison stays.
-fn profile_parts(fixture: &Fixture, captured: &[Part], loaded: &mut Loaded) -> Vec<Part> {
-    let bounds = Bounds {
-        home: fixture.home.clone(),
-        cwd: fixture.cwd.clone(),
-        workspace: fixture.workspace.clone(),
-        external_approved: fixture.case["approve_external"].as_bool() == Some(true),
-    };
-    let mut out = Vec::new();
-    let mut predicted: VecDeque<Part> = VecDeque::new();
-    for part in captured {
-        if let Some(next) = predicted.pop_front() {
-            out.push(next);
-            continue;
-        }
-        let path = PathBuf::from(&part.path);
-        assert!(
-            is_walk_file(&path) || part.scope.as_deref() == Some("auto-memory"),
-            "{}: {} is neither a walk file nor an import we predicted",
-            fixture.name(),
-            part.path
-        );
-        loaded.claim(&path);
-        out.push(part.clone());
-        let origin = match part.scope.as_deref() {
-            Some("auto-memory") => continue,
-            Some("user") => Origin::User,
-            Some("managed") => Origin::Managed,
-            _ => Origin::Project,
-        };
-        let mut found = Vec::new();
-        expand(
-            &path,
-            0,
-            origin,
-            part.scope.as_deref(),
-            &bounds,
-            loaded,
-            &mut found,
-        );
-        predicted.extend(found);
-    }
-    out.extend(predicted);
-    out
+/// What the profile loads for a case, in Claude Code's terms.
+struct Profile {
+    /// The parts at start: absolute paths, and `project` for our `parent` (Claude Code
+    /// labels files above the workspace as project files), `auto-memory` for the
+    /// auto-memory part.
+    start: Vec<Part>,
+    /// The parts reading the file the prompt mentions adds (unlabelled, as captured).
+    touch: Vec<Part>,
+    /// Imports listed as external (not read).
+    external: Vec<String>,
+    /// The rule parts at start, in order.
+    start_rules: Vec<String>,
+    /// The rule parts of directories read lazily, in order.
+    touch_rules: Vec<String>,
+    /// The conditional rules the touched file activated, in order.
+    activated: Vec<String>,
 }
 
-/// Whether the walk itself (not an import) can load `path`: an instruction file by name,
-/// or anything in a `.claude/rules` tree (a conditional rule's imports arrive without the
-/// rule).
-fn is_walk_file(path: &Path) -> bool {
-    let name = path
-        .file_name()
-        .and_then(|n| n.to_str())
-        .unwrap_or_default();
-    matches!(name, "CLAUDE.md" | "CLAUDE.local.md" | "AGENTS.md")
-        || rules_root(&path.display().to_string()).is_some()
-}
-
-/// Depth-first, pre-order: the parts the imports of `file` (at `depth`) add.
-fn expand(
-    file: &Path,
-    depth: usize,
-    origin: Origin,
-    scope: Option<&str>,
-    bounds: &Bounds,
-    loaded: &mut Loaded,
-    out: &mut Vec<Part>,
-) {
-    let Some(text) = read_text(file) else { return };
-    let found = imports::scan(split_frontmatter(&text).1);
-    for candidate in imports::candidates(found, file, depth, origin, bounds) {
-        if !claude_reads(candidate.refused, bounds) || loaded.admit(&candidate.target).is_err() {
-            continue;
-        }
-        let Some(text) = read_text(&candidate.target) else {
-            continue;
-        };
-        let Some(content) = claude_content(&text) else {
-            continue;
-        };
-        loaded.add_bytes(text.len() as u64);
-        out.push(Part {
-            path: candidate.target.display().to_string(),
-            scope: scope.map(String::from),
-            content: content.into_owned(),
+/// The profile's document for a case: `assemble --agent claude --format json` on the
+/// replayed tree, with the case's HOME, its `--at`, the file its prompt mentions as
+/// `--touch`, and its approval of external imports written where Claude Code keeps it
+/// (`~/.claude.json`, keyed by the git root).
+fn profile_document(fixture: &Fixture) -> Value {
+    if fixture.case["approve_external"].as_bool() == Some(true) {
+        let key = git_root(fixture).display().to_string();
+        let config = serde_json::json!({
+            "projects": {key: {"hasClaudeMdExternalIncludesApproved": true}}
         });
-        expand(
-            &candidate.target,
-            candidate.depth,
-            origin,
-            scope,
-            bounds,
-            loaded,
-            out,
-        );
+        std::fs::write(fixture.home.join(".claude.json"), config.to_string())
+            .expect("write .claude.json");
+    }
+    let mentioned = mentioned(fixture);
+    let touch: Vec<&str> = match &mentioned {
+        Some(path) => vec!["--touch", path],
+        None => Vec::new(),
+    };
+    assemble_profile(fixture, "claude", &touch).0
+}
+
+/// Where Claude Code keys the project: the nearest directory holding `.git` from the
+/// cwd up, else the cwd.
+fn git_root(fixture: &Fixture) -> std::path::PathBuf {
+    fixture
+        .cwd
+        .ancestors()
+        .find(|dir| dir.join(".git").exists())
+        .unwrap_or(&fixture.cwd)
+        .to_path_buf()
+}
+
+fn profile_parts(fixture: &Fixture) -> Profile {
+    let document = profile_document(fixture);
+    let absolute = |part: &Value| -> String {
+        let path = part["path"].as_str().expect("path");
+        if matches!(part["scope"].as_str(), Some("project" | "local")) {
+            fixture.workspace.join(path).display().to_string()
+        } else {
+            path.to_string()
+        }
+    };
+    let ours = |part: &Value, labelled: bool| Part {
+        path: absolute(part),
+        scope: labelled.then(|| match (part["scope"].as_str(), part["kind"].as_str()) {
+            (_, Some("auto-memory")) => "auto-memory".to_string(),
+            (Some("parent"), _) => "project".to_string(),
+            (scope, _) => scope.expect("scope").to_string(),
+        }),
+        content: part["content"].as_str().expect("content").to_string(),
+    };
+    let array = |value: &Value| value.as_array().cloned().unwrap_or_default();
+    let start: Vec<Value> = array(&document["messages"])
+        .iter()
+        .flat_map(|m| array(&m["parts"]))
+        .collect();
+    let touch: Vec<Value> = array(&document["touch"])
+        .iter()
+        .flat_map(|t| array(&t["parts"]))
+        .collect();
+    let not_loaded = array(&document["not_loaded"]);
+    let listed = |phrase: &str| -> Vec<String> {
+        not_loaded
+            .iter()
+            .filter(|n| n["reason"].as_str().is_some_and(|r| r.starts_with(phrase)))
+            .map(absolute)
+            .collect()
+    };
+    let conditional = listed("conditional");
+    let rules = |parts: &[Value], activated: bool| -> Vec<String> {
+        parts
+            .iter()
+            .filter(|p| p["kind"] == "rule")
+            .map(absolute)
+            .filter(|path| conditional.contains(path) == activated)
+            .collect()
+    };
+    Profile {
+        start_rules: rules(&start, false),
+        touch_rules: rules(&touch, false),
+        activated: rules(&touch, true),
+        start: start.iter().map(|p| ours(p, true)).collect(),
+        touch: touch.iter().map(|p| ours(p, false)).collect(),
+        external: listed("external"),
     }
 }
 
-/// Whether Claude Code reads an import we judged so. The preview never reads a project
-/// import outside the workspace (SPEC §14.3, deliberate); Claude Code does when the user
-/// approved external includes, so the replay follows Claude Code there.
-fn claude_reads(refused: Option<NotLoaded>, bounds: &Bounds) -> bool {
-    match refused {
-        None => true,
-        Some(NotLoaded::OutsideWorkspace) => bounds.external_approved,
-        Some(_) => false,
+/// The captured parts without those the preview deliberately never reads (SPEC §14.3):
+/// imports from project files that lie outside the workspace, which Claude Code reads
+/// only when external imports are approved. Each one must be listed by the profile as
+/// external, and only an approved case may have any.
+fn deliberately_not_read(fixture: &Fixture, captured: Vec<Part>, external: &[String]) -> Vec<Part> {
+    let (outside, kept): (Vec<Part>, Vec<Part>) = captured.into_iter().partition(|part| {
+        !Path::new(&part.path).starts_with(&fixture.workspace) && external.contains(&part.path)
+    });
+    if !outside.is_empty() {
+        assert_eq!(
+            fixture.case["approve_external"].as_bool(),
+            Some(true),
+            "{}: {outside:#?} were sent without approval",
+            fixture.name()
+        );
     }
+    kept
+}
+
+/// The workspace-relative path of the file the case's prompt mentions (`@path hi`), as
+/// seen from the workspace root.
+fn mentioned(fixture: &Fixture) -> Option<String> {
+    let prompt = fixture.case["prompt"].as_str().unwrap_or("hi");
+    let word = prompt.split_whitespace().next()?.strip_prefix('@')?;
+    let path = imports::normalise(&fixture.cwd.join(word));
+    Some(
+        path.strip_prefix(&fixture.workspace)
+            .unwrap_or(&path)
+            .display()
+            .to_string(),
+    )
+}
+
+/// Rule files of one tree come in the order a raw `read_dir` walk of the replayed tree
+/// gives them (Claude Code does not sort; neither does the profile). `rules` is one
+/// phase's rule parts, in the profile's order.
+fn assert_rule_order_is_listing_order(fixture: &Fixture, rules: &[String]) {
+    let mut roots: Vec<&str> = rules.iter().filter_map(|p| rules_root(p)).collect();
+    roots.dedup();
+    for root in roots {
+        let ours: Vec<&String> = rules
+            .iter()
+            .filter(|p| rules_root(p) == Some(root))
+            .collect();
+        let listing: Vec<String> = raw_walk(Path::new(root))
+            .into_iter()
+            .filter(|path| ours.contains(&path))
+            .collect();
+        let ours: Vec<String> = ours.into_iter().cloned().collect();
+        assert_eq!(ours, listing, "{}: rule order under {root}", fixture.name());
+    }
+}
+
+/// Every file below `dir`, depth first, in `read_dir` order.
+fn raw_walk(dir: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return out;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if entry.file_type().is_ok_and(|t| t.is_dir()) {
+            out.extend(raw_walk(&path));
+        } else {
+            out.push(path.display().to_string());
+        }
+    }
+    out
 }
 
 /// The profile's parts equal the captured ones: same sequence, except that the rule files
 /// of one `.claude/rules` tree come in the filesystem's listing order, so each such run is
 /// compared as a set.
-fn assert_parts_match(fixture: &Fixture, expected: &[Part], actual: &[Part]) {
+fn assert_parts_match(fixture: &Fixture, expected: &[Part], actual: &[Part], rules: &[String]) {
     let name = fixture.name();
     assert_eq!(
         actual.len(),
         expected.len(),
         "{name}: {actual:#?}\nexpected {expected:#?}"
     );
+    // A rule reached through a link is named by its real path, outside any
+    // rules directory: it belongs to the run it appears in.
+    let linked_rule = |path: &str| rules_root(path).is_none() && rules.iter().any(|r| r == path);
     let mut at = 0;
     while at < expected.len() {
         let rules_dir = rules_root(&expected[at].path);
         let run = expected[at..]
             .iter()
-            .take_while(|p| rules_dir.is_some() && rules_root(&p.path) == rules_dir)
+            .take_while(|p| {
+                rules_dir.is_some() && (rules_root(&p.path) == rules_dir || linked_rule(&p.path))
+            })
             .count()
             .max(1);
         let mut want: Vec<&Part> = expected[at..at + run].iter().collect();

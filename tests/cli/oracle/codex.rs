@@ -24,36 +24,18 @@ use mecatl_prompt::prompt::walk::walk;
 use mecatl_prompt::workspace::{LinkPolicy, OsWorkspace};
 use serde_json::{Value, json};
 
-use super::{Fixture, cases};
+use super::{Fixture, assemble_profile, cases};
 
-/// What the binary shows for `fixture`: `assemble --agent codex` as JSON.
+/// What the binary shows for `fixture`: `assemble --agent codex` as JSON
+/// (`$CODEX_HOME` is `~/.codex`, its default).
 fn assemble(fixture: &Fixture) -> Value {
-    let codex_home = fixture.home.join(".codex");
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_mecatl-prompt"))
-        .env_clear()
-        .env("HOME", &fixture.home)
-        .env("CODEX_HOME", &codex_home)
-        .env("XDG_CONFIG_HOME", fixture.home.join(".config"))
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .arg("-C")
-        .arg(&fixture.workspace)
-        .args(["--trust-project", "--agent", "codex", "--at", &fixture.at()])
-        .args(["--format", "json", "assemble"])
-        .output()
-        .expect("run the binary");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(
-        output.status.code(),
-        Some(0),
-        "{}: {stderr}",
-        fixture.name()
-    );
+    let (doc, stderr) = assemble_profile(fixture, "codex", &[]);
     assert!(
         !stderr.contains("config.toml"),
         "{}: the fixture's config.toml is read without a problem: {stderr}",
         fixture.name()
     );
-    serde_json::from_slice(&output.stdout).expect("one JSON document")
+    doc
 }
 
 /// The global text and the project chain of the binary's instructions

@@ -157,6 +157,35 @@ impl Fixture {
     }
 }
 
+/// The binary's `assemble --agent AGENT --format json` on `fixture`: its
+/// workspace, `--at`, HOME, `extra` arguments after `assemble`, and nothing
+/// else of the environment. Returns the document and stderr; the run must
+/// succeed.
+pub(crate) fn assemble_profile(fixture: &Fixture, agent: &str, extra: &[&str]) -> (Value, String) {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_mecatl-prompt"))
+        .env_clear()
+        .env("HOME", &fixture.home)
+        .env("XDG_CONFIG_HOME", fixture.home.join(".config"))
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .arg("-C")
+        .arg(&fixture.workspace)
+        .args(["--trust-project", "--agent", agent, "--at", &fixture.at()])
+        .args(["--format", "json", "assemble"])
+        .args(extra)
+        .output()
+        .expect("run the binary");
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}: {stderr}",
+        fixture.name()
+    );
+    let doc: Value = serde_json::from_slice(&output.stdout).expect("one JSON document");
+    assert_eq!(doc["agent"], agent, "{}", fixture.name());
+    (doc, stderr)
+}
+
 /// Writes a `generate` entry of `case.json`: `bytes` bytes in all, `fill`
 /// repeated, then `tail` (as `record.py` does).
 fn generate(tree: &Path, spec: &Value) {
