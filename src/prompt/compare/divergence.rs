@@ -324,12 +324,14 @@ fn touch(profiles: &[Profiled<'_>], sizes: &FileSizes<'_>) -> Vec<Divergence> {
                     .collect();
                 (profile.agent, added)
             });
-            let groups = groups(keyed, |a, b| {
+            let mut groups = groups(keyed, |a, b| {
                 a.iter().map(|f| &f.0).eq(b.iter().map(|f| &f.0))
             });
             if groups.len() < 2 {
                 return None;
             }
+            // What is added first, the agents that add nothing last.
+            groups.sort_by_key(|(_, files)| files.is_empty());
             let clauses: Vec<String> = groups
                 .iter()
                 .map(|(agents, files)| {
@@ -533,7 +535,10 @@ mod tests {
     fn a_file_is_named_with_its_size_on_disk_when_the_run_read_it() {
         let trimmed = part("CLAUDE.md", PartKind::Instructions, "C");
         let claude = turn0(vec![trimmed], vec![]);
-        let codex = turn0(vec![part("AGENTS.md", PartKind::Instructions, "A\n")], vec![]);
+        let codex = turn0(
+            vec![part("AGENTS.md", PartKind::Instructions, "A\n")],
+            vec![],
+        );
         let profiles = [
             Profiled {
                 agent: Agent::Claude,
