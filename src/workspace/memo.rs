@@ -11,7 +11,8 @@
 //!   that read got the whole file or at least as many bytes; otherwise it
 //!   goes to the inner reader and its answer replaces the earlier one;
 //! - `stat`, `list`, `list_unsorted` and `real_path` are answered once per
-//!   path;
+//!   path, and a sorted listing also from a listing in the system's order
+//!   (it is the same entries sorted by name);
 //! - a refusal or "not found" is remembered like a success (probing for
 //!   `CLAUDE.md` in every directory of the walk is most of what profiles
 //!   ask), but an operating-system error is not: it is asked again, so a
@@ -227,6 +228,25 @@ impl MemoWorkspace {
     }
 }
 
+/// The remembered sorted listing, made from a remembered listing in the
+/// system's order when there is one: the port's sorted listing is the
+/// same entries sorted by name.
+fn sorted_listing(answers: &mut Answers) -> &mut Option<Result<Vec<DirEntry>, WsError>> {
+    if answers.list.is_none() {
+        answers.list = answers
+            .list_unsorted
+            .as_ref()
+            .and_then(replay)
+            .map(|listed| {
+                listed.map(|mut entries| {
+                    entries.sort_unstable_by(|a, b| a.name.cmp(&b.name));
+                    entries
+                })
+            });
+    }
+    &mut answers.list
+}
+
 /// The first `max_bytes` of a remembered read, as the inner reader would
 /// have returned them.
 fn head(read: &Bounded, max_bytes: u64) -> Bounded {
@@ -283,7 +303,7 @@ impl Workspace for MemoWorkspace {
     }
 
     fn list(&self, rel: &str) -> Result<Vec<DirEntry>, WsError> {
-        self.lookup(rel, |a| &mut a.list, || self.inner.list(rel))
+        self.lookup(rel, sorted_listing, || self.inner.list(rel))
     }
 
     fn list_unsorted(&self, rel: &str) -> Result<Vec<DirEntry>, WsError> {
@@ -348,6 +368,10 @@ mod tests {
             self.note("list", rel);
             self.inner.list(rel)
         }
+        fn list_unsorted(&self, rel: &str) -> Result<Vec<DirEntry>, WsError> {
+            self.note("list_unsorted", rel);
+            self.inner.list_unsorted(rel)
+        }
         fn real_path(&self, rel: &str) -> Result<PathBuf, WsError> {
             self.note("real_path", rel);
             self.inner.real_path(rel)
@@ -388,9 +412,7 @@ mod tests {
                 "read100 CLAUDE.md",
                 "stat sub",
                 "list sub",
-                // MemWorkspace's list_unsorted is its list: asked once more,
-                // as its own question.
-                "list sub",
+                "list_unsorted sub",
                 "real_path sub/CLAUDE.md",
                 // The three checks above ask the counting reader itself.
                 "real_path sub/CLAUDE.md",
@@ -406,6 +428,39 @@ mod tests {
                 lookups: 4,
                 lookups_remembered: 8,
             }
+        );
+    }
+
+    #[test]
+    fn a_sorted_listing_is_made_from_a_listing_in_the_systems_order() {
+        let tree = tree()
+            .file("rules/b.md", "b")
+            .file("rules/a.md", "a")
+            .with_listing_order("rules", &["b.md", "a.md"]);
+        let disk = Counting::new(tree);
+        let memo = ReadMemo::new();
+        let reader = memo.reader(disk.clone(), LinkPolicy::Confine);
+        let names = |entries: Vec<DirEntry>| -> Vec<String> {
+            entries.into_iter().map(|e| e.name).collect()
+        };
+        assert_eq!(
+            names(reader.list_unsorted("rules").unwrap()),
+            ["b.md", "a.md"]
+        );
+        assert_eq!(names(reader.list("rules").unwrap()), ["a.md", "b.md"]);
+        assert_eq!(
+            names(reader.list_unsorted("rules").unwrap()),
+            ["b.md", "a.md"]
+        );
+        assert!(matches!(
+            reader.list_unsorted("none"),
+            Err(WsError::NotFound)
+        ));
+        assert!(matches!(reader.list("none"), Err(WsError::NotFound)));
+        assert_eq!(
+            disk.asked(),
+            ["list_unsorted rules", "list_unsorted none"],
+            "the sorted listings were made from the raw ones"
         );
     }
 

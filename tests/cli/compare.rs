@@ -2,8 +2,6 @@
 //! in text and JSON, `--fail-on-divergence`, `--diff`, `--touch`, usage
 //! errors, and that a file three profiles need is opened once.
 
-use std::path::Path;
-
 use crate::corpus::corpus_dir;
 use crate::golden::{assert_golden, assert_json_shape, keys_of};
 use crate::hardening::{Outcome, finish, run, symlink};
@@ -332,9 +330,10 @@ fn untrusted_project_files_are_withheld_for_every_agent_and_the_notice_is_given_
     );
 }
 
-/// How many times the run opened `file`, counted with strace; `None`
-/// without strace.
-fn opens(env: &TestEnv, args: &[&str], file: &Path) -> Option<usize> {
+/// Every path inside the workspace the run opened (files and directories
+/// it listed), once per opening, traced with strace; `None` without
+/// strace.
+fn opened(env: &TestEnv, args: &[&str]) -> Option<Vec<String>> {
     let probe = std::process::Command::new("strace").arg("-V").output();
     if !probe.is_ok_and(|out| out.status.success()) {
         return None;
@@ -350,36 +349,64 @@ fn opens(env: &TestEnv, args: &[&str], file: &Path) -> Option<usize> {
         .unwrap();
     assert!(out.status.code().is_some_and(|code| code < 2), "{out:?}");
     let trace = std::fs::read_to_string(&log).unwrap();
-    let needle = format!("\"{}\"", file.display());
-    Some(trace.lines().filter(|line| line.contains(&needle)).count())
+    let inside = format!("\"{}/", env.ws.display());
+    Some(
+        trace
+            .lines()
+            .filter_map(|line| {
+                let at = line.find(&inside)? + 1;
+                let path = &line[at..];
+                Some(path[..path.find('"')?].to_string())
+            })
+            .collect(),
+    )
 }
 
 #[test]
-fn a_file_every_profile_reads_is_opened_once() {
+fn every_file_and_directory_the_profiles_share_is_opened_once() {
     let env = chain_env();
-    let agents = env.ws.join("AGENTS.md");
+    env.write(".claude/rules/style.md", "Be brief.\n");
+    env.write("a/b/CLAUDE.local.md", "Mine.\n");
     let compare_args = ["--trust-project", "compare", "--at", "a/b"];
-    let Some(compared) = opens(&env, &compare_args, &agents) else {
+    let Some(compared) = opened(&env, &compare_args) else {
         eprintln!("strace is not installed; skipped");
         return;
     };
-    assert_eq!(
-        compared, 1,
-        "compare opens AGENTS.md once for three profiles"
-    );
-    let alone = [
-        "--trust-project",
-        "--agent",
-        "codex",
-        "--at",
-        "a/b",
-        "assemble",
-    ];
-    assert_eq!(opens(&env, &alone, &agents), Some(1));
-    assert_eq!(
-        opens(&env, &["--trust-project", "assemble"], &agents),
-        Some(1)
-    );
+    let agents = env.ws.join("AGENTS.md").display().to_string();
+    let rules = env.ws.join(".claude/rules").display().to_string();
+    for shared in [&agents, &rules] {
+        assert_eq!(
+            compared.iter().filter(|p| *p == shared).count(),
+            1,
+            "{shared} opened once for three profiles: {compared:?}"
+        );
+    }
+    let mut twice: Vec<&String> = compared
+        .iter()
+        .filter(|p| compared.iter().filter(|q| q == p).count() > 1)
+        .collect();
+    twice.dedup();
+    assert!(twice.is_empty(), "opened more than once: {twice:?}");
+    // Alone, two profiles each open AGENTS.md and two list .claude/rules:
+    // without the shared cache compare would open each twice.
+    for (agent, shared) in [
+        ("mecatl", &agents),
+        ("codex", &agents),
+        ("mecatl", &rules),
+        ("claude", &rules),
+    ] {
+        let alone = [
+            "--trust-project",
+            "--agent",
+            agent,
+            "--at",
+            "a/b",
+            "assemble",
+        ];
+        let opens = opened(&env, &alone).unwrap();
+        let count = opens.iter().filter(|p| *p == shared).count();
+        assert_eq!(count, 1, "{agent} alone opens {shared}");
+    }
     let out = compare(&env, &["-v", "--at", "a/b"]);
     assert!(
         out.stderr.contains("more reads and"),
