@@ -427,12 +427,23 @@ fn demo_compare(env: &TestEnv, args: &[&str]) -> Outcome {
 }
 
 #[test]
-fn golden_text_and_json_on_the_demo() {
+fn golden_text_and_json_on_the_demo_and_the_readme_shows_the_real_output() {
     let env = TestEnv::demo();
+    // As in this repository's checkout, where the demo sits inside git.
+    std::fs::create_dir_all(env.ws.join(".git")).unwrap();
     let args = ["--at", "web"];
     let out = demo_compare(&env, &args);
     out.assert_code(0);
     assert_golden(&out.stdout, "compare.txt");
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    assert!(
+        readme.contains(&format!(
+            "$ mecatl-prompt -C examples/demo --trust-project compare --at web\n{}```",
+            out.stdout
+        )),
+        "README's compare example is not the real output"
+    );
     let out = demo_compare(&env, &[&args[..], &["--format", "json"]].concat());
     out.assert_code(0);
     assert_json_shape(&out.stdout, COMPARE_KEYS);
