@@ -360,6 +360,17 @@ mod tests {
         }
     }
 
+    /// The agents' turn 0, as compared.
+    pub(super) fn profiled<'a>(turns: &[(Agent, &'a ProfileTurn0)]) -> Vec<Profiled<'a>> {
+        turns
+            .iter()
+            .map(|(agent, turn0)| Profiled {
+                agent: *agent,
+                turn0,
+            })
+            .collect()
+    }
+
     pub(super) fn turn0(
         parts: Vec<Part>,
         not_loaded: Vec<(&str, NotLoadedReason)>,
@@ -407,16 +418,7 @@ mod tests {
             path: "sub/x.ts".into(),
             parts: vec![part("sub/CLAUDE.md", PartKind::Instructions, "S")],
         });
-        let profiles = [
-            Profiled {
-                agent: Agent::Claude,
-                turn0: &claude,
-            },
-            Profiled {
-                agent: Agent::Codex,
-                turn0: &codex,
-            },
-        ];
+        let profiles = profiled(&[(Agent::Claude, &claude), (Agent::Codex, &codex)]);
         let comparison = compare(&profiles, &|_| None);
         let rows: Vec<(&str, [State; 2])> = comparison
             .files
@@ -498,16 +500,7 @@ mod tests {
         );
         let b = turn0(vec![part("CLAUDE.md", PartKind::Instructions, "X")], vec![]);
         let c = turn0(vec![part("AGENTS.md", PartKind::Instructions, "Y")], vec![]);
-        let compared = |turns: &[(Agent, &ProfileTurn0)]| {
-            let profiles: Vec<Profiled<'_>> = turns
-                .iter()
-                .map(|(agent, turn0)| Profiled {
-                    agent: *agent,
-                    turn0,
-                })
-                .collect();
-            compare(&profiles, &|_| None)
-        };
+        let compared = |turns: &[(Agent, &ProfileTurn0)]| compare(&profiled(turns), &|_| None);
         let same = compared(&[(Agent::Codex, &a), (Agent::Claude, &b)]);
         assert!(!same.diverges());
         assert_eq!(same.content_of(Agent::Claude), Some("X"));

@@ -466,20 +466,13 @@ pub fn grouped(n: u64) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{part, turn0};
-    use super::super::{Profiled, compare};
+    use super::super::compare;
+    use super::super::tests::{part, profiled, turn0};
     use super::*;
     use crate::prompt::profile::{Cut, ProfileTurn0, Touched};
 
     fn messages(profiles: &[(Agent, &ProfileTurn0)]) -> Vec<(DivergenceKind, String)> {
-        let profiled: Vec<Profiled<'_>> = profiles
-            .iter()
-            .map(|(agent, turn0)| Profiled {
-                agent: *agent,
-                turn0,
-            })
-            .collect();
-        compare(&profiled, &|_| None)
+        compare(&profiled(profiles), &|_| None)
             .divergences
             .into_iter()
             .map(|d| (d.kind, d.message))
@@ -539,16 +532,7 @@ mod tests {
             vec![part("AGENTS.md", PartKind::Instructions, "A\n")],
             vec![],
         );
-        let profiles = [
-            Profiled {
-                agent: Agent::Claude,
-                turn0: &claude,
-            },
-            Profiled {
-                agent: Agent::Codex,
-                turn0: &codex,
-            },
-        ];
+        let profiles = profiled(&[(Agent::Claude, &claude), (Agent::Codex, &codex)]);
         let on_disk = |path: &str| (path == "CLAUDE.md").then_some(2);
         let found = compare(&profiles, &on_disk).divergences;
         assert_eq!(
