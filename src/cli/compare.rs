@@ -44,6 +44,8 @@
 //!   as `assemble` does without options; its totals count its soul,
 //!   memory index and user model too, which are rows of the table.
 
+use std::collections::HashSet;
+
 use clap::Args;
 use serde::Serialize;
 use serde::ser::SerializeMap;
@@ -233,18 +235,22 @@ pub fn run(ctx: &Context, args: &CompareArgs) -> Result<Status, CliError> {
 }
 
 /// The run's diagnostics once, then each agent's (each diagnostic once),
-/// then the trust notice, then with `-v` what the readers shared.
+/// then what the readers shared (info), then the trust notice.
 fn diagnostics(
     ctx: &Context,
     turns: &[(Agent, ProfileTurn0)],
     counts: MemoCounts,
 ) -> Vec<Diagnostic> {
+    let mut seen: HashSet<(Severity, Option<&str>, &str)> = HashSet::new();
     let mut found: Vec<Diagnostic> = Vec::new();
-    for (_, turn0) in turns {
-        for diagnostic in &turn0.diagnostics {
-            if !found.contains(diagnostic) {
-                found.push(diagnostic.clone());
-            }
+    for diagnostic in turns.iter().flat_map(|(_, turn0)| &turn0.diagnostics) {
+        let key = (
+            diagnostic.severity,
+            diagnostic.path.as_deref(),
+            diagnostic.reason.as_str(),
+        );
+        if seen.insert(key) {
+            found.push(diagnostic.clone());
         }
     }
     found.push(Diagnostic::new(

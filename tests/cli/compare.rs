@@ -330,6 +330,22 @@ fn untrusted_project_files_are_withheld_for_every_agent_and_the_notice_is_given_
     );
 }
 
+#[test]
+fn a_warning_several_profiles_give_is_printed_once() {
+    let env = TestEnv::new();
+    std::fs::create_dir_all(env.ws.join(".git")).unwrap();
+    env.write("AGENTS.md", b"ok \xff\xfe bad\n");
+    let warning = "mecatl-prompt: warning: AGENTS.md: not valid UTF-8; invalid bytes are \
+                   replaced with U+FFFD\n";
+    for agent in ["mecatl", "codex"] {
+        let alone = run(&env, &["--trust-project", "--agent", agent, "assemble"]);
+        assert_eq!(alone.stderr, warning, "{agent} alone warns");
+    }
+    let out = compare(&env, &["--agents", "mecatl,codex"]);
+    out.assert_code(0);
+    assert_eq!(out.stderr, warning);
+}
+
 /// Every path inside the workspace the run opened (files and directories
 /// it listed), once per opening, traced with strace; `None` without
 /// strace.
