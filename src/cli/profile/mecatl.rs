@@ -7,7 +7,9 @@
 //!
 //! Choices the spec leaves open:
 //! - The engine's turn 0 is every source with its defaults: what
-//!   `assemble` prints without options.
+//!   `assemble` prints without options. The engine has no working
+//!   directory of an agent's: it reads the workspace root whatever `--at`
+//!   says.
 //! - A part is one file's own content, as under the other profiles: the
 //!   project instructions without the engine's header line and cut marker
 //!   (`cut` says what the cap left out), each rule's body without its
