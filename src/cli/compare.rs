@@ -58,7 +58,7 @@ use crate::cli::profile::{ProfileArgs, Readers, TouchArgs, agent_turn0};
 use crate::cli::sources::with_context_diagnostics;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::prompt::compare::divergence::{Divergence, grouped, names};
-use crate::prompt::compare::{self, Cell, Comparison, FileRow, Profiled, State, diff};
+use crate::prompt::compare::{self, Cell, Comparison, FileRow, OfferCounts, Profiled, State, diff};
 use crate::prompt::profile::{Agent, ProfileTurn0};
 use crate::prompt::tokens::{ESTIMATE_RULE, Tokenizer, tokenizer_for};
 use crate::workspace::{MemoCounts, ReadMemo};
@@ -169,6 +169,7 @@ pub fn run(ctx: &Context, args: &CompareArgs) -> Result<Status, CliError> {
         .map(|(agent, turn0)| Profiled {
             agent: *agent,
             turn0,
+            offered: &[],
         })
         .collect();
     let size = |path: &str| memo.size(&ctx.workspace.join(path));
@@ -338,10 +339,30 @@ fn cell_text(cell: &Cell) -> String {
         },
         State::Touch => "touch".to_string(),
         State::Shadowed => "shadowed".to_string(),
-        State::Withheld => "withheld".to_string(),
+        State::Withheld => match cell.entries {
+            Some(entries) => format!("withheld ({entries})"),
+            None => "withheld".to_string(),
+        },
         State::NotRead => format!("not read ({})", cell.label.unwrap_or("not loaded")),
+        State::Offered => offer_text(cell.offer.unwrap_or_default()),
         State::None => "—".to_string(),
     }
+}
+
+/// A directory's commands and skills in a cell: `2 commands, 1 skill`.
+fn offer_text(counts: OfferCounts) -> String {
+    let plural = |n: usize, one: &str| match n {
+        1 => format!("1 {one}"),
+        _ => format!("{n} {one}s"),
+    };
+    let mut words = Vec::new();
+    if counts.commands > 0 {
+        words.push(plural(counts.commands, "command"));
+    }
+    if counts.skills > 0 {
+        words.push(plural(counts.skills, "skill"));
+    }
+    words.join(", ")
 }
 
 /// The text rendering: the table, the totals, the tokenizers, then the

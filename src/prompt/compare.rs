@@ -54,13 +54,55 @@ use crate::prompt::imports;
 use crate::prompt::profile::{Agent, Cut, NotLoadedReason, Part, PartKind, ProfileTurn0, Scope};
 use divergence::{Divergence, FileSizes};
 
-/// One agent's turn 0, as compared.
+/// One agent's turn 0, as compared, and the commands and skills it
+/// offers.
 #[derive(Debug, Clone, Copy)]
 pub struct Profiled<'a> {
     /// The agent.
     pub agent: Agent,
     /// What its profile produced.
     pub turn0: &'a ProfileTurn0,
+    /// Every command and skill its catalog offers (or withholds).
+    pub offered: &'a [Offered],
+}
+
+/// Whether an offered entry is a command or a skill.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OfferedKind {
+    /// A command file (`NAME.md`).
+    Command,
+    /// A skill directory (`NAME/SKILL.md`).
+    Skill,
+}
+
+/// A command or skill an agent offers, for the per-directory rows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Offered {
+    /// Its file, named like a part's path: a command's `.md`, a skill's
+    /// `SKILL.md`.
+    pub path: String,
+    /// Where it lies.
+    pub scope: Scope,
+    /// Command or skill.
+    pub kind: OfferedKind,
+    /// Invoked under a name holding `:` (a command below a subdirectory,
+    /// Claude Code's `/git:commit`).
+    pub nested: bool,
+    /// Withheld by trust: found, not offered.
+    pub withheld: bool,
+}
+
+impl Offered {
+    /// The directory a row summarises it under: a command's own directory,
+    /// a skill's skills directory (the parent of its directory).
+    pub fn directory(&self) -> &str {
+        let parent = |path: &'_ str| -> usize { path.rfind('/').unwrap_or(0) };
+        let file_dir = &self.path[..parent(&self.path)];
+        match self.kind {
+            OfferedKind::Command => file_dir,
+            OfferedKind::Skill => &file_dir[..parent(file_dir)],
+        }
+    }
 }
 
 /// What became of a file under one agent.
@@ -79,8 +121,39 @@ pub enum State {
     Withheld,
     /// Considered and not sent, for the cell's reason.
     NotRead,
+    /// A directory whose commands or skills the agent offers.
+    Offered,
     /// Not looked at.
     None,
+}
+
+/// How many commands and skills of one directory an agent offers (or
+/// withholds).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct OfferCounts {
+    /// Commands, nested ones included.
+    pub commands: usize,
+    /// Commands invoked under a name holding `:`.
+    pub nested: usize,
+    /// Skills.
+    pub skills: usize,
+}
+
+impl OfferCounts {
+    /// Commands and skills together.
+    pub fn entries(self) -> usize {
+        self.commands + self.skills
+    }
+
+    fn add(&mut self, offered: &Offered) {
+        match offered.kind {
+            OfferedKind::Command => {
+                self.commands += 1;
+                self.nested += usize::from(offered.nested);
+            }
+            OfferedKind::Skill => self.skills += 1,
+        }
+    }
 }
 
 /// One agent's cell of a row.
@@ -94,9 +167,15 @@ pub struct Cell {
     pub cut: Option<Cut>,
     /// Why it was not loaded, in words (shadowed, withheld, not read).
     pub reason: Option<String>,
+    /// For a directory's row: how many of its commands and skills the
+    /// agent offers (or withholds).
+    pub entries: Option<usize>,
     /// The reason in a word or two, for a table.
     #[serde(skip)]
     pub label: Option<&'static str>,
+    /// For a directory's row: its commands and skills by kind.
+    #[serde(skip)]
+    pub offer: Option<OfferCounts>,
 }
 
 impl Cell {
@@ -107,7 +186,25 @@ impl Cell {
             bytes: None,
             cut: None,
             reason: None,
+            entries: None,
             label: None,
+            offer: None,
+        }
+    }
+
+    /// A directory's cell: what the agent offers from it, else what it
+    /// withholds.
+    fn offered(offered: OfferCounts, withheld: OfferCounts) -> Self {
+        let (state, counts) = if offered.entries() > 0 {
+            (State::Offered, offered)
+        } else {
+            (State::Withheld, withheld)
+        };
+        Self {
+            state,
+            entries: Some(counts.entries()),
+            offer: Some(counts),
+            ..Self::none()
         }
     }
 
@@ -120,8 +217,7 @@ impl Cell {
             state,
             bytes: Some(bytes),
             cut: part.cut,
-            reason: None,
-            label: None,
+            ..Self::none()
         }
     }
 
@@ -140,9 +236,9 @@ impl Cell {
         Self {
             state,
             bytes,
-            cut: None,
             reason: Some(reason.phrase()),
             label: Some(reason.label()),
+            ..Self::none()
         }
     }
 
@@ -221,6 +317,7 @@ pub fn compare(profiles: &[Profiled<'_>], sizes: &FileSizes<'_>) -> Comparison {
                 .collect(),
         })
         .collect();
+    files.extend(directory_rows(profiles));
     files.sort_by(|a, b| row_key(a).cmp(&row_key(b)));
     let mut comparison = Comparison {
         agents: profiles.iter().map(|p| p.agent).collect(),
@@ -237,6 +334,43 @@ pub fn compare(profiles: &[Profiled<'_>], sizes: &FileSizes<'_>) -> Comparison {
     };
     comparison.divergences = divergence::divergences(profiles, &comparison, sizes);
     comparison
+}
+
+/// One row per directory any agent offers commands or skills from (or
+/// withholds them from), its path ending in `/`.
+fn directory_rows(profiles: &[Profiled<'_>]) -> Vec<FileRow> {
+    type Counts = Vec<(OfferCounts, OfferCounts)>;
+    let mut dirs: HashMap<&str, (Scope, Counts)> = HashMap::new();
+    for (at, profile) in profiles.iter().enumerate() {
+        for offered in profile.offered {
+            let (_, counts) = dirs.entry(offered.directory()).or_insert_with(|| {
+                let none = (OfferCounts::default(), OfferCounts::default());
+                (offered.scope, vec![none; profiles.len()])
+            });
+            let (active, withheld) = &mut counts[at];
+            if offered.withheld {
+                withheld.add(offered);
+            } else {
+                active.add(offered);
+            }
+        }
+    }
+    dirs.into_iter()
+        .map(|(dir, (scope, counts))| FileRow {
+            path: format!("{dir}/"),
+            scope,
+            kind: None,
+            cells: counts
+                .into_iter()
+                .map(
+                    |(active, withheld)| match active.entries() + withheld.entries() {
+                        0 => Cell::none(),
+                        _ => Cell::offered(active, withheld),
+                    },
+                )
+                .collect(),
+        })
+        .collect()
 }
 
 /// Every part an agent sends at start, in order.
@@ -367,6 +501,7 @@ mod tests {
             .map(|(agent, turn0)| Profiled {
                 agent: *agent,
                 turn0,
+                offered: &[],
             })
             .collect()
     }

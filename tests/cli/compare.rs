@@ -79,10 +79,10 @@ fn a_45_kb_chain_is_cut_by_codex_with_kept_and_omitted_bytes() {
     assert_eq!(
         cut["per_agent"],
         serde_json::json!({
-            "mecatl": {"state": "none", "bytes": null, "cut": null, "reason": null},
-            "claude": {"state": "start", "bytes": 14999, "cut": null, "reason": null},
+            "mecatl": {"state": "none", "bytes": null, "cut": null, "reason": null, "entries": null},
+            "claude": {"state": "start", "bytes": 14999, "cut": null, "reason": null, "entries": null},
             "codex": {"state": "cut", "bytes": 2768,
-                "cut": {"kept": 2768, "omitted": 12232}, "reason": null}})
+                "cut": {"kept": 2768, "omitted": 12232}, "reason": null, "entries": null}})
     );
     assert_eq!(
         doc["divergences"][1],
@@ -263,7 +263,7 @@ fn touch_shows_what_reading_a_path_adds_for_each_agent() {
         .expect("a row for the touched file");
     assert_eq!(
         touched["per_agent"]["claude"],
-        serde_json::json!({"state": "touch", "bytes": 10, "cut": null, "reason": null})
+        serde_json::json!({"state": "touch", "bytes": 10, "cut": null, "reason": null, "entries": null})
     );
 }
 

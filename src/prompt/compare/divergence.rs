@@ -10,6 +10,8 @@
 //!   of 20,000 bytes");
 //! - `dropped`: an agent leaves a file out over a budget or a size limit;
 //! - `rules`: rules that only some agents load at start;
+//! - `commands`: commands and skills only some agents offer, per
+//!   directory ("7 nested commands exist only for Claude Code");
 //! - `touch`: reading a `--touch` path adds different files per agent;
 //! - `instruction-content`: the agents' instruction contents differ (what
 //!   `--fail-on-divergence` fails on), with each one's size.
@@ -31,7 +33,7 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use super::{Comparison, Profiled, is_instruction, normalised, start_parts};
+use super::{Comparison, OfferCounts, Profiled, State, is_instruction, normalised, start_parts};
 use crate::limits;
 use crate::prompt::profile::{Agent, NotLoadedReason, Part, PartKind};
 
@@ -49,6 +51,8 @@ pub enum DivergenceKind {
     Dropped,
     /// Rules only some agents load.
     Rules,
+    /// Commands and skills only some agents offer.
+    Commands,
     /// Different files added by reading a path.
     Touch,
     /// Different instruction content.
@@ -79,6 +83,7 @@ pub(super) fn divergences(
     found.extend(profiles.iter().flat_map(cuts));
     found.extend(profiles.iter().flat_map(dropped));
     found.extend(rules(comparison, sizes));
+    found.extend(commands(comparison));
     found.extend(touch(profiles, sizes));
     found.extend(instruction_content(profiles, comparison));
     found
@@ -298,6 +303,104 @@ fn rules(comparison: &Comparison, sizes: &FileSizes<'_>) -> Vec<Divergence> {
             }
         })
         .collect()
+}
+
+/// The directories whose commands and skills only some agents offer,
+/// grouped by which agents, with how many of each kind.
+fn commands(comparison: &Comparison) -> Vec<Divergence> {
+    let agents = &comparison.agents;
+    /// The directories offered by the same agents, and what they hold.
+    struct Group {
+        agents: Vec<Agent>,
+        counts: OfferCounts,
+        dirs: Vec<(String, usize)>,
+    }
+    let mut groups: Vec<Group> = Vec::new();
+    for row in &comparison.files {
+        let offering: Vec<(Agent, OfferCounts)> = agents
+            .iter()
+            .zip(&row.cells)
+            .filter(|(_, cell)| cell.state == State::Offered)
+            .filter_map(|(agent, cell)| Some((*agent, cell.offer?)))
+            .collect();
+        if offering.is_empty() || offering.len() == agents.len() {
+            continue;
+        }
+        let who: Vec<Agent> = offering.iter().map(|(agent, _)| *agent).collect();
+        let counts = offering[0].1;
+        let dir = (row.path.clone(), counts.entries());
+        match groups.iter_mut().find(|group| group.agents == who) {
+            Some(group) => {
+                group.counts.commands += counts.commands;
+                group.counts.nested += counts.nested;
+                group.counts.skills += counts.skills;
+                group.dirs.push(dir);
+            }
+            None => groups.push(Group {
+                agents: who,
+                counts,
+                dirs: vec![dir],
+            }),
+        }
+    }
+    groups
+        .into_iter()
+        .map(
+            |Group {
+                 agents: who,
+                 counts,
+                 dirs,
+             }| {
+                let verb = if counts.entries() == 1 {
+                    "exists"
+                } else {
+                    "exist"
+                };
+                let shown: Vec<String> = dirs
+                    .iter()
+                    .take(limits::COMPARE_LISTED_FILES)
+                    .map(|(dir, n)| format!("{dir} ({n})"))
+                    .collect();
+                let rest = dirs.len().saturating_sub(limits::COMPARE_LISTED_FILES);
+                let more = if rest > 0 {
+                    format!(" and {rest} more directories")
+                } else {
+                    String::new()
+                };
+                Divergence {
+                    kind: DivergenceKind::Commands,
+                    message: format!(
+                        "{} {verb} only for {}: {}{more}",
+                        offer_words(counts),
+                        names(&who),
+                        shown.join(", ")
+                    ),
+                    paths: dirs.into_iter().map(|(dir, _)| dir).collect(),
+                }
+            },
+        )
+        .collect()
+}
+
+/// Commands and skills counted in words: `7 nested commands`, `3 commands
+/// (1 nested) and 2 skills`.
+fn offer_words(counts: OfferCounts) -> String {
+    let count = |n: usize, one: &str| match n {
+        1 => format!("1 {one}"),
+        _ => format!("{n} {one}s"),
+    };
+    let mut words = Vec::new();
+    if counts.commands > 0 {
+        words.push(match counts.nested {
+            0 => count(counts.commands, "command"),
+            n if n == counts.commands => count(n, "nested command"),
+            n => format!("{} ({n} nested)", count(counts.commands, "command")),
+        });
+    }
+    if counts.skills > 0 {
+        words.push(count(counts.skills, "skill"));
+    }
+    words.join(" and ")
 }
 
 /// Per `--touch` path, the files it adds when they differ between agents.
@@ -610,6 +713,130 @@ mod tests {
                 "1 rule loads at start only for mecatl: .claude/rules/ts.md (1 B); Codex has no \
                  rules",
             ]
+        );
+    }
+
+    #[test]
+    fn commands_and_skills_only_some_agents_offer_are_counted_per_directory() {
+        use crate::prompt::compare::{Offered, OfferedKind};
+        use crate::prompt::profile::Scope;
+        let offered = |path: &str, kind, nested, withheld| Offered {
+            path: path.into(),
+            scope: Scope::Project,
+            kind,
+            nested,
+            withheld,
+        };
+        let command = |path: &str| offered(path, OfferedKind::Command, false, false);
+        let nested = |path: &str| offered(path, OfferedKind::Command, true, false);
+        let skill = |path: &str| offered(path, OfferedKind::Skill, false, false);
+        let engine = [command(".claude/commands/review.md")];
+        let claude = [
+            command(".claude/commands/review.md"),
+            nested(".claude/commands/git/commit.md"),
+            nested(".claude/commands/git/push.md"),
+            nested(".claude/commands/db/up.md"),
+            skill(".claude/skills/deploy/SKILL.md"),
+        ];
+        let codex = [
+            skill(".agents/skills/lint/SKILL.md"),
+            offered(".agents/skills/x/SKILL.md", OfferedKind::Skill, false, true),
+        ];
+        let none = turn0(vec![], vec![]);
+        let profiles = [
+            Profiled {
+                agent: Agent::Mecatl,
+                turn0: &none,
+                offered: &engine,
+            },
+            Profiled {
+                agent: Agent::Claude,
+                turn0: &none,
+                offered: &claude,
+            },
+            Profiled {
+                agent: Agent::Codex,
+                turn0: &none,
+                offered: &codex,
+            },
+        ];
+        let comparison = compare(&profiles, &|_| None);
+        type Row<'a> = (&'a str, Vec<(State, Option<usize>)>);
+        let rows: Vec<Row<'_>> = comparison
+            .files
+            .iter()
+            .map(|row| {
+                let cells = row.cells.iter().map(|c| (c.state, c.entries)).collect();
+                (row.path.as_str(), cells)
+            })
+            .collect();
+        let none_cell = (State::None, None);
+        assert_eq!(
+            rows,
+            [
+                (
+                    ".agents/skills/",
+                    vec![none_cell, none_cell, (State::Offered, Some(1))]
+                ),
+                (
+                    ".claude/commands/",
+                    vec![(State::Offered, Some(1)); 2]
+                        .into_iter()
+                        .chain([none_cell])
+                        .collect()
+                ),
+                (
+                    ".claude/skills/",
+                    vec![none_cell, (State::Offered, Some(1)), none_cell]
+                ),
+                (
+                    ".claude/commands/db/",
+                    vec![none_cell, (State::Offered, Some(1)), none_cell]
+                ),
+                (
+                    ".claude/commands/git/",
+                    vec![none_cell, (State::Offered, Some(2)), none_cell]
+                ),
+            ]
+        );
+        let lines: Vec<&str> = comparison
+            .divergences
+            .iter()
+            .filter(|d| d.kind == DivergenceKind::Commands)
+            .map(|d| d.message.as_str())
+            .collect();
+        assert_eq!(
+            lines,
+            [
+                "1 skill exists only for Codex: .agents/skills/ (1)",
+                "1 command exists only for mecatl and Claude Code: .claude/commands/ (1)",
+                "3 nested commands and 1 skill exist only for Claude Code: .claude/skills/ (1), \
+                 .claude/commands/db/ (1), .claude/commands/git/ (2)",
+            ]
+        );
+        let only_withheld = [offered(
+            ".agents/skills/x/SKILL.md",
+            OfferedKind::Skill,
+            false,
+            true,
+        )];
+        let profiles = [Profiled {
+            agent: Agent::Codex,
+            turn0: &none,
+            offered: &only_withheld,
+        }];
+        let row = &compare(&profiles, &|_| None).files[0];
+        assert_eq!(
+            (row.cells[0].state, row.cells[0].entries),
+            (State::Withheld, Some(1))
+        );
+        assert_eq!(
+            offer_words(OfferCounts {
+                commands: 3,
+                nested: 1,
+                skills: 2
+            }),
+            "3 commands (1 nested) and 2 skills"
         );
     }
 
