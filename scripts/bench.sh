@@ -188,6 +188,26 @@ make_many() {
 	done
 }
 
+# A workspace of N Claude Code commands and skills (SPEC §15.7): a quarter
+# skills (.claude/skills/sI/SKILL.md), a quarter flat commands, and half
+# nested commands, twenty to a directory (.claude/commands/gK/cI.md). The
+# workspace-relative paths of every file go to WS.files, one a line.
+make_claude() {
+	local ws=$1 n=$2 i rel
+	mkdir -p "$ws/.claude/commands" "$ws/.claude/skills"
+	: >"$ws.files"
+	for ((i = 1; i <= n; i++)); do
+		case $((i % 4)) in
+		0) rel=.claude/skills/s$i/SKILL.md ;;
+		1) rel=.claude/commands/c$i.md ;;
+		*) rel=.claude/commands/g$((i / 20))/c$i.md ;;
+		esac
+		mkdir -p "$ws/$(dirname "$rel")"
+		write_command "$ws/$rel" "$i"
+		echo "$rel" >>"$ws.files"
+	done
+}
+
 # A monorepo of about 100,000 files: 100 packages of 999 files each, a
 # CLAUDE.md and five rules at the root, and a 12-level path l1/…/l12 with a
 # CLAUDE.md every third level (where `--at` starts Claude Code).
@@ -488,6 +508,8 @@ main() {
 	make_many "$tmp/many" 10000
 	make_many "$tmp/k1" 1000
 	rm -rf "$tmp/k1/.claude/rules"
+	make_claude "$tmp/claude1k" 1000
+	make_claude "$tmp/claude10k" 10000
 	make_huge "$tmp/huge-agents" AGENTS.md
 	make_huge "$tmp/huge-rule" .claude/rules/huge.md
 	make_huge "$tmp/huge-command" .claude/commands/huge.md
@@ -533,6 +555,12 @@ main() {
 	(cd "$tmp/many/.claude/commands" && against "commands list, 10,000 commands" cat 1.5 65536 \
 		"$bin -C $tmp/many --trust-project commands list" "cat ${files[*]}")
 
+	# The 10,000 paths are longer than one argument may be (128 KiB), so
+	# xargs hands them to one cat.
+	(cd "$tmp/claude10k" && against "commands list --agent claude, 10,000 commands and skills" cat 1.5 65536 \
+		"$bin -C $tmp/claude10k --trust-project --agent claude commands list" \
+		"xargs -a $tmp/claude10k.files cat")
+
 	own_time "assemble, 10,000 rules + 10,000 commands" 20 65536 \
 		"$bin -C $tmp/many --trust-project assemble"
 	if command -v strace >/dev/null && selected "rule files opened"; then
@@ -555,6 +583,13 @@ main() {
 		export COMPLETE=bash _CLAP_IFS=$'\013' _CLAP_COMPLETE_INDEX=2 _CLAP_COMPLETE_COMP_TYPE=9 \
 			_CLAP_COMPLETE_SPACE=false MECATL_TRUST_PROJECT=1
 		own_time "complete \`expand /\`, 1,000 commands" 10 65536 "$bin -- mecatl-prompt expand /"
+	)
+	(
+		cd "$tmp/claude1k"
+		export COMPLETE=bash _CLAP_IFS=$'\013' _CLAP_COMPLETE_INDEX=4 _CLAP_COMPLETE_COMP_TYPE=9 \
+			_CLAP_COMPLETE_SPACE=false MECATL_TRUST_PROJECT=1
+		own_time "complete \`expand /\` --agent claude, 1,000 commands and skills (half nested)" 10 65536 \
+			"$bin -- mecatl-prompt --agent claude expand /"
 	)
 
 	# lint on the largest corpus workspace (SPEC §15.7), when the corpus

@@ -127,9 +127,25 @@ pub const CLAUDE_LINE_DESCRIPTION_UNITS: usize = 100;
 pub const CLAUDE_LISTING_BUDGET_PERCENT: u64 = 1;
 /// Characters per token of context window in the skills-listing budget.
 pub const CLAUDE_LISTING_CHARS_PER_TOKEN: u64 = 4;
+/// Claude Code's own entries in its skills listing (Claude Code 2.1.328,
+/// observed in every recorded case): the preview does not show them, but
+/// they count against the budget.
+pub const CLAUDE_BUNDLED_LISTING_ENTRIES: usize = 13;
+/// The display width of Claude Code's own listing entries with every
+/// description (observed: 6,196 columns).
+pub const CLAUDE_BUNDLED_LISTING_WIDTH: usize = 6_196;
+/// The width Claude Code's own entries lose over budget, when two of them
+/// shrink to their names after every custom entry (observed: 6,196 − 6,062).
+pub const CLAUDE_BUNDLED_LISTING_SHRINKABLE_WIDTH: usize = 134;
 /// Context window assumed for the skills-listing budget when
 /// `--context-window` is not given, in tokens (→ an 8,000-character budget).
 pub const DEFAULT_CONTEXT_WINDOW_TOKENS: u64 = 200_000;
+
+/// The size of Codex's skills listing (its entries, in bytes) above which
+/// the preview warns that Codex may shorten it (ours: Codex was seen
+/// cutting every description once its skills block reached about 22,000
+/// characters, and its rule is not reproduced, SPEC §14.6).
+pub const CODEX_SKILLS_LISTING_WARN_BYTES: usize = 16_384;
 
 /// Most `arguments:` names a command or skill substitutes; later ones stay
 /// as written (Claude Code's own bound, read from its source).

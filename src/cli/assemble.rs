@@ -10,6 +10,7 @@ use crate::cli::context::{Context, Format};
 use crate::cli::error::{CliError, Status};
 use crate::cli::output::{self, DocHead};
 use crate::cli::parts::{self, ProfileDocument};
+use crate::cli::profile::skills::ListingArgs;
 use crate::cli::profile::{ProfileArgs, TouchArgs, profile_turn0, touch_adds_nothing};
 use crate::cli::provider;
 use crate::cli::stats::{self, Stats, Turn0AccountingArgs};
@@ -31,6 +32,9 @@ pub struct AssembleArgs {
     /// What reading a file adds.
     #[command(flatten)]
     pub touch: TouchArgs,
+    /// What sizes Claude Code's skills listing.
+    #[command(flatten)]
+    pub listing: ListingArgs,
 }
 
 /// One turn-0 message as the JSON output shows it.
@@ -97,7 +101,7 @@ fn write_text(messages: &[AssembledMessage]) -> std::io::Result<()> {
 /// Runs `assemble`.
 pub fn run(ctx: &Context, args: &AssembleArgs) -> Result<Status, CliError> {
     ctx.require_format("assemble", &[Format::Anthropic, Format::Openai])?;
-    let profile = ProfileArgs::resolve(ctx, &args.touch)?;
+    let profile = ProfileArgs::resolve(ctx, &args.touch, &args.listing)?;
     if ctx.agent != Agent::Mecatl {
         return run_profile(ctx, args, &profile);
     }

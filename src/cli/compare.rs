@@ -54,7 +54,8 @@ use crate::adapters::trust::Trust;
 use crate::cli::context::{Context, Format, agent_parser};
 use crate::cli::error::{CliError, Status};
 use crate::cli::output::{self, SCHEMA};
-use crate::cli::profile::{ProfileArgs, Readers, TouchArgs, agent_turn0};
+use crate::cli::profile::skills::ListingArgs;
+use crate::cli::profile::{AgentRun, ProfileArgs, Readers, TouchArgs, agent_run};
 use crate::cli::sources::with_context_diagnostics;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::prompt::compare::divergence::{Divergence, grouped, names};
@@ -77,11 +78,15 @@ pub struct CompareArgs {
     #[command(flatten)]
     pub touch: TouchArgs,
 
+    /// What sizes Claude Code's skills listing.
+    #[command(flatten)]
+    pub listing: ListingArgs,
+
     /// Print a unified diff of two agents' instruction content instead of the table
     #[arg(long, value_name = "A,B", value_delimiter = ',', value_parser = agent_parser())]
     pub diff: Vec<Agent>,
 
-    /// Exit 1 when the agents' instruction content differs (instruction files, imports and rules on the walk, normalised)
+    /// Exit 1 when the agents' instruction content differs (instruction files, imports and rules on the walk, normalised); commands, skills and the skills listing never fail it
     #[arg(long)]
     pub fail_on_divergence: bool,
 }
@@ -156,21 +161,25 @@ fn selection(args: &CompareArgs) -> Result<Selection, CliError> {
 pub fn run(ctx: &Context, args: &CompareArgs) -> Result<Status, CliError> {
     ctx.require_text_or_json("compare")?;
     let Selection { agents, diff: pair } = selection(args)?;
-    let profile_args = ProfileArgs::resolve(ctx, &args.touch)?;
+    let profile_args = ProfileArgs::resolve(ctx, &args.touch, &args.listing)?;
     let memo = ReadMemo::new();
     let readers = Readers::memoised(ctx, memo.clone());
-    let mut turns: Vec<(Agent, ProfileTurn0)> = Vec::new();
+    let mut runs: Vec<(Agent, AgentRun)> = Vec::new();
     for agent in READ_ORDER.into_iter().filter(|a| agents.contains(a)) {
-        turns.push((agent, agent_turn0(&readers, agent, &profile_args)?));
+        runs.push((agent, agent_run(&readers, agent, &profile_args)?));
     }
-    turns.sort_by_key(|(agent, _)| agents.iter().position(|a| a == agent));
-    let profiled: Vec<Profiled<'_>> = turns
+    runs.sort_by_key(|(agent, _)| agents.iter().position(|a| a == agent));
+    let profiled: Vec<Profiled<'_>> = runs
         .iter()
-        .map(|(agent, turn0)| Profiled {
+        .map(|(agent, run)| Profiled {
             agent: *agent,
-            turn0,
-            offered: &[],
+            turn0: &run.turn0,
+            offered: &run.offered,
         })
+        .collect();
+    let turns: Vec<(Agent, &ProfileTurn0)> = runs
+        .iter()
+        .map(|(agent, run)| (*agent, &run.turn0))
         .collect();
     let size = |path: &str| memo.size(&ctx.workspace.join(path));
     let comparison = compare::compare(&profiled, &size);
@@ -239,7 +248,7 @@ pub fn run(ctx: &Context, args: &CompareArgs) -> Result<Status, CliError> {
 /// then what the readers shared (info), then the trust notice.
 fn diagnostics(
     ctx: &Context,
-    turns: &[(Agent, ProfileTurn0)],
+    turns: &[(Agent, &ProfileTurn0)],
     counts: MemoCounts,
 ) -> Vec<Diagnostic> {
     let mut seen: HashSet<(Severity, Option<&str>, &str)> = HashSet::new();
@@ -444,6 +453,7 @@ mod tests {
         CompareArgs {
             agents: agents.to_vec(),
             touch: TouchArgs::default(),
+            listing: ListingArgs::default(),
             diff: diff.to_vec(),
             fail_on_divergence: false,
         }

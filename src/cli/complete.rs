@@ -25,7 +25,8 @@ use clap_complete::engine::{CompletionCandidate, PathCompleter, ValueCompleter};
 
 use crate::cli::Cli;
 use crate::cli::context::{Context, GlobalArgs};
-use crate::cli::sources::{command_catalog, rule_dirs};
+use crate::cli::output;
+use crate::cli::sources::{Catalog, catalog, rule_dirs};
 use crate::prompt::rules::discovery::discover;
 
 /// The words the shell passed after `--`: the command line being completed,
@@ -108,9 +109,12 @@ fn default_globals() -> Option<GlobalArgs> {
     GlobalArgs::from_arg_matches(&empty).ok()
 }
 
-/// The slash-command names offered for `current`: `/name` for every name
-/// `commands list` would show as invokable (withheld ones excluded), kept
-/// when it starts with `current`.
+/// The names offered for `current`: every name the run's profile lets
+/// the user type, kept when it starts with `current` — `/name` for every
+/// command `commands list` would show as invokable (withheld ones
+/// excluded); under `claude`, skills too, with their `argument-hint` as
+/// the help; under `codex`, `$name` for every skill, its description as
+/// the help.
 pub(crate) fn command_names(
     ctx: &Context,
     commands_dirs: &[PathBuf],
@@ -119,15 +123,37 @@ pub(crate) fn command_names(
     let Some(prefix) = current.to_str() else {
         return Vec::new();
     };
-    let Ok(catalog) = command_catalog(ctx, commands_dirs) else {
+    let Ok(catalog) = catalog(ctx, commands_dirs) else {
         return Vec::new();
     };
-    catalog
-        .completion_names()
+    let named: Vec<(String, Option<String>)> = match catalog {
+        Catalog::Engine(catalog) => catalog
+            .completion_names()
+            .into_iter()
+            .map(|name| (format!("/{name}"), None))
+            .collect(),
+        Catalog::Claude(catalog) => catalog
+            .completion_names()
+            .into_iter()
+            .map(|(name, hint)| (format!("/{name}"), hint))
+            .collect(),
+        Catalog::Codex(skills) => match skills.listing() {
+            Ok(found) => found
+                .listing
+                .skills
+                .iter()
+                .map(|skill| (format!("${}", skill.name), Some(skill.description.clone())))
+                .collect(),
+            Err(_) => Vec::new(),
+        },
+    };
+    let mut seen = BTreeSet::new();
+    named
         .into_iter()
-        .map(|name| format!("/{name}"))
-        .filter(|slashed| slashed.starts_with(prefix))
-        .map(CompletionCandidate::new)
+        .filter(|(name, _)| name.starts_with(prefix) && seen.insert(name.clone()))
+        .map(|(name, help)| {
+            CompletionCandidate::new(name).help(help.map(|h| output::one_line(&h).into()))
+        })
         .collect()
 }
 

@@ -209,6 +209,9 @@ pub struct EnvSnapshot {
     pub codex_home: Option<OsString>,
     /// `$CLAUDE_CONFIG_DIR` (the Claude Code profile).
     pub claude_config_dir: Option<OsString>,
+    /// `$SLASH_COMMAND_TOOL_CHAR_BUDGET` (Claude Code's skills-listing
+    /// budget, SPEC §14.5).
+    pub slash_command_budget: Option<String>,
 }
 
 /// Where the agent profile came from (SPEC §14.1).
@@ -339,6 +342,7 @@ impl Context {
                 memory_dir: std::env::var_os("MECATL_MEMORY_DIR"),
                 codex_home: std::env::var_os("CODEX_HOME"),
                 claude_config_dir: std::env::var_os("CLAUDE_CONFIG_DIR"),
+                slash_command_budget: var("SLASH_COMMAND_TOOL_CHAR_BUDGET"),
             },
             diagnostics,
         })

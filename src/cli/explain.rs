@@ -10,6 +10,12 @@
 //! location holds anything under that name; when neither does, both
 //! searches are shown and the exit status is 1.
 //!
+//! Under `claude` the command section searches Claude Code's command and
+//! skill directories (SPEC §14.5) and adds the winner's kind,
+//! `argument-hint` and frontmatter; a name that only a skill's `name:` key
+//! gives is explained through that skill. Under `codex`, `$NAME` (or a
+//! bare NAME) shows every skill Codex lists under that name (SPEC §14.6).
+//!
 //! Under a profile, a NAME that ends in `.md` or holds a `/` past its
 //! first character is an instruction file (a command name has neither):
 //! `explain AGENTS.md --agent codex`, `explain sub/AGENTS.md`,
@@ -20,7 +26,10 @@ use std::ffi::{OsStr, OsString};
 use clap::Args;
 use clap_complete::engine::CompletionCandidate;
 use serde::Serialize;
+use serde_json::{Map, Value};
 
+use crate::adapters::claude_commands::ClaudeCatalog;
+use crate::adapters::codex_skills::CodexSkills;
 use crate::adapters::commandsfs::CommandCatalog;
 use crate::adapters::trust::{Trust, trust_hint};
 use crate::cli::args::CommandDirsArgs;
@@ -30,10 +39,12 @@ use crate::cli::error::{CliError, Status};
 use crate::cli::output::{self, DocHead};
 use crate::cli::profile::fate::{self, FileFate};
 use crate::cli::profile::{ProfileArgs, Readers, profile_turn0};
-use crate::cli::sources::{command_catalog, rule_dirs, with_context_diagnostics};
+use crate::cli::sources::{Catalog, catalog, rule_dirs, with_context_diagnostics};
 use crate::diagnostic::Diagnostic;
+use crate::prompt::command::claude_catalog::ClaudeFile;
 use crate::prompt::profile::Agent;
 use crate::prompt::rules::discovery::explain_rule;
+use crate::prompt::walk::Scope;
 
 use crate::prompt::rules::{RuleOrigin, render_rule_block};
 use crate::prompt::tiers::{Fate, NameResolution, SearchDir, Tier};
@@ -49,7 +60,7 @@ pub struct ExplainArgs {
     #[command(flatten)]
     pub dirs: CommandDirsArgs,
 
-    /// `/NAME` for a command, NAME for a command or else a rule
+    /// `/NAME` for a command (under --agent codex `$NAME` for a skill), NAME for a command or else a rule
     #[arg(
         value_name = "NAME",
         add = clap_complete::ArgValueCompleter::new(complete_name)
@@ -146,6 +157,38 @@ struct CommandSection {
     why: String,
     description: Option<String>,
     frontmatter_keys: Vec<String>,
+    #[serde(flatten)]
+    claude: Option<ClaudeDetails>,
+}
+
+/// What the command section adds under `claude` (SPEC §14.5): the
+/// winner's kind, `argument-hint` and every frontmatter key with its value,
+/// and the skill a `name:` key made the name a second name of.
+#[derive(Debug, Clone, Serialize)]
+struct ClaudeDetails {
+    kind: Option<&'static str>,
+    argument_hint: Option<String>,
+    frontmatter: Option<Map<String, Value>>,
+    alias_of: Option<String>,
+}
+
+/// What `explain` shows of a Codex skill name (SPEC §14.6): every skill
+/// Codex lists under it; a `$NAME` mention adds the block of the only one,
+/// none when there are several.
+#[derive(Debug, Clone, Serialize)]
+struct SkillSection {
+    name: String,
+    skills: Vec<SkillView>,
+    used: Option<String>,
+    why: String,
+}
+
+/// One skill of a [`SkillSection`].
+#[derive(Debug, Clone, Serialize)]
+struct SkillView {
+    source: String,
+    scope: Scope,
+    description: String,
 }
 
 /// What the rule section shows: the winner's parsed rule, or, when the
@@ -170,6 +213,8 @@ struct ExplainDocument<'a> {
     name: &'a str,
     found: bool,
     command: Option<&'a CommandSection>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    skill: Option<&'a SkillSection>,
     rule: Option<&'a RuleSection>,
     #[serde(skip_serializing_if = "Option::is_none")]
     file: Option<&'a FileFate>,
@@ -279,8 +324,116 @@ fn explain_command(
         candidates,
         description: explanation.description,
         frontmatter_keys: explanation.frontmatter_keys,
+        claude: None,
     };
     (section, found.resolution.diagnostics)
+}
+
+/// The command section under `claude`: every Claude directory's place for
+/// the name (for a skill's `name:`, for the skill's own name), the
+/// winner's description and frontmatter.
+fn explain_claude(
+    ctx: &Context,
+    catalog: &ClaudeCatalog,
+    name: &str,
+) -> (CommandSection, Vec<Diagnostic>) {
+    let resolved = catalog.explain(name);
+    let found = resolved.found;
+    let candidates = candidate_views(catalog.dirs(), &found);
+    let file = found.winner().and_then(|c| c.item.as_ref());
+    let held = resolved
+        .alias
+        .as_ref()
+        .map_or(name, |alias| alias.skill.as_str());
+    let mut why = why(ctx, &format!("/{held}"), &candidates);
+    if let Some(alias) = &resolved.alias {
+        why = format!(
+            "No file is named /{name}; it is the name: of skill /{} ({}), which Claude Code \
+             invokes by either name. {why}",
+            alias.skill, alias.source
+        );
+    }
+    let section = CommandSection {
+        name: name.to_string(),
+        why,
+        winner: found.winner().map(|c| c.source.clone()),
+        candidates,
+        description: file.map(ClaudeFile::description),
+        frontmatter_keys: file.map_or_else(Vec::new, |f| f.keys().keys().cloned().collect()),
+        claude: Some(ClaudeDetails {
+            kind: file.map(|f| f.kind.as_str()),
+            argument_hint: file.and_then(ClaudeFile::argument_hint),
+            frontmatter: file.map(ClaudeFile::keys),
+            alias_of: resolved.alias.map(|alias| alias.skill),
+        }),
+    };
+    (section, found.resolution.diagnostics)
+}
+
+/// The skill section under `codex`.
+fn explain_codex(
+    skills: &CodexSkills,
+    name: &str,
+) -> Result<(SkillSection, Vec<Diagnostic>), CliError> {
+    let found = skills
+        .listing()
+        .map_err(|err| CliError::Usage(err.to_string()))?;
+    let named: Vec<SkillView> = found
+        .listing
+        .skills
+        .iter()
+        .filter(|skill| skill.name == name)
+        .map(|skill| SkillView {
+            source: skill.path.clone(),
+            scope: skill.scope,
+            description: skill.description.clone(),
+        })
+        .collect();
+    let (used, why) = match named.as_slice() {
+        [] => (
+            None,
+            format!("No skill Codex lists is named {name}; ${name} adds nothing."),
+        ),
+        [only] => (
+            Some(only.source.clone()),
+            format!(
+                "${name} adds the whole of {} as a <skill> block after the message.",
+                only.source
+            ),
+        ),
+        several => (
+            None,
+            format!(
+                "{} skills are named {name}: Codex adds none of them for ${name}.",
+                several.len()
+            ),
+        ),
+    };
+    let section = SkillSection {
+        name: name.to_string(),
+        skills: named,
+        used,
+        why,
+    };
+    Ok((section, found.diagnostics))
+}
+
+fn skill_text(section: &SkillSection) -> String {
+    let mut out = format!("skill ${}\n", output::one_line(&section.name));
+    if !section.skills.is_empty() {
+        let mut rows = vec![["SOURCE", "SCOPE", "DESCRIPTION"].map(String::from)];
+        rows.extend(section.skills.iter().map(|skill| {
+            [
+                output::one_line(&skill.source),
+                skill.scope.as_str().to_string(),
+                output::one_line(&skill.description),
+            ]
+        }));
+        out.push_str(&output::aligned_columns(&rows));
+        out.push('\n');
+    }
+    out.push_str(&format!("why: {}", section.why));
+    out
 }
 
 fn explain_rule_section(ctx: &Context, name: &str) -> (RuleSection, Vec<Diagnostic>) {
@@ -331,8 +484,16 @@ fn command_text(section: &CommandSection) -> String {
     let mut out = format!("command /{}\n", section.name);
     out.push_str(&candidate_table(&section.candidates));
     out.push_str(&format!("\nwhy: {}", section.why));
+    if let Some(claude) = &section.claude {
+        if let Some(kind) = claude.kind {
+            out.push_str(&format!("\nkind: {kind}"));
+        }
+        if let Some(hint) = &claude.argument_hint {
+            out.push_str(&format!("\nargument-hint: {}", output::one_line(hint)));
+        }
+    }
     if let Some(description) = &section.description {
-        out.push_str(&format!("\ndescription: {description}"));
+        out.push_str(&format!("\ndescription: {}", output::one_line(description)));
         let keys = if section.frontmatter_keys.is_empty() {
             "(none)".to_string()
         } else {
@@ -415,6 +576,7 @@ fn run_file(ctx: &Context, name: &str) -> Result<Status, CliError> {
             name,
             found: fate.found(),
             command: None,
+            skill: None,
             rule: None,
             file: Some(&fate),
             diagnostics: &turn0.diagnostics,
@@ -435,7 +597,11 @@ pub fn run(ctx: &Context, args: &ExplainArgs) -> Result<Status, CliError> {
     if ctx.agent != Agent::Mecatl && !args.rule && names_a_file(&args.name) {
         return run_file(ctx, &args.name);
     }
-    let (command_only, name) = match args.name.strip_prefix('/') {
+    let sigil = match ctx.agent {
+        Agent::Codex => '$',
+        _ => '/',
+    };
+    let (command_only, name) = match args.name.strip_prefix(sigil) {
         Some(_) if args.rule => {
             return Err(CliError::Usage(format!(
                 "--rule {}: a rule name has no leading /",
@@ -445,16 +611,32 @@ pub fn run(ctx: &Context, args: &ExplainArgs) -> Result<Status, CliError> {
         Some(name) => (true, name),
         None => (false, args.name.as_str()),
     };
-    let catalog = command_catalog(ctx, &args.dirs.commands_dirs)?;
     let mut found = Vec::new();
-    let command = (!args.rule).then(|| {
-        let (section, notes) = explain_command(ctx, &catalog, name);
-        found.extend(notes);
-        section
-    });
+    let mut command = None;
+    let mut skill = None;
+    if !args.rule {
+        match catalog(ctx, &args.dirs.commands_dirs)? {
+            Catalog::Engine(catalog) => {
+                let (section, notes) = explain_command(ctx, &catalog, name);
+                found.extend(notes);
+                command = Some(section);
+            }
+            Catalog::Claude(catalog) => {
+                let (section, notes) = explain_claude(ctx, &catalog, name);
+                found.extend(notes);
+                command = Some(section);
+            }
+            Catalog::Codex(skills) => {
+                let (section, notes) = explain_codex(&skills, name)?;
+                found.extend(notes);
+                skill = Some(section);
+            }
+        }
+    }
     let command_found = command
         .as_ref()
-        .is_some_and(|c| c.candidates.iter().any(CandidateView::found));
+        .is_some_and(|c| c.candidates.iter().any(CandidateView::found))
+        || skill.as_ref().is_some_and(|s| !s.skills.is_empty());
     let rule = (!command_only && !command_found).then(|| {
         let (section, notes) = explain_rule_section(ctx, name);
         found.extend(notes);
@@ -465,6 +647,7 @@ pub fn run(ctx: &Context, args: &ExplainArgs) -> Result<Status, CliError> {
         .is_some_and(|r| r.candidates.iter().any(CandidateView::found));
     // A bare NAME that only a rule holds: the empty command search is noise.
     let command = command.filter(|_| command_found || !rule_found);
+    let skill = skill.filter(|_| command_found || !rule_found);
     let withheld = [
         command.as_ref().map(|c| &c.candidates),
         rule.as_ref().map(|r| &r.candidates),
@@ -482,6 +665,7 @@ pub fn run(ctx: &Context, args: &ExplainArgs) -> Result<Status, CliError> {
             name,
             found: any_found,
             command: command.as_ref(),
+            skill: skill.as_ref(),
             rule: rule.as_ref(),
             file: None,
             diagnostics: &diagnostics,
@@ -491,6 +675,7 @@ pub fn run(ctx: &Context, args: &ExplainArgs) -> Result<Status, CliError> {
             let sections: Vec<String> = command
                 .iter()
                 .map(command_text)
+                .chain(skill.iter().map(skill_text))
                 .chain(rule.iter().map(rule_text))
                 .collect();
             output::print_text(&sections.join("\n\n"))?;

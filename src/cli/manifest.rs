@@ -23,9 +23,11 @@
 //! `bytes` is that block's size. A command's hash is that of its file.
 //!
 //! Under an agent profile (SPEC §14.7) the manifest records the profile
-//! and `at`, the messages the agent sends at start, and one digest per
-//! part (path, scope, kind, sha256, bytes); the engine's prefix, rules and
-//! commands are not the agent's and are left out. A manifest written
+//! and `at`, the messages the agent sends at start, one digest per part
+//! (path, scope, kind, sha256, bytes), and the agent's own commands:
+//! Claude Code's invocable commands and skills, Codex's skills (SPEC
+//! §14.5, §14.6); the engine's prefix and rules are not the agent's and are
+//! left out. A manifest written
 //! before profiles existed (no `agent`) reads as a mecatl one.
 //!
 //! Choices the spec leaves open:
@@ -42,8 +44,9 @@ use crate::adapters::commandsfs::CommandCatalog;
 use crate::cli::config::{PrefixArgs, SuffixArgs, prefix_config, sha256_hex};
 use crate::cli::context::Context;
 use crate::cli::error::CliError;
+use crate::cli::profile::skills::ListingArgs;
 use crate::cli::profile::{ProfileArgs, profile_turn0};
-use crate::cli::sources::command_catalog;
+use crate::cli::sources::{Catalog, catalog, command_catalog};
 use crate::cli::turn0::{Turn0Args, collect_turn0};
 use crate::diagnostic::Diagnostic;
 use crate::prompt::build::build;
@@ -65,6 +68,9 @@ pub struct ContextArgs {
     /// What the turn-0 messages contain.
     #[command(flatten)]
     pub turn0: Turn0Args,
+    /// What sizes Claude Code's skills listing.
+    #[command(flatten)]
+    pub listing: ListingArgs,
     /// Env flags: accepted so `build`'s flags can be reused, and ignored.
     #[command(
         flatten,
@@ -168,7 +174,8 @@ pub struct Manifest {
     /// The rules of the rules message, in order (mecatl only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rules: Option<Vec<RuleDigest>>,
-    /// The invokable commands, sorted by name (mecatl only).
+    /// The invokable commands (under `claude` its commands and skills,
+    /// under `codex` its skills), each with the hash of its file.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub commands: Option<Vec<CommandDigest>>,
 }
@@ -218,6 +225,46 @@ fn command_digests(
     Ok((digests, withheld))
 }
 
+/// The commands and skills of a profile with the hash of each file
+/// (Claude Code's invocable commands and skills, sorted by name; Codex's
+/// skills in its order), and whether any was withheld.
+fn profile_command_digests(
+    ctx: &Context,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Result<(Vec<CommandDigest>, bool), CliError> {
+    let digest = |name: &str, source: &str, text: &str| CommandDigest {
+        name: name.to_string(),
+        source: portable(ctx, source),
+        sha256: sha256_hex(text),
+    };
+    match catalog(ctx, &[])? {
+        Catalog::Engine(catalog) => command_digests(ctx, &catalog, diagnostics),
+        Catalog::Claude(catalog) => {
+            let (texts, found, withheld) = catalog.texts()?;
+            diagnostics.extend(found);
+            let digests = texts
+                .iter()
+                .map(|entry| digest(&entry.name, &entry.source, &entry.text))
+                .collect();
+            Ok((digests, withheld))
+        }
+        Catalog::Codex(skills) => {
+            let found = skills
+                .listing()
+                .map_err(|err| CliError::Usage(err.to_string()))?;
+            diagnostics.extend(found.diagnostics);
+            let mut digests = Vec::new();
+            for skill in &found.listing.skills {
+                match skill.text() {
+                    Ok(text) => digests.push(digest(&skill.name, &skill.path, &text)),
+                    Err(why) => diagnostics.push(Diagnostic::fatal(&skill.path, why)),
+                }
+            }
+            Ok((digests, !found.withheld.is_empty()))
+        }
+    }
+}
+
 /// A part's path as the manifest names it: `~/` for the home directory,
 /// `../` above the workspace, the part's own path otherwise.
 fn portable_part_path(ctx: &Context, part: &Part) -> String {
@@ -242,8 +289,21 @@ fn portable_part_path(ctx: &Context, part: &Part) -> String {
 }
 
 /// The manifest of an agent profile's turn 0, with its diagnostics.
-fn profile_manifest(ctx: &Context) -> Result<(Manifest, Vec<Diagnostic>), CliError> {
-    let turn0 = profile_turn0(ctx, ctx.agent, &ProfileArgs::default())?;
+fn profile_manifest(
+    ctx: &Context,
+    listing: &ListingArgs,
+) -> Result<(Manifest, Vec<Diagnostic>), CliError> {
+    let args = ProfileArgs {
+        context_window: listing.context_window,
+        ..ProfileArgs::default()
+    };
+    let turn0 = profile_turn0(ctx, ctx.agent, &args)?;
+    let mut diagnostics = turn0.diagnostics.clone();
+    let (commands, withheld) = profile_command_digests(ctx, &mut diagnostics)?;
+    let notice = ctx.withheld_notice();
+    if withheld && !diagnostics.contains(&notice) {
+        diagnostics.push(notice);
+    }
     let manifest = Manifest {
         schema: SNAPSHOT_SCHEMA.to_string(),
         agent: ctx.agent,
@@ -273,9 +333,9 @@ fn profile_manifest(ctx: &Context) -> Result<(Manifest, Vec<Diagnostic>), CliErr
                 .collect(),
         ),
         rules: None,
-        commands: None,
+        commands: Some(commands),
     };
-    Ok((manifest, turn0.diagnostics))
+    Ok((manifest, diagnostics))
 }
 
 /// Builds the manifest the options describe, with the diagnostics met.
@@ -284,7 +344,7 @@ pub fn build_manifest(
     args: &ContextArgs,
 ) -> Result<(Manifest, Vec<Diagnostic>), CliError> {
     if ctx.agent != Agent::Mecatl {
-        return profile_manifest(ctx);
+        return profile_manifest(ctx, &args.listing);
     }
     let mut found = Vec::new();
     let config = prefix_config(ctx, &args.prefix, &mut found)?;

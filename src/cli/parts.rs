@@ -12,6 +12,9 @@
 //! - Providers (§8.3): Anthropic gets one user message per message, one
 //!   text block per part; OpenAI one user message per message holding its
 //!   `text`.
+//! - The skills listing (provenance `skills`, one part per entry) is one
+//!   list: one text section (`── N · skills listing · K entries ──`, then
+//!   the listing) and one Anthropic text block.
 //!
 //! Choices the spec leaves open:
 //! - A header names the part's number (counting every part printed), its
@@ -33,6 +36,7 @@ use crate::cli::provider;
 use crate::cli::stats::Stats;
 use crate::diagnostic::Diagnostic;
 use crate::prompt::profile::{NotLoaded, Part, PartKind, ProfileMessage, ProfileTurn0, Touched};
+use crate::prompt::turn0::Provenance;
 
 /// The JSON document of `assemble` under a profile.
 #[derive(Serialize)]
@@ -89,6 +93,20 @@ fn text_pieces(turn0: &ProfileTurn0) -> Vec<Cow<'_, str>> {
     let mut pieces = Vec::new();
     let mut number = 0;
     for message in &turn0.messages {
+        if message.provenance == Provenance::Skills {
+            number += 1;
+            let entries = message.parts.len();
+            let plural = if entries == 1 { "entry" } else { "entries" };
+            push_section(
+                &mut pieces,
+                format!("── {number} · skills listing · {entries} {plural} ──\n"),
+            );
+            pieces.push(Cow::Borrowed(&message.text));
+            if !message.text.ends_with('\n') {
+                pieces.push(Cow::Borrowed("\n"));
+            }
+            continue;
+        }
         push_parts(&mut pieces, &mut number, &message.parts);
     }
     for touched in &turn0.touch {
@@ -136,9 +154,13 @@ pub fn write_text(turn0: &ProfileTurn0) -> std::io::Result<()> {
     output::write_stdout_parts(&bytes)
 }
 
-/// The Anthropic shape: one user message per message, a text block per part.
+/// The Anthropic shape: one user message per message, a text block per
+/// part (the skills listing, one list, is one block).
 pub fn anthropic(turn0: &ProfileTurn0) -> provider::Messages<provider::AnthropicMessage<'_>> {
     provider::anthropic_block_messages(turn0.messages.iter().map(|message| {
+        if message.provenance == Provenance::Skills {
+            return vec![message.text.as_str()];
+        }
         message
             .parts
             .iter()
@@ -196,7 +218,7 @@ mod tests {
                     ],
                 ),
                 ProfileMessage::joined(
-                    Provenance::Skills,
+                    Provenance::Instructions,
                     vec![part("rules/x.md", PartKind::Rule, "R")],
                 ),
             ],
@@ -221,6 +243,38 @@ mod tests {
              ── touch web/app.ts ──\n\n\
              ── 5 · project · web/CLAUDE.md ──\nWEB\n\n\
              ── touch new line.ts · adds nothing ──\n"
+        );
+    }
+
+    #[test]
+    fn the_skills_listing_is_one_section_and_one_block() {
+        let listing = ProfileMessage::with_text(
+            Provenance::Skills,
+            vec![
+                part(".claude/skills/a/SKILL.md", PartKind::Skills, "- a: A"),
+                part(".claude/commands/b.md", PartKind::Skills, "- b"),
+            ],
+            "- a: A\n- b".into(),
+        );
+        let turn0 = ProfileTurn0 {
+            messages: vec![
+                ProfileMessage::joined(
+                    Provenance::Instructions,
+                    vec![part("CLAUDE.md", PartKind::Instructions, "ROOT")],
+                ),
+                listing,
+            ],
+            ..ProfileTurn0::default()
+        };
+        assert_eq!(
+            text(&turn0),
+            "── 1 · project · CLAUDE.md ──\nROOT\n\n\
+             ── 2 · skills listing · 2 entries ──\n- a: A\n- b\n"
+        );
+        assert_eq!(
+            serde_json::to_value(anthropic(&turn0)).unwrap()["messages"][1],
+            serde_json::json!({"role": "user", "content": [
+                {"type": "text", "text": "- a: A\n- b"}]})
         );
     }
 

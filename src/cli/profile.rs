@@ -27,6 +27,7 @@ pub mod claude;
 pub mod codex;
 pub mod fate;
 pub mod mecatl;
+pub mod skills;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -39,6 +40,7 @@ use crate::cli::context::Context;
 use crate::cli::error::CliError;
 use crate::cli::sources::with_context_diagnostics;
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::prompt::compare::Offered;
 use crate::prompt::profile::{Agent, ProfileTurn0, Touched};
 use crate::workspace::{LinkPolicy, OsWorkspace, ReadMemo, Workspace};
 
@@ -62,18 +64,27 @@ pub struct TouchArgs {
 pub struct ProfileArgs {
     /// The `--touch` paths, workspace-relative.
     pub touch: Vec<String>,
+    /// `--context-window`: what sizes Claude Code's skills listing.
+    pub context_window: Option<u64>,
 }
 
 impl ProfileArgs {
     /// Resolves `--touch` like `--for` (SPEC §3.5): against `-C`,
     /// normalised, inside the workspace (else a usage error).
-    pub fn resolve(ctx: &Context, touch: &TouchArgs) -> Result<Self, CliError> {
+    pub fn resolve(
+        ctx: &Context,
+        touch: &TouchArgs,
+        listing: &skills::ListingArgs,
+    ) -> Result<Self, CliError> {
         let touch = touch
             .touch
             .iter()
             .map(|path| ctx.workspace_relative("--touch", path))
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(Self { touch })
+        Ok(Self {
+            touch,
+            context_window: listing.context_window,
+        })
     }
 }
 
@@ -128,6 +139,12 @@ impl<'c> Readers<'c> {
     /// followed.
     pub fn parent(&self) -> &dyn Workspace {
         &*self.parent
+    }
+
+    /// The reader of the directories above the workspace, for sources that
+    /// keep it.
+    pub fn parent_shared(&self) -> Arc<dyn Workspace> {
+        self.parent.clone()
     }
 
     /// `$CODEX_HOME` (used when set, non-empty and absolute), else
@@ -198,12 +215,31 @@ pub fn agent_turn0(
     agent: Agent,
     args: &ProfileArgs,
 ) -> Result<ProfileTurn0, CliError> {
+    Ok(agent_run(readers, agent, args)?.turn0)
+}
+
+/// What one agent loads at start and the commands and skills it offers.
+pub struct AgentRun {
+    /// Its turn 0, as [`agent_turn0`] gives it.
+    pub turn0: ProfileTurn0,
+    /// Every command and skill its catalog offers or withholds.
+    pub offered: Vec<Offered>,
+}
+
+/// [`agent_turn0`] with the agent's catalog, both read through `readers`:
+/// the skills listing message is made from the catalog it lists.
+pub fn agent_run(
+    readers: &Readers<'_>,
+    agent: Agent,
+    args: &ProfileArgs,
+) -> Result<AgentRun, CliError> {
     let ctx = readers.context();
     let mut turn0 = match agent {
         Agent::Codex => codex::turn0(ctx, readers, args)?,
         Agent::Claude => claude::turn0(ctx, readers, args)?,
         Agent::Mecatl => mecatl::turn0(readers, args)?,
     };
+    let offered = skills::add_listing(readers, agent, args, &mut turn0)?;
     if turn0.messages.is_empty() && !turn0.withheld_any() {
         turn0.diagnostics.push(Diagnostic::new(
             Severity::Info,
@@ -214,7 +250,7 @@ pub fn agent_turn0(
             ),
         ));
     }
-    Ok(turn0)
+    Ok(AgentRun { turn0, offered })
 }
 
 /// Adds what `--touch` adds under a profile that loads nothing lazily

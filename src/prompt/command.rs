@@ -38,6 +38,7 @@
 //! `claude_dialect` and `claude_listing`; the dialect shares the output
 //! bound of `substitute.rs`.
 
+pub mod claude_catalog;
 pub mod claude_dialect;
 pub mod claude_listing;
 mod command_frontmatter;
@@ -52,6 +53,7 @@ mod substitute;
 #[cfg(test)]
 mod test_support;
 
+pub(crate) use command_frontmatter::cap_chars;
 pub use command_frontmatter::{
     Misplaced, description, frontmatter_keys, misplaced_frontmatter, strip_frontmatter,
 };

@@ -46,7 +46,7 @@
 pub mod diff;
 pub mod divergence;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use serde::Serialize;
 
@@ -73,6 +73,10 @@ pub enum OfferedKind {
     Command,
     /// A skill directory (`NAME/SKILL.md`).
     Skill,
+    /// A skills directory withheld unread (Codex's skill names lie inside
+    /// their files, so an untrusted workspace's root is not searched): its
+    /// path is the directory, its entries are not counted.
+    Unread,
 }
 
 /// A command or skill an agent offers, for the per-directory rows.
@@ -101,6 +105,7 @@ impl Offered {
         match self.kind {
             OfferedKind::Command => file_dir,
             OfferedKind::Skill => &file_dir[..parent(file_dir)],
+            OfferedKind::Unread => &self.path,
         }
     }
 }
@@ -137,6 +142,8 @@ pub struct OfferCounts {
     pub nested: usize,
     /// Skills.
     pub skills: usize,
+    /// Directories left unread, whose entries are not counted.
+    pub unread: usize,
 }
 
 impl OfferCounts {
@@ -152,6 +159,7 @@ impl OfferCounts {
                 self.nested += usize::from(offered.nested);
             }
             OfferedKind::Skill => self.skills += 1,
+            OfferedKind::Unread => self.unread += 1,
         }
     }
 }
@@ -200,9 +208,10 @@ impl Cell {
         } else {
             (State::Withheld, withheld)
         };
+        let uncounted = counts.entries() == 0 && counts.unread > 0;
         Self {
             state,
-            entries: Some(counts.entries()),
+            entries: (!uncounted).then_some(counts.entries()),
             offer: Some(counts),
             ..Self::none()
         }
@@ -293,15 +302,23 @@ impl Comparison {
 /// Sets `profiles` side by side (see the module doc); `sizes` gives the
 /// size on disk of a file the run read, for the divergences' sentences.
 pub fn compare(profiles: &[Profiled<'_>], sizes: &FileSizes<'_>) -> Comparison {
-    let cells: Vec<HashMap<&str, Cell>> = profiles.iter().map(|p| cells_of(p.turn0)).collect();
+    let cells: Vec<HashMap<&str, Cell>> = profiles.iter().map(cells_of).collect();
     let mut seen: HashMap<&str, (Scope, Option<PartKind>)> = HashMap::new();
     for profile in profiles {
         let turn0 = profile.turn0;
+        let listed = catalog_paths(profile);
         for part in start_parts(turn0).chain(touch_parts(turn0)) {
+            if part.kind == PartKind::Skills {
+                continue;
+            }
             let known = seen.entry(&part.path).or_insert((part.scope, None));
             known.1.get_or_insert(part.kind);
         }
-        for entry in &turn0.not_loaded {
+        for entry in turn0
+            .not_loaded
+            .iter()
+            .filter(|e| !listed.contains(&*e.path))
+        {
             seen.entry(&entry.path).or_insert((entry.scope, None));
         }
     }
@@ -362,12 +379,12 @@ fn directory_rows(profiles: &[Profiled<'_>]) -> Vec<FileRow> {
             kind: None,
             cells: counts
                 .into_iter()
-                .map(
-                    |(active, withheld)| match active.entries() + withheld.entries() {
+                .map(|(active, withheld)| {
+                    match active.entries() + withheld.entries() + withheld.unread {
                         0 => Cell::none(),
                         _ => Cell::offered(active, withheld),
-                    },
-                )
+                    }
+                })
                 .collect(),
         })
         .collect()
@@ -383,11 +400,21 @@ fn touch_parts(turn0: &ProfileTurn0) -> impl Iterator<Item = &Part> {
     turn0.touch.iter().flat_map(|touched| &touched.parts)
 }
 
+/// The paths an agent's catalog stands for (its entries' files, the
+/// directories it left unread): summarised per directory, not rows of their
+/// own.
+fn catalog_paths<'a>(profile: &Profiled<'a>) -> HashSet<&'a str> {
+    profile.offered.iter().map(|o| o.path.as_str()).collect()
+}
+
 /// Each file's cell under one agent: the first fact about it wins (see the
-/// module doc).
-fn cells_of(turn0: &ProfileTurn0) -> HashMap<&str, Cell> {
+/// module doc). The skills listing's parts and the catalog's withheld
+/// entries are left to the directory rows.
+fn cells_of<'a>(profile: &Profiled<'a>) -> HashMap<&'a str, Cell> {
+    let turn0 = profile.turn0;
+    let listed = catalog_paths(profile);
     let mut cells = HashMap::new();
-    for part in start_parts(turn0) {
+    for part in start_parts(turn0).filter(|part| part.kind != PartKind::Skills) {
         cells
             .entry(part.path.as_str())
             .or_insert_with(|| Cell::sent(part, State::Start));
@@ -397,7 +424,11 @@ fn cells_of(turn0: &ProfileTurn0) -> HashMap<&str, Cell> {
             .entry(part.path.as_str())
             .or_insert_with(|| Cell::sent(part, State::Touch));
     }
-    for entry in &turn0.not_loaded {
+    for entry in turn0
+        .not_loaded
+        .iter()
+        .filter(|e| !listed.contains(&*e.path))
+    {
         cells
             .entry(entry.path.as_str())
             .or_insert_with(|| Cell::not_loaded(&entry.reason));
@@ -407,14 +438,19 @@ fn cells_of(turn0: &ProfileTurn0) -> HashMap<&str, Cell> {
 
 /// How rows are ordered: scope, depth, path.
 fn row_key(row: &FileRow) -> (u8, usize, &str) {
-    let rank = match row.scope {
+    dir_key(row.scope, &row.path)
+}
+
+/// The order of a path of `scope` among rows: scope, depth, path.
+fn dir_key(scope: Scope, path: &str) -> (u8, usize, &str) {
+    let rank = match scope {
         Scope::Managed => 0,
         Scope::User => 1,
         Scope::Parent => 2,
         Scope::Project | Scope::Local => 3,
     };
-    let depth = row.path.split('/').filter(|c| !c.is_empty()).count();
-    (rank, depth, &row.path)
+    let depth = path.split('/').filter(|c| !c.is_empty()).count();
+    (rank, depth, path)
 }
 
 /// True for a part that counts toward the instruction content: an

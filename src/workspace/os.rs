@@ -108,22 +108,34 @@ impl OsWorkspace {
     /// Confine only: the canonical path of the directory `parts` when it is
     /// known to resolve inside the root; `None` sends the caller down the
     /// exact route.
+    ///
+    /// A directory whose parent is known is its parent's canonical path
+    /// joined with its name when it is not a link (one `lstat`, not a
+    /// `realpath` of every component: a tree of skill directories looks at
+    /// each once); otherwise, and for a link, the path is canonicalised.
     fn canonical_dir(&self, parts: &[&str]) -> Option<PathBuf> {
         let canonical_root = self.canonical_root.as_ref()?;
-        if parts.is_empty() {
+        let Some((name, parent)) = parts.split_last() else {
             return Some(canonical_root.clone());
-        }
+        };
         let key = parts.join("/");
         // A poisoned lock only means another thread panicked mid-insert;
-        // the exact route is always correct, so fall back to it.
-        let mut dirs = self.dirs.lock().ok()?;
-        if let Some(known) = dirs.get(&key) {
+        // the exact route is always correct, so fall back to it. The lock is
+        // not held while the parent is looked up.
+        if let Some(known) = self.dirs.lock().ok()?.get(&key) {
             return known.clone();
         }
-        let found = std::fs::canonicalize(self.full_path(parts))
-            .ok()
-            .filter(|dir| dir.starts_with(canonical_root));
-        dirs.insert(key, found.clone());
+        let below_parent = self.canonical_dir(parent).and_then(|dir| {
+            let path = dir.join(name);
+            let meta = std::fs::symlink_metadata(&path).ok()?;
+            meta.file_type().is_dir().then_some(path)
+        });
+        let found = below_parent.or_else(|| {
+            std::fs::canonicalize(self.full_path(parts))
+                .ok()
+                .filter(|dir| dir.starts_with(canonical_root))
+        });
+        self.dirs.lock().ok()?.insert(key, found.clone());
         found
     }
 
@@ -331,7 +343,16 @@ impl Workspace for OsWorkspace {
 fn read_bounded(file: File, size: u64, max_bytes: u64) -> Result<Bounded, WsError> {
     let capacity = usize::try_from(size.min(max_bytes)).unwrap_or(0);
     let mut bytes = Vec::with_capacity(capacity);
-    file.take(max_bytes).read_to_end(&mut bytes)?;
+    // A file is read as large as fstat said it was (no read that only
+    // finds the end): one read for a small file. A size of 0 may be a
+    // file that does not know its size (procfs), so it is read to the
+    // bound.
+    let want = if size == 0 {
+        max_bytes
+    } else {
+        size.min(max_bytes)
+    };
+    file.take(want).read_to_end(&mut bytes)?;
     // The size from fstat can lag a file that grows while we read; never
     // report fewer bytes than we actually got.
     let size = size.max(bytes.len() as u64);

@@ -2,9 +2,11 @@
 //! `../shared/corpus` is listed and assembled without a panic, every
 //! command and rule file in it is accounted for (listed, or named by a
 //! diagnostic), `assemble --agent codex` runs at the workspace root and at
-//! the deepest directory holding an AGENTS.md or CLAUDE.md, and the
-//! per-folder counts match the checked-in `tests/corpus-expectations.txt`
-//! exactly.
+//! the deepest directory holding an AGENTS.md or CLAUDE.md, every
+//! `.claude/commands/**/*.md` and `.claude/skills/*/SKILL.md` is listed by
+//! `commands list --agent claude` (started in every directory that holds
+//! them) or named in a diagnostic, and the per-folder counts match the
+//! checked-in `tests/corpus-expectations.txt` exactly.
 //!
 //! The corpus sits beside the repository (`shared/` next to the clone, as
 //! in CI); `MECATL_CORPUS_DIR` points elsewhere. A missing corpus fails the
@@ -178,6 +180,134 @@ fn deepest_instructions_dir(folder: &Path) -> String {
     best.map_or_else(|| ".".to_string(), |(_, rel)| rel)
 }
 
+/// Every directory of `folder` (itself included) that holds a `.claude`
+/// directory with commands or skills, workspace-relative (`.` for the
+/// root), sorted; `.git` is not entered.
+fn claude_start_dirs(folder: &Path) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut pending = vec![folder.to_path_buf()];
+    while let Some(dir) = pending.pop() {
+        let claude = dir.join(".claude");
+        if claude.join("commands").is_dir() || claude.join("skills").is_dir() {
+            let rel = dir
+                .strip_prefix(folder)
+                .unwrap_or(&dir)
+                .display()
+                .to_string();
+            found.push(if rel.is_empty() { ".".to_string() } else { rel });
+        }
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.filter_map(Result::ok) {
+            let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+            if is_dir && entry.file_name() != ".git" {
+                pending.push(entry.path());
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+/// The workspace-relative command and skill files Claude Code would load
+/// when started in `at`: every `.md` below `.claude/commands` and every
+/// `.claude/skills/*/SKILL.md` of `at` and its ancestors in the folder.
+fn claude_files(folder: &Path, at: &str) -> Vec<String> {
+    let mut dirs = vec![String::new()];
+    if at != "." {
+        let mut prefix = String::new();
+        for part in at.split('/') {
+            prefix = if prefix.is_empty() {
+                part.to_string()
+            } else {
+                format!("{prefix}/{part}")
+            };
+            dirs.push(prefix.clone());
+        }
+    }
+    let mut files = Vec::new();
+    for dir in dirs {
+        let base = if dir.is_empty() {
+            String::new()
+        } else {
+            format!("{dir}/")
+        };
+        let commands = format!("{base}.claude/commands");
+        let mut pending = vec![commands];
+        while let Some(rel) = pending.pop() {
+            let Ok(entries) = std::fs::read_dir(folder.join(&rel)) else {
+                continue;
+            };
+            for entry in entries.filter_map(Result::ok) {
+                let Some(name) = entry.file_name().to_str().map(str::to_string) else {
+                    continue;
+                };
+                let path = format!("{rel}/{name}");
+                if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                    pending.push(path);
+                } else if name.ends_with(".md") {
+                    files.push(path);
+                }
+            }
+        }
+        let skills = format!("{base}.claude/skills");
+        if let Ok(entries) = std::fs::read_dir(folder.join(&skills)) {
+            for entry in entries.filter_map(Result::ok) {
+                if let Some(name) = entry.file_name().to_str() {
+                    let skill = format!("{skills}/{name}/SKILL.md");
+                    if folder.join(&skill).exists() {
+                        files.push(skill);
+                    }
+                }
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// Under `--agent claude`, started in every directory that holds Claude
+/// Code commands or skills: every such file is listed or named in a
+/// diagnostic. Returns the root run's count of listed entries and its
+/// diagnostics, and the other start directories checked.
+fn check_claude(env: &TestEnv, folder: &Path) -> String {
+    let mut root = None;
+    let starts = claude_start_dirs(folder);
+    for at in &starts {
+        let run = Run::new(
+            env,
+            folder,
+            &["--agent", "claude", "--at", at, "commands", "list"],
+        );
+        let named = run.named_paths("commands");
+        for file in claude_files(folder, at) {
+            assert!(
+                named.contains(&file),
+                "{} --at {at}: {file} is neither listed nor diagnosed under --agent claude",
+                folder.display()
+            );
+        }
+        if at == "." {
+            root = Some(format!(
+                "claude.commands={} claude.commands.diag={}",
+                run.array("commands").len(),
+                run.severities()
+            ));
+        }
+    }
+    let root = root.unwrap_or_else(|| {
+        let run = Run::new(env, folder, &["--agent", "claude", "commands", "list"]);
+        format!(
+            "claude.commands={} claude.commands.diag={}",
+            run.array("commands").len(),
+            run.severities()
+        )
+    });
+    let others = starts.iter().filter(|at| *at != ".").count();
+    format!("{root} claude.commands.at={others}")
+}
+
 /// The expectations line for one folder, after checking it.
 fn check_folder(env: &TestEnv, folder: &Path) -> String {
     let commands = Run::new(env, folder, &["commands", "list"]);
@@ -242,7 +372,7 @@ fn check_folder(env: &TestEnv, folder: &Path) -> String {
     format!(
         "{name} commands={} rules={} messages={} commands.diag={} rules.diag={} assemble.diag={} \
          codex.parts={} codex.diag={} codex.at={deep} codex.at.parts={} codex.at.diag={} \
-         claude.parts={} claude.diag={} claude.at.parts={} claude.at.diag={} claude.rules={}",
+         claude.parts={} claude.diag={} claude.at.parts={} claude.at.diag={} claude.rules={} {}",
         commands.array("commands").len(),
         rules.array("rules").len(),
         assemble.array("messages").len(),
@@ -258,6 +388,7 @@ fn check_folder(env: &TestEnv, folder: &Path) -> String {
         claude_deep.parts(),
         claude_deep.severities(),
         claude_rule_paths.len(),
+        check_claude(env, folder),
     )
 }
 

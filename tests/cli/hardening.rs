@@ -10,6 +10,7 @@ mod inputs;
 mod memory;
 mod names;
 mod permissions;
+mod profile_commands;
 mod read_only;
 mod special_files;
 mod symlinks;

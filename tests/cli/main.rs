@@ -19,6 +19,7 @@ mod hardening;
 mod lint;
 mod oracle;
 mod paths;
+mod profile_commands;
 mod profiles;
 mod profiles_claude;
 mod rules_for;

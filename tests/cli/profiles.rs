@@ -455,7 +455,10 @@ fn snapshot_records_the_parts_and_check_reports_them() {
     out.assert_code(0);
     let manifest = out.json();
     let keys = keys_of(&manifest);
-    assert_eq!(keys, ["schema", "agent", "at", "messages", "parts"]);
+    assert_eq!(
+        keys,
+        ["schema", "agent", "at", "messages", "parts", "commands"]
+    );
     assert_eq!(manifest["schema"], "mecatl-prompt/snapshot-v1");
     let part = &manifest["parts"][0];
     assert_eq!(

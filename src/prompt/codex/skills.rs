@@ -78,11 +78,12 @@ impl std::fmt::Debug for SkillRoot<'_> {
 
 /// The roots Codex searches, in its order, each directory once:
 /// `.codex/skills` and `.agents/skills` of every chain directory, then
-/// `skills` of `codex_home` and `.agents/skills` of `home` (a reader rooted
-/// at the user's home directory, when there is one).
+/// `skills` of `codex_home` (a reader rooted at `$CODEX_HOME`) and
+/// `.agents/skills` of `home` (rooted at the user's home directory), each
+/// when there is one.
 pub fn skill_roots<'a>(
     chain: &[WalkDir<'a>],
-    codex_home: &'a dyn Workspace,
+    codex_home: Option<&'a dyn Workspace>,
     home: Option<&'a dyn Workspace>,
 ) -> Vec<SkillRoot<'a>> {
     let mut roots = Vec::new();
@@ -96,12 +97,14 @@ pub fn skill_roots<'a>(
             });
         }
     }
-    roots.push(SkillRoot {
-        reader: codex_home,
-        dir: "skills".to_string(),
-        scope: Scope::User,
-        group: SkillGroup::User,
-    });
+    if let Some(codex_home) = codex_home {
+        roots.push(SkillRoot {
+            reader: codex_home,
+            dir: "skills".to_string(),
+            scope: Scope::User,
+            group: SkillGroup::User,
+        });
+    }
     if let Some(home) = home {
         roots.push(SkillRoot {
             reader: home,
@@ -148,6 +151,12 @@ impl std::fmt::Debug for Skill<'_> {
 }
 
 impl Skill<'_> {
+    /// The SKILL.md's text (bounded, as for its block); why not, when it
+    /// cannot be read now.
+    pub fn text(&self) -> Result<String, String> {
+        read_text(self.reader, &self.rel).map(|(text, _)| text)
+    }
+
     /// The listing entry as Codex renders it, with `path` where Codex puts
     /// its root alias: `- NAME: DESCRIPTION (file: PATH)`.
     pub fn entry(&self) -> String {
@@ -460,7 +469,7 @@ mod tests {
     ) -> SkillListing<'a> {
         // The whole walk is the chain here: these tests are about skills.
         let chain = walk(None, project, at).unwrap();
-        list_skills(&skill_roots(&chain, codex_home, Some(home)))
+        list_skills(&skill_roots(&chain, Some(codex_home), Some(home)))
     }
 
     fn entries(listing: &SkillListing<'_>) -> Vec<String> {
@@ -622,7 +631,7 @@ mod tests {
         let project = OsWorkspace::new(dir.path(), LinkPolicy::Confine);
         let chain = walk(None, &project, "").unwrap();
         let (codex_home, home) = (user("/nonexistent/c"), user("/nonexistent/h"));
-        let listing = list_skills(&skill_roots(&chain, &codex_home, Some(&home)));
+        let listing = list_skills(&skill_roots(&chain, Some(&codex_home), Some(&home)));
         assert!(listing.skills.is_empty());
         assert_eq!(listing.diagnostics.len(), 1);
         assert!(!format!("{listing:?}").contains("S3CRET"));

@@ -330,66 +330,73 @@ pub fn uses_arguments(raw: &str, argument_names: &[String]) -> bool {
 pub struct ShellCommand {
     /// Byte offset in the body of the `!` (inline) or of the opening fence.
     pub offset: usize,
-    /// The command as written.
+    /// The marker's length in bytes, from `offset` to after its closing
+    /// backquote(s): what Claude Code replaces with the output.
+    pub len: usize,
+    /// The command as written (a fenced block's text without the
+    /// whitespace around it).
     pub command: String,
 }
 
 /// The shell commands Claude Code runs when it expands `body` and replaces
-/// with their output (observed in `bang-command`): an inline
-/// `` !`cmd` `` — a `!` at the start of the body or after whitespace, a
-/// backquote, a command with no backquote or line break, a backquote — and
-/// a fenced block whose opening line is ```` ```! ````, up to the next line
-/// that is ```` ``` ````. The `!` rule is the one the escaping of
-/// substituted values guards against; the boundaries beyond the observed
-/// case are assumptions.
+/// with their output, in order (Claude Code 2.1.328's patterns, read from
+/// its bundle; recorded in `bang-command` and `bang-word-start`):
+/// - a fenced block: ```` ```! ````, the whitespace after it, then
+///   everything up to the next ```` ``` ```` (a line break right before it
+///   is not part of the command);
+/// - inline: `` !` `` at the start of the body or after whitespace, one or
+///   more characters that are not a backquote (line breaks included), and a
+///   backquote; `` x!`cmd` `` and `` !`` `` are text.
+///
+/// Fenced blocks are found first, so an inline command inside one is part
+/// of the block.
 pub fn shell_commands(body: &str) -> Vec<ShellCommand> {
-    const FENCE_OPEN: &str = "```!";
-    const FENCE: &str = "```";
+    const OPEN: &str = "```!";
+    const CLOSE: &str = "```";
     let mut found = Vec::new();
-    let mut offset = 0;
-    let mut lines = body.split_inclusive('\n');
-    while let Some(line) = lines.next() {
-        let start = offset;
-        offset += line.len();
-        if line.trim_end_matches(['\r', '\n']) == FENCE_OPEN {
-            let mut command = String::new();
-            for inner in lines.by_ref() {
-                offset += inner.len();
-                if inner.trim_end_matches(['\r', '\n']) == FENCE {
-                    break;
-                }
-                command.push_str(inner);
-            }
-            found.push(ShellCommand {
-                offset: start,
-                command: command.trim_end().to_string(),
-            });
+    let mut from = 0;
+    while let Some(at) = body[from..].find(OPEN) {
+        let start = from + at;
+        let text = start + OPEN.len() + leading_space(&body[start + OPEN.len()..]).len();
+        let Some(close) = body[text..].find(CLOSE).map(|i| text + i) else {
+            from = start + 1;
             continue;
-        }
-        let mut from = 0;
-        while let Some(at) = line[from..].find("!`") {
+        };
+        let command = body[text..close]
+            .strip_suffix('\n')
+            .unwrap_or(&body[text..close]);
+        found.push(ShellCommand {
+            offset: start,
+            len: close + CLOSE.len() - start,
+            command: command.trim_matches(is_js_space).to_string(),
+        });
+        from = close + CLOSE.len();
+    }
+    let gaps: Vec<(usize, usize)> = std::iter::once(0)
+        .chain(found.iter().map(|c| c.offset + c.len))
+        .zip(found.iter().map(|c| c.offset).chain([body.len()]))
+        .collect();
+    for (start, end) in gaps {
+        let mut from = start;
+        while let Some(at) = body[from..end].find("!`") {
             let bang = from + at;
-            from = bang + 2;
-            if line[..bang]
-                .chars()
-                .next_back()
-                .is_some_and(|c| !is_js_space(c))
-            {
-                continue;
-            }
-            let rest = &line[bang + 2..];
-            let Some(close) = rest.find(['`', '\n', '\r']) else {
-                continue;
-            };
-            if close > 0 && rest[close..].starts_with('`') {
-                found.push(ShellCommand {
-                    offset: start + bang,
-                    command: rest[..close].to_string(),
-                });
-                from = bang + 2 + close + 1;
+            from = bang + 1;
+            let word_start = bang == 0 || body[..bang].chars().next_back().is_some_and(is_js_space);
+            let text = bang + 2;
+            match body[text..end].find('`').map(|i| text + i) {
+                Some(close) if word_start && close > text => {
+                    found.push(ShellCommand {
+                        offset: bang,
+                        len: close + 1 - bang,
+                        command: body[text..close].to_string(),
+                    });
+                    from = close + 1;
+                }
+                _ => {}
             }
         }
     }
+    found.sort_by_key(|c| c.offset);
     found
 }
 

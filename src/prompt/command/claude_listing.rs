@@ -41,6 +41,16 @@ pub enum Kind {
     Skill,
 }
 
+impl Kind {
+    /// The lowercase word used in output: `command` or `skill`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Command => "command",
+            Kind::Skill => "skill",
+        }
+    }
+}
+
 /// The description Claude Code gives a file without a `description:` (or
 /// with a blank one): its body's first non-blank line, trimmed, without the
 /// `#`s and space of a Markdown heading; over
@@ -152,13 +162,19 @@ pub fn budget(context_window_tokens: u64, override_value: Option<&str>) -> usize
 }
 
 /// Entries of the listing the caller does not render, which count against
-/// the budget and never shrink (Claude Code's own).
+/// the budget (Claude Code's own). They come after the caller's entries;
+/// over budget, some of them shrink to their name like the caller's, but
+/// only once every caller entry has had its turn, so only their width
+/// matters here.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Reserved {
     /// How many.
     pub entries: usize,
-    /// Their total display width.
+    /// Their total display width with every description.
     pub width: usize,
+    /// The width they lose when the listing is over budget (the
+    /// descriptions of those that shrink).
+    pub shrinkable: usize,
 }
 
 /// A listing fitted to its budget.
@@ -194,7 +210,9 @@ pub fn fit(entries: &[ListingEntry], budget: usize, reserved: Reserved) -> Fitte
         };
     }
     let names: Vec<String> = entries.iter().map(ListingEntry::name_only).collect();
-    let base = reserved.width + separators + names.iter().map(|l| width(l)).sum::<usize>();
+    let base = reserved.width.saturating_sub(reserved.shrinkable)
+        + separators
+        + names.iter().map(|l| width(l)).sum::<usize>();
     let mut left = budget.saturating_sub(base);
     let mut shrunk = 0;
     let lines = full

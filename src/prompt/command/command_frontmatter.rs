@@ -156,7 +156,7 @@ fn first_non_blank_line(body: &str) -> &str {
 
 /// `text` when it has at most `max` characters, else its first `max - 1`
 /// characters and `…`.
-fn cap_chars(text: &str, max: usize) -> String {
+pub(crate) fn cap_chars(text: &str, max: usize) -> String {
     if text.chars().nth(max).is_none() {
         return text.to_string();
     }

@@ -37,6 +37,37 @@ pub fn command_dirs<'r>(
         .collect()
 }
 
+/// Reads a command or skill file, at most `read_bytes`, decoded lossily,
+/// with what every such file is told: that it is larger than
+/// [`limits::MAX_COMMAND_FILE_BYTES`] (only that much is ever used), and
+/// that invalid UTF-8 was replaced.
+pub(crate) fn read_text(
+    words: &Words,
+    dir: &SearchDir<'_>,
+    file: &Listed,
+    read_bytes: u64,
+) -> Result<(String, Vec<Diagnostic>), Loss> {
+    let content = read_listed(words, dir, file, read_bytes)?;
+    let source = dir.display(&file.rel);
+    let mut notes = Vec::new();
+    if content.size > limits::MAX_COMMAND_FILE_BYTES {
+        notes.push(Diagnostic::warning(
+            &source,
+            format!(
+                "file is {} bytes; only the first {} bytes are used",
+                content.size,
+                limits::MAX_COMMAND_FILE_BYTES
+            ),
+        ));
+    }
+    let truncated = content.is_truncated();
+    let decoded = decode_read(content.bytes, truncated);
+    if decoded.lossy {
+        notes.push(Diagnostic::warning(&source, INVALID_UTF8_REPLACED));
+    }
+    Ok((decoded.text.into_owned(), notes))
+}
+
 /// The command-file kind of the precedence engine: a usable file yields
 /// its content, decoded lossily, read up to `read_bytes` (the description
 /// head for listings, the whole read bound for expansion).
@@ -62,37 +93,19 @@ impl CommandFiles {
 impl Kind for CommandFiles {
     type Item = String;
 
-    fn words(&self) -> &Words {
+    fn words(&self, _dir: &SearchDir<'_>) -> &Words {
         &COMMAND_WORDS
     }
 
     fn load(&self, dir: &SearchDir<'_>, file: &Listed) -> Result<Loaded<String>, Loss> {
-        let content = read_listed(&COMMAND_WORDS, dir, file, self.read_bytes)?;
-        let source = dir.display(&file.rel);
-        let mut notes = Vec::new();
-        if content.size > limits::MAX_COMMAND_FILE_BYTES {
+        let (text, mut notes) = read_text(&COMMAND_WORDS, dir, file, self.read_bytes)?;
+        if let Some(misplaced) = misplaced_frontmatter(text.as_bytes()) {
             notes.push(Diagnostic::warning(
-                &source,
-                format!(
-                    "file is {} bytes; only the first {} bytes are used",
-                    content.size,
-                    limits::MAX_COMMAND_FILE_BYTES
-                ),
+                dir.display(&file.rel),
+                misplaced.describe(),
             ));
         }
-        let misplaced = misplaced_frontmatter(&content.bytes);
-        let truncated = content.is_truncated();
-        let decoded = decode_read(content.bytes, truncated);
-        if decoded.lossy {
-            notes.push(Diagnostic::warning(&source, INVALID_UTF8_REPLACED));
-        }
-        if let Some(misplaced) = misplaced {
-            notes.push(Diagnostic::warning(&source, misplaced.describe()));
-        }
-        Ok(Loaded {
-            item: decoded.text.into_owned(),
-            notes,
-        })
+        Ok(Loaded { item: text, notes })
     }
 
     /// The engine does not read nested directories; Claude Code offers

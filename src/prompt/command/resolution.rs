@@ -10,7 +10,7 @@ use crate::diagnostic::Diagnostic;
 use crate::prompt::command::files::CommandFiles;
 use crate::prompt::command::{Expansion, parse_invocation, render};
 use crate::prompt::tiers::{
-    Candidate, Fate, Losers, NameResolution, ReadPolicy, SearchDir, resolve_name,
+    Candidate, Fate, Kind, Losers, NameResolution, ReadPolicy, SearchDir, resolve_name,
 };
 use crate::prompt::turn0::ReadFault;
 
@@ -62,6 +62,14 @@ pub enum NotExpanded {
         /// The dropped files, in precedence order.
         candidates: Vec<Candidate<String>>,
     },
+    /// The file may only be invoked by the model (Claude Code's
+    /// `user-invocable: false`): typed by the user, it sends nothing.
+    ModelOnly {
+        /// The command name.
+        name: String,
+        /// The file, as displayed.
+        source: String,
+    },
     /// The input's first word names a file whose name lies outside the
     /// grammar (`/a:b` for `a:b.md`), so the grammar read a different,
     /// unknown name.
@@ -85,7 +93,10 @@ pub fn expand_in(dirs: &[SearchDir<'_>], input: &str) -> Result<DirExpansion, Re
         not_expanded,
     };
     let Some(invocation) = parse_invocation(input) else {
-        return Ok(unchanged(Vec::new(), invalid_name(dirs, input, "")));
+        return Ok(unchanged(
+            Vec::new(),
+            invalid_name(dirs, &CommandFiles::WHOLE, input, ""),
+        ));
     };
     let found = resolve(dirs, &invocation.name);
     let mut resolution = found.resolution;
@@ -106,7 +117,7 @@ pub fn expand_in(dirs: &[SearchDir<'_>], input: &str) -> Result<DirExpansion, Re
                 name,
             }),
             None if !candidates.is_empty() => Some(NotExpanded::Unusable { name, candidates }),
-            None => invalid_name(dirs, input, &name),
+            None => invalid_name(dirs, &CommandFiles::WHOLE, input, &name),
         };
         return Ok(unchanged(resolution.diagnostics, not_expanded));
     };
@@ -135,16 +146,21 @@ pub fn expand_in(dirs: &[SearchDir<'_>], input: &str) -> Result<DirExpansion, Re
 
 /// [`NotExpanded::InvalidName`] when the first word of `input` after its
 /// `/` is not the name the grammar read (`parsed`, empty when it read none)
-/// and a file that could win or is withheld holds that word as its name.
-/// Looks at files only when the word differs, and reads none.
-fn invalid_name(dirs: &[SearchDir<'_>], input: &str, parsed: &str) -> Option<NotExpanded> {
+/// and a file of `kind` that could win or is withheld holds that word as
+/// its name. Looks at files only when the word differs, and reads none.
+pub(crate) fn invalid_name<K: Kind>(
+    dirs: &[SearchDir<'_>],
+    kind: &K,
+    input: &str,
+    parsed: &str,
+) -> Option<NotExpanded> {
     let word = input
         .trim_start_matches([' ', '\t'])
         .strip_prefix('/')?
         .split(char::is_whitespace)
         .next()
         .filter(|word| *word != parsed)?;
-    let file = resolve_name(dirs, word, &CommandFiles::WHOLE, ReadPolicy::LOOK)
+    let file = resolve_name(dirs, word, kind, ReadPolicy::LOOK)
         .resolution
         .candidates
         .into_iter()

@@ -33,7 +33,9 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use super::{Comparison, OfferCounts, Profiled, State, is_instruction, normalised, start_parts};
+use super::{
+    Comparison, OfferCounts, Offered, Profiled, dir_key, is_instruction, normalised, start_parts,
+};
 use crate::limits;
 use crate::prompt::profile::{Agent, NotLoadedReason, Part, PartKind};
 
@@ -83,7 +85,7 @@ pub(super) fn divergences(
     found.extend(profiles.iter().flat_map(cuts));
     found.extend(profiles.iter().flat_map(dropped));
     found.extend(rules(comparison, sizes));
-    found.extend(commands(comparison));
+    found.extend(commands(profiles));
     found.extend(touch(profiles, sizes));
     found.extend(instruction_content(profiles, comparison));
     found
@@ -305,42 +307,54 @@ fn rules(comparison: &Comparison, sizes: &FileSizes<'_>) -> Vec<Divergence> {
         .collect()
 }
 
-/// The directories whose commands and skills only some agents offer,
-/// grouped by which agents, with how many of each kind.
-fn commands(comparison: &Comparison) -> Vec<Divergence> {
-    let agents = &comparison.agents;
-    /// The directories offered by the same agents, and what they hold.
+/// The commands and skills only some agents offer (withheld ones are
+/// offered by none), grouped by which agents offer them, each directory
+/// with how many of them it holds.
+fn commands(profiles: &[Profiled<'_>]) -> Vec<Divergence> {
+    /// The entries offered by the same agents, and where they lie.
     struct Group {
         agents: Vec<Agent>,
         counts: OfferCounts,
         dirs: Vec<(String, usize)>,
     }
+    let mut entries: Vec<(&Offered, Vec<Agent>)> = Vec::new();
+    let mut index: HashMap<&str, usize> = HashMap::new();
+    for profile in profiles {
+        for entry in profile.offered.iter().filter(|entry| !entry.withheld) {
+            let at = *index.entry(&entry.path).or_insert_with(|| {
+                entries.push((entry, Vec::new()));
+                entries.len() - 1
+            });
+            entries[at].1.push(profile.agent);
+        }
+    }
+    entries.sort_by(|(a, _), (b, _)| {
+        dir_key(a.scope, a.directory())
+            .cmp(&dir_key(b.scope, b.directory()))
+            .then_with(|| a.path.cmp(&b.path))
+    });
     let mut groups: Vec<Group> = Vec::new();
-    for row in &comparison.files {
-        let offering: Vec<(Agent, OfferCounts)> = agents
-            .iter()
-            .zip(&row.cells)
-            .filter(|(_, cell)| cell.state == State::Offered)
-            .filter_map(|(agent, cell)| Some((*agent, cell.offer?)))
-            .collect();
-        if offering.is_empty() || offering.len() == agents.len() {
+    for (entry, who) in entries {
+        if who.len() == profiles.len() {
             continue;
         }
-        let who: Vec<Agent> = offering.iter().map(|(agent, _)| *agent).collect();
-        let counts = offering[0].1;
-        let dir = (row.path.clone(), counts.entries());
-        match groups.iter_mut().find(|group| group.agents == who) {
-            Some(group) => {
-                group.counts.commands += counts.commands;
-                group.counts.nested += counts.nested;
-                group.counts.skills += counts.skills;
-                group.dirs.push(dir);
+        let dir = format!("{}/", entry.directory());
+        let group = match groups.iter().position(|group| group.agents == who) {
+            Some(at) => &mut groups[at],
+            None => {
+                groups.push(Group {
+                    agents: who,
+                    counts: OfferCounts::default(),
+                    dirs: Vec::new(),
+                });
+                let last = groups.len() - 1;
+                &mut groups[last]
             }
-            None => groups.push(Group {
-                agents: who,
-                counts,
-                dirs: vec![dir],
-            }),
+        };
+        group.counts.add(entry);
+        match group.dirs.last_mut() {
+            Some((last, n)) if *last == dir => *n += 1,
+            _ => group.dirs.push((dir, 1)),
         }
     }
     groups
@@ -569,8 +583,8 @@ pub fn grouped(n: u64) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::compare;
     use super::super::tests::{part, profiled, turn0};
+    use super::super::{State, compare};
     use super::*;
     use crate::prompt::profile::{Cut, ProfileTurn0, Touched};
 
@@ -830,11 +844,23 @@ mod tests {
             (row.cells[0].state, row.cells[0].entries),
             (State::Withheld, Some(1))
         );
+        let unread = [offered(".agents/skills", OfferedKind::Unread, false, true)];
+        let profiles = [Profiled {
+            agent: Agent::Codex,
+            turn0: &none,
+            offered: &unread,
+        }];
+        let row = &compare(&profiles, &|_| None).files[0];
+        assert_eq!(
+            (row.path.as_str(), row.cells[0].state, row.cells[0].entries),
+            (".agents/skills/", State::Withheld, None)
+        );
         assert_eq!(
             offer_words(OfferCounts {
                 commands: 3,
                 nested: 1,
-                skills: 2
+                skills: 2,
+                unread: 0
             }),
             "3 commands (1 nested) and 2 skills"
         );

@@ -2,18 +2,20 @@
 //! (MP015). Placeholders are found by each dialect's own substitution
 //! (the engine's [`substitute`], Claude Code's
 //! [`claude_dialect::uses_arguments`]); shell commands by Claude Code's
-//! detector ([`claude_dialect::shell_commands`]); shadowing by the
-//! precedence engine over skill and command directories together.
+//! detector ([`claude_dialect::shell_commands`]); shadowing by the Claude
+//! profile's resolution ([`claude_catalog`]).
 
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use crate::prompt::command::{CommandFiles, claude_dialect, strip_frontmatter, substitute};
+use crate::prompt::command::{
+    claude_catalog, claude_dialect, claude_listing, strip_frontmatter, substitute,
+};
 use crate::prompt::lint::docs::{Doc, DocKind};
-use crate::prompt::lint::survey::{is_within, parent};
+use crate::prompt::lint::survey::parent;
 use crate::prompt::lint::{Code, Lint, Out, line_at, quote};
 use crate::prompt::profile::Agent;
-use crate::prompt::tiers::{Fate, Layout, ReadPolicy, SearchDir, Tier, resolve_all};
+use crate::prompt::tiers::{Fate, ReadPolicy};
 use crate::workspace::Workspace;
 
 /// Gemini CLI's argument placeholder.
@@ -91,10 +93,11 @@ fn command(doc: &Doc, out: &mut Out) {
 }
 
 /// MP015: for Claude Code started in each directory that holds skills or
-/// commands, the skill and command directories of it and its ancestors
-/// resolve together — skills first, since a skill wins over a command of
-/// its name whatever their directories (observed) — and every command
-/// that loses to a skill is reported once.
+/// commands, its command and skill directories resolve as the Claude
+/// profile resolves them ([`claude_catalog::claude_dirs`]) — skills first,
+/// since a skill wins over a command of its name whatever their
+/// directories (observed) — and every command that loses to a skill is
+/// reported once.
 fn shadowed_by_skills(lint: &Lint<'_>, out: &mut Out) {
     let skills: Vec<&str> = lint.survey.dirs_ending(".claude/skills").collect();
     let commands: Vec<&str> = lint.survey.dirs_ending(".claude/commands").collect();
@@ -102,64 +105,45 @@ fn shadowed_by_skills(lint: &Lint<'_>, out: &mut Out) {
         return;
     }
     let reader: Arc<dyn Workspace + '_> = Arc::new(lint.reader);
-    let homes = |dirs: &[&str]| -> Vec<String> {
-        dirs.iter()
-            .map(|dir| parent(parent(dir)).to_string())
-            .collect()
-    };
-    let (skill_homes, command_homes) = (homes(&skills), homes(&commands));
-    let mut starts: Vec<&String> = skill_homes.iter().chain(&command_homes).collect();
-    starts.sort();
+    let mut starts: Vec<&str> = skills
+        .iter()
+        .chain(&commands)
+        .map(|dir| parent(parent(dir)))
+        .collect();
+    starts.sort_unstable();
     starts.dedup();
     let mut reported: HashSet<String> = HashSet::new();
     for start in starts {
-        // Deepest first, like Claude Code's cwd-first order.
-        let visible = |dirs: &[&str], homes: &[String], layout: Layout| {
-            let mut found: Vec<(usize, SearchDir<'_>)> = dirs
-                .iter()
-                .zip(homes)
-                .filter(|(_, home)| is_within(start, home))
-                .map(|(dir, home)| {
-                    let dir =
-                        SearchDir::flat(reader.clone(), *dir, Tier::Project).with_layout(layout);
-                    (home.len(), dir)
-                })
-                .collect();
-            found.sort_by_key(|(depth, _)| std::cmp::Reverse(*depth));
-            found.into_iter().map(|(_, dir)| dir).collect::<Vec<_>>()
-        };
-        let skill_dirs = visible(&skills, &skill_homes, Layout::SkillDirs);
-        if skill_dirs.is_empty() {
+        let Ok(dirs) = claude_catalog::claude_dirs(reader.clone(), start, false, None) else {
             continue;
-        }
-        let first_command = skill_dirs.len();
-        let mut dirs = skill_dirs;
-        dirs.extend(visible(&commands, &command_homes, Layout::Nested));
-        let resolution = resolve_all(&dirs, &CommandFiles::HEAD, ReadPolicy::LOOK);
-        for candidate in &resolution.candidates {
-            let Fate::Shadowed { by } = &candidate.fate else {
+        };
+        let listing = claude_catalog::list_claude(
+            &dirs,
+            ReadPolicy::LOOK,
+            &claude_catalog::ClaudeFiles::QUIET_HEAD,
+        );
+        for entry in &listing.entries {
+            let Fate::Shadowed { by } = &entry.fate else {
                 continue;
             };
-            let by_skill = resolution.candidates.iter().any(|winner| {
-                winner.name == candidate.name
-                    && winner.fate == Fate::Winner
-                    && winner.dir_index < first_command
+            let by_skill = listing.winners().any(|winner| {
+                winner.name == entry.name && winner.kind == claude_listing::Kind::Skill
             });
-            if candidate.dir_index < first_command
+            if entry.kind != claude_listing::Kind::Command
                 || !by_skill
-                || !reported.insert(candidate.rel.clone())
+                || !reported.insert(entry.source.clone())
             {
                 continue;
             }
             out.add(
                 Code::ShadowedBySkill,
-                &candidate.rel,
+                &entry.source,
                 Some(1),
                 vec![Agent::Claude],
                 format!(
                     "the skill {by} has the same name, `{}`: Claude Code invokes and lists the \
                      skill, never this command",
-                    candidate.name
+                    entry.name
                 ),
             );
         }

@@ -88,7 +88,7 @@ pub struct RuleFiles;
 impl Kind for RuleFiles {
     type Item = LoadedRule;
 
-    fn words(&self) -> &Words {
+    fn words(&self, _dir: &SearchDir<'_>) -> &Words {
         &RULE_WORDS
     }
 

@@ -19,8 +19,11 @@ pub trait Kind {
     /// What a usable file yields when it is read.
     type Item;
 
-    /// The words and the refusal severity of this kind.
-    fn words(&self) -> &Words;
+    /// The words and the refusal severity of the files of `dir`. One kind
+    /// may search directories of two layouts in one precedence order (Claude
+    /// Code's skills and commands share one namespace, SPEC §14.5); each
+    /// directory's files are reported in their own words.
+    fn words(&self, dir: &SearchDir<'_>) -> &Words;
 
     /// Reads and judges one file offered for its name (through
     /// [`read_listed`], which words every read failure the same way).
@@ -312,7 +315,7 @@ impl<T> Resolution<T> {
         policy: ReadPolicy,
     ) -> Option<usize> {
         let dir = &dirs[dir_index];
-        let words = kind.words();
+        let words = kind.words(dir);
         let holder = claims.holder(dir.withheld).cloned();
         let read = match (dir.withheld, &holder) {
             (_, Some(_)) if policy.losers == Losers::Skip => return None,
@@ -426,7 +429,7 @@ pub fn resolve_all<K: Kind>(
     let nested =
         |d: &SearchDir<'_>, rel: &str, name: &str, k: EntryKind| kind.nested_dir(d, rel, name, k);
     for (dir_index, dir) in dirs.iter().enumerate() {
-        let entries = match walk::list_dir(dir, kind.words(), &nested) {
+        let entries = match walk::list_dir(dir, kind.words(dir), &nested) {
             Ok(entries) => entries,
             Err(problem) => {
                 if let Some(problem) = problem {
@@ -528,7 +531,7 @@ impl<'d, K: Kind> InOrder<'d, K> {
         // the files it lists and opens, not the tree around them.
         let quiet = |_: &SearchDir<'_>, _: &str, _: &str, _: EntryKind| None;
         for (dir_index, dir) in dirs.iter().enumerate() {
-            match walk::list_dir(dir, kind.words(), &quiet) {
+            match walk::list_dir(dir, kind.words(dir), &quiet) {
                 Ok(entries) => {
                     for entry in entries {
                         match entry {

@@ -31,7 +31,7 @@ impl Toy {
 impl Kind for Toy {
     type Item = String;
 
-    fn words(&self) -> &Words {
+    fn words(&self, _dir: &SearchDir<'_>) -> &Words {
         &self.words
     }
 
@@ -396,6 +396,145 @@ fn walk_tree_follows_the_system_listing_order_when_asked() {
         vec!["r/a.md", "r/b.md", "r/sub/s.md"]
     );
     assert_eq!(count_md_files(&tree, "r"), 3);
+}
+
+/// A kind that searches skill directories and nested command directories
+/// in one precedence order, each reported in its own words.
+struct TwoKinds;
+
+const SKILL_WORDS: Words = Words {
+    noun: "skill",
+    plural: "skills",
+    dir_noun: "skills directory",
+    refusal: Severity::Warning,
+};
+
+const COMMAND_WORDS: Words = Words {
+    noun: "command",
+    plural: "commands",
+    dir_noun: "commands directory",
+    refusal: Severity::Warning,
+};
+
+impl Kind for TwoKinds {
+    type Item = String;
+
+    fn words(&self, dir: &SearchDir<'_>) -> &Words {
+        match dir.layout {
+            Layout::SkillDirs => &SKILL_WORDS,
+            _ => &COMMAND_WORDS,
+        }
+    }
+
+    fn load(&self, dir: &SearchDir<'_>, file: &Listed) -> Result<Loaded<String>, Loss> {
+        let bytes = read_listed(self.words(dir), dir, file, 1024)?;
+        Ok(Loaded {
+            item: String::from_utf8_lossy(&bytes.bytes).into_owned(),
+            notes: Vec::new(),
+        })
+    }
+}
+
+#[test]
+fn one_kind_searches_two_layouts_in_one_order_each_in_its_own_words() {
+    let reader: Arc<dyn crate::workspace::Workspace> = Arc::new(
+        MemWorkspace::new()
+            .file("skills/review/SKILL.md", "skill review")
+            .file("skills/bare/notes.txt", "n")
+            .node("skills/fifo/SKILL.md", MemNode::Special("FIFO"))
+            .file("cmd/review.md", "command review")
+            .file("cmd/fifo.md", "command fifo")
+            .file("cmd/git/commit.md", "commit"),
+    );
+    let skills =
+        SearchDir::flat(reader.clone(), "skills", Tier::User).with_layout(Layout::SkillDirs);
+    let commands = SearchDir::flat(reader, "cmd", Tier::Project).with_layout(Layout::Nested);
+    let dirs = [skills, commands];
+    let found = resolve_all(&dirs, &TwoKinds, ReadPolicy::ALL);
+    let fates: Vec<(&str, &str, &str)> = found
+        .candidates
+        .iter()
+        .map(|c| (c.name.as_str(), c.rel.as_str(), c.fate.as_str()))
+        .collect();
+    assert_eq!(
+        fates,
+        vec![
+            ("fifo", "skills/fifo/SKILL.md", "not found"),
+            ("review", "skills/review/SKILL.md", "winner"),
+            ("fifo", "cmd/fifo.md", "winner"),
+            ("git:commit", "cmd/git/commit.md", "winner"),
+            ("review", "cmd/review.md", "shadowed"),
+        ]
+    );
+    assert_eq!(
+        triples(&found.diagnostics),
+        vec![
+            (
+                Severity::Warning,
+                "skills/bare".into(),
+                "no SKILL.md in this skill directory; skipped".into()
+            ),
+            (
+                Severity::Warning,
+                "skills/fifo/SKILL.md".into(),
+                "not a regular file (FIFO); skipped without being opened; cmd/fifo.md is used \
+                 instead"
+                    .into()
+            ),
+            (
+                Severity::Warning,
+                "cmd/review.md".into(),
+                "shadowed by skills/review/SKILL.md".into()
+            ),
+        ]
+    );
+}
+
+#[test]
+fn skill_links_that_cannot_be_followed_are_candidates_with_their_fate() {
+    let reader: Arc<dyn crate::workspace::Workspace> = Arc::new(
+        MemWorkspace::new()
+            .file("elsewhere/inside/SKILL.md", "inside")
+            .node("skills/out", MemNode::Symlink("../../../outside".into()))
+            .node("skills/gone", MemNode::Symlink("missing".into()))
+            .node("skills/in", MemNode::Symlink("../elsewhere/inside".into()))
+            .node(
+                "skills/file",
+                MemNode::Symlink("../elsewhere/inside/SKILL.md".into()),
+            ),
+    );
+    let skills = SearchDir::flat(reader, "skills", Tier::Project).with_layout(Layout::SkillDirs);
+    let found = resolve_all(&[skills], &TwoKinds, ReadPolicy::ALL);
+    let fates: Vec<(&str, &str)> = found
+        .candidates
+        .iter()
+        .map(|c| (c.name.as_str(), c.fate.as_str()))
+        .collect();
+    assert_eq!(
+        fates,
+        vec![
+            ("gone", "not found"),
+            ("in", "winner"),
+            ("out", "refused symlink")
+        ]
+    );
+    assert_eq!(found.candidates[1].item.as_deref(), Some("inside"));
+    assert!(found.candidates[2].item.is_none());
+    assert_eq!(
+        triples(&found.diagnostics),
+        vec![
+            (
+                Severity::Warning,
+                "skills/gone".into(),
+                "dangling symlink; treated as not found".into()
+            ),
+            (
+                Severity::Warning,
+                "skills/out".into(),
+                "refused symlink: symlink resolves outside the workspace; not followed".into()
+            ),
+        ]
+    );
 }
 
 #[test]

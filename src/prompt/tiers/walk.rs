@@ -237,12 +237,24 @@ fn tree_cut(dir: &SearchDir<'_>, rel: &str, words: &Words) -> Diagnostic {
 
 /// A [`Layout::SkillDirs`] entry: a directory (or a link to one) whose
 /// `SKILL.md` names it; a directory without one is reported; files at the
-/// top are not entries.
+/// top are not entries. A link that cannot be followed (it leaves the
+/// workspace, dangles or loops) is offered itself, so reading it reports
+/// why, with the fate every candidate gets.
 fn skill_dir(dir: &SearchDir<'_>, words: &Words, entry: DirEntry) -> Option<DirEvent> {
     let path = dir.rel(&entry.name);
     let is_dir = match entry.kind {
         EntryKind::Dir => true,
-        EntryKind::Symlink => matches!(dir.reader.stat(&path), Ok(EntryKind::Dir)),
+        EntryKind::Symlink => match dir.reader.stat(&path) {
+            Ok(kind) => kind == EntryKind::Dir,
+            Err(_) if entry.lossy => false,
+            Err(_) => {
+                return Some(DirEvent::File(Listed {
+                    name: entry.name,
+                    rel: path,
+                    kind: None,
+                }));
+            }
+        },
         _ => false,
     };
     if !is_dir {
@@ -259,17 +271,25 @@ fn skill_dir(dir: &SearchDir<'_>, words: &Words, entry: DirEntry) -> Option<DirE
         )));
     }
     let file = join(&path, SKILL_FILE);
-    match dir.reader.stat(&file) {
-        Err(WsError::NotFound) => Some(DirEvent::Note(Diagnostic::warning(
-            dir.display(&path),
-            format!("no {SKILL_FILE} in this {} directory; skipped", words.noun),
-        ))),
-        _ => Some(DirEvent::File(Listed {
-            name: entry.name,
-            rel: file,
-            kind: None,
-        })),
-    }
+    // What the file is, links resolved, stands in for a listing's kind: a
+    // regular file is then opened without resolving its path again (a link
+    // is still refused or followed as the reader's policy says), anything
+    // else is dropped unopened.
+    let kind = match dir.reader.stat(&file) {
+        Err(WsError::NotFound) => {
+            return Some(DirEvent::Note(Diagnostic::warning(
+                dir.display(&path),
+                format!("no {SKILL_FILE} in this {} directory; skipped", words.noun),
+            )));
+        }
+        Ok(kind) => Some(kind),
+        Err(_) => None,
+    };
+    Some(DirEvent::File(Listed {
+        name: entry.name,
+        rel: file,
+        kind,
+    }))
 }
 
 /// Counts the `.md` files below `rel` at any depth, without following

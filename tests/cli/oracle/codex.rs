@@ -5,31 +5,29 @@
 //! exec run.
 //!
 //! [`preview`] is the one place that produces the preview's side, in the
-//! shape of `expected.json`. The instructions come from the binary:
-//! `assemble --agent codex --at … --format json` with the fixture's HOME
-//! and CODEX_HOME, so the replay covers the whole path (context, readers,
-//! composition root, rendering); the global text is the `user` part, the
-//! project chain the other parts joined by a blank line, and the message's
-//! `text` must be the two joined as Codex sends them. The skills still run
-//! the domain pieces over the materialised fixture with the readers the
-//! composition root builds, until the skills listing reaches the binary.
+//! shape of `expected.json`, all of it from the binary with the fixture's
+//! HOME and CODEX_HOME, so the replay covers the whole path (context,
+//! readers, composition root, rendering): the instructions from
+//! `assemble --agent codex --at … --format json` (the global text is the
+//! `user` part, the project chain the other parts joined by a blank line,
+//! and the message's `text` must be the two joined as Codex sends them);
+//! the skills from `commands list --agent codex`, checked against
+//! `assemble`'s skills listing message; the blocks from
+//! `expand --agent codex PROMPT`.
 
 use std::path::Path;
 
 use mecatl_prompt::adapters::codex_config;
-use mecatl_prompt::prompt::codex::chain::{chain, find_root};
 use mecatl_prompt::prompt::codex::instructions_text;
-use mecatl_prompt::prompt::codex::skills::{list_skills, skill_blocks, skill_roots};
-use mecatl_prompt::prompt::walk::walk;
-use mecatl_prompt::workspace::{LinkPolicy, OsWorkspace};
 use serde_json::{Value, json};
 
-use super::{Fixture, assemble_profile, cases};
+use super::{Fixture, cases, profile_run};
 
-/// What the binary shows for `fixture`: `assemble --agent codex` as JSON
-/// (`$CODEX_HOME` is `~/.codex`, its default).
-fn assemble(fixture: &Fixture) -> Value {
-    let (doc, stderr) = assemble_profile(fixture, "codex", &[]);
+/// What the binary prints for `args` under `--agent codex --at … --format
+/// json`, with the fixture's HOME (`$CODEX_HOME` is `~/.codex`, its
+/// default).
+fn binary(fixture: &Fixture, args: &[&str]) -> Value {
+    let (doc, stderr) = profile_run(fixture, "codex", args);
     assert!(
         !stderr.contains("config.toml"),
         "{}: the fixture's config.toml is read without a problem: {stderr}",
@@ -40,21 +38,19 @@ fn assemble(fixture: &Fixture) -> Value {
 
 /// The global text and the project chain of the binary's instructions
 /// message, checking that its text joins them as Codex does.
-fn instructions(fixture: &Fixture) -> (Option<String>, Option<String>) {
-    let doc = assemble(fixture);
+fn instructions(doc: &Value, fixture: &Fixture) -> (Option<String>, Option<String>) {
     assert_eq!(doc["agent"], "codex");
     assert_eq!(doc["at"], fixture.at().as_str());
     let messages = doc["messages"].as_array().expect("messages");
-    let Some(message) = messages.first() else {
+    let Some(message) = messages.iter().find(|m| m["provenance"] == "instructions") else {
         return (None, None);
     };
     assert_eq!(
-        messages.len(),
-        1,
-        "{}: one instructions message",
+        messages[0]["provenance"],
+        "instructions",
+        "{}: the instructions come first",
         fixture.name()
     );
-    assert_eq!(message["provenance"], "instructions");
     let parts = message["parts"].as_array().expect("parts");
     let content = |part: &Value| part["content"].as_str().expect("content").to_string();
     let global = parts.iter().find(|p| p["scope"] == "user").map(content);
@@ -73,41 +69,86 @@ fn instructions(fixture: &Fixture) -> (Option<String>, Option<String>) {
     (global, project)
 }
 
+/// The skills as the binary lists them (`commands list --agent codex`),
+/// each `{name, description, path}` with the path absolute, after checking
+/// that `assemble`'s skills listing message holds the same skills as Codex
+/// renders its entries, in the same order.
+fn skills(doc: &Value, fixture: &Fixture) -> Vec<Value> {
+    let rows = binary(fixture, &["commands", "list"]);
+    let rows = rows["commands"].as_array().expect("commands").clone();
+    let lines: Vec<String> = rows
+        .iter()
+        .map(|row| {
+            format!(
+                "- {}: {} (file: {})",
+                row["name"].as_str().expect("name"),
+                row["description"].as_str().expect("description"),
+                row["source"].as_str().expect("source")
+            )
+        })
+        .collect();
+    let listing = doc["messages"]
+        .as_array()
+        .expect("messages")
+        .iter()
+        .find(|m| m["provenance"] == "skills");
+    match listing {
+        Some(listing) => assert_eq!(
+            listing["text"].as_str(),
+            Some(lines.join("\n").as_str()),
+            "{}: the skills listing message",
+            fixture.name()
+        ),
+        None => assert!(rows.is_empty(), "{}: no skills listing", fixture.name()),
+    }
+    rows.iter()
+        .map(|row| {
+            let source = row["source"].as_str().expect("source");
+            let path = match row["scope"].as_str() {
+                Some("project") => fixture.workspace.join(source),
+                _ => Path::new(source).to_path_buf(),
+            };
+            json!({
+                "name": row["name"],
+                "description": row["description"],
+                "path": path.display().to_string(),
+            })
+        })
+        .collect()
+}
+
+/// The `<skill>` blocks `expand --agent codex PROMPT` adds after the
+/// prompt, cut out of its output by their sizes.
+fn skill_blocks(fixture: &Fixture, prompt: &str) -> Vec<String> {
+    let doc = binary(fixture, &["expand", prompt]);
+    let output = doc["output"].as_str().expect("output");
+    let mut rest = output.strip_prefix(prompt).expect("the prompt comes first");
+    let mut blocks = Vec::new();
+    for skill in doc["skills"].as_array().expect("skills") {
+        let bytes = usize::try_from(skill["bytes"].as_u64().expect("bytes")).expect("bytes");
+        let after = rest
+            .strip_prefix("\n\n")
+            .expect("a blank line before a block");
+        blocks.push(after[..bytes].to_string());
+        rest = &after[bytes..];
+    }
+    assert!(
+        rest.is_empty(),
+        "{}: nothing after the blocks",
+        fixture.name()
+    );
+    blocks
+}
+
 /// What the preview shows for `fixture`, as `{"global", "project",
 /// "skills", "skill_blocks"}` like `expected.json`.
 fn preview(fixture: &Fixture) -> Value {
     apply_codex_args(fixture);
-    let (global_text, project_text) = instructions(fixture);
-    let codex_home_dir =
-        codex_config::codex_home(None, Some(&fixture.home)).expect("a HOME is always set");
-    let codex_home = OsWorkspace::new(&codex_home_dir, LinkPolicy::Follow);
-    let home = OsWorkspace::new(&fixture.home, LinkPolicy::Follow);
-    let parent = OsWorkspace::new("/", LinkPolicy::Follow);
-    let project = OsWorkspace::new(&fixture.workspace, LinkPolicy::Confine);
-    let config = codex_config::load(&codex_home).config;
-    let walk = walk(Some(&parent), &project, &fixture.at()).expect("--at inside the workspace");
-    let root = find_root(&walk, &config.project_root_markers);
-    let chain = chain(&walk, root.as_ref());
-    let listing = list_skills(&skill_roots(chain, &codex_home, Some(&home)));
-    let skills: Vec<Value> = listing
-        .skills
-        .iter()
-        .map(|skill| {
-            json!({
-                "name": skill.name,
-                "description": skill.description,
-                "path": skill.absolute.display().to_string(),
-            })
-        })
-        .collect();
-    let blocks = (fixture.case["codex_mode"] == "exec").then(|| {
-        let prompt = fixture.case["prompt"].as_str().unwrap_or("hi");
-        skill_blocks(&listing, prompt)
-            .blocks
-            .iter()
-            .map(|block| block.text())
-            .collect::<Vec<_>>()
-    });
+    let doc = binary(fixture, &["assemble"]);
+    let (global_text, project_text) = instructions(&doc, fixture);
+    let skills = skills(&doc, fixture);
+    let blocks = (fixture.case["codex_mode"] == "exec")
+        .then(|| skill_blocks(fixture, fixture.case["prompt"].as_str().unwrap_or("hi")));
     json!({
         "global": global_text,
         "project": project_text,

@@ -162,16 +162,31 @@ impl Fixture {
 /// else of the environment. Returns the document and stderr; the run must
 /// succeed.
 pub(crate) fn assemble_profile(fixture: &Fixture, agent: &str, extra: &[&str]) -> (Value, String) {
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_mecatl-prompt"))
-        .env_clear()
+    let mut args = vec!["assemble"];
+    args.extend_from_slice(extra);
+    profile_run(fixture, agent, &args)
+}
+
+/// The binary's `--agent AGENT --format json ARGS…` on `fixture`: its
+/// workspace, `--at`, HOME, the case's `env`, and nothing else of the
+/// environment. Returns the document and stderr; the run must succeed.
+pub(crate) fn profile_run(fixture: &Fixture, agent: &str, args: &[&str]) -> (Value, String) {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_mecatl-prompt"));
+    cmd.env_clear()
         .env("HOME", &fixture.home)
         .env("XDG_CONFIG_HOME", fixture.home.join(".config"))
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default());
+    if let Some(vars) = fixture.case["env"].as_object() {
+        for (key, value) in vars {
+            cmd.env(key, value.as_str().unwrap_or_default());
+        }
+    }
+    let output = cmd
         .arg("-C")
         .arg(&fixture.workspace)
         .args(["--trust-project", "--agent", agent, "--at", &fixture.at()])
-        .args(["--format", "json", "assemble"])
-        .args(extra)
+        .args(["--format", "json"])
+        .args(args)
         .output()
         .expect("run the binary");
     let stderr = String::from_utf8_lossy(&output.stderr).into_owned();

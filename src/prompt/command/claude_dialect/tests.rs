@@ -496,25 +496,36 @@ fn shell_commands_are_inline_bangs_and_bang_fences() {
         [
             ShellCommand {
                 offset: 8,
+                len: 20,
                 command: "echo hi-from-bang".into()
             },
             ShellCommand {
                 offset: 38,
+                len: 25,
                 command: "echo fenced-bang".into()
             },
         ]
     );
-    assert_eq!(&body[found[1].offset..found[1].offset + 4], "```!");
-    // A bang inside a word, an empty or unclosed command, and a fence
-    // without the bang are not commands.
+    assert_eq!(
+        &body[found[1].offset..found[1].offset + found[1].len],
+        "```!\necho fenced-bang\n```"
+    );
+    // bang-word-start: a bang inside a word and an empty command are text;
+    // so are an unclosed command and a fence without the bang.
     for none in [
         "a!`x`",
         "!``",
-        "!`open\nclose`",
+        "!`open",
         "```\necho\n```",
         "plain `code`",
+        "```! unclosed",
     ] {
         assert!(shell_commands(none).is_empty(), "{none:?}");
     }
     assert_eq!(shell_commands("!`a` and !`b`").len(), 2);
+    // Claude Code's inline pattern crosses line breaks, and its fence needs
+    // no line of its own; an inline command inside a fence is the fence's.
+    let odd = shell_commands("!`open\nclose` ```!  \n!`b`\r\n``` x");
+    let commands: Vec<&str> = odd.iter().map(|c| c.command.as_str()).collect();
+    assert_eq!(commands, ["open\nclose", "!`b`"]);
 }

@@ -137,8 +137,9 @@ fn within_budget_every_description_stays() {
 
 #[test]
 fn over_budget_descriptions_come_back_greedily_in_order() {
-    // listing-budget-greedy: Claude Code's own 13 entries took 6,062
-    // columns; 110 columns were left for descriptions after the names.
+    // listing-budget-greedy: Claude Code's own 13 entries took 6,196
+    // columns, 6,062 once over budget; 110 columns were left for
+    // descriptions after the names.
     let entries = [
         entry("aa-first", &"f".repeat(40)),
         entry("bb-too-long", &"t".repeat(200)),
@@ -147,7 +148,8 @@ fn over_budget_descriptions_come_back_greedily_in_order() {
     ];
     let reserved = Reserved {
         entries: 13,
-        width: 6_062,
+        width: 6_196,
+        shrinkable: 134,
     };
     let fitted = fit(&entries, 6_231, reserved);
     assert_eq!(
@@ -175,7 +177,8 @@ fn width_counts_wide_characters_twice() {
     let wide = [entry("aa-wide", &"漢".repeat(30))];
     let reserved = Reserved {
         entries: 13,
-        width: 6_062,
+        width: 6_196,
+        shrinkable: 134,
     };
     assert_eq!(fit(&wide, 6_146, reserved).shrunk, 0);
     assert_eq!(fit(&wide, 6_145, reserved).shrunk, 1);

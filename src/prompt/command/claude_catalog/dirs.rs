@@ -1,0 +1,51 @@
+//! Where Claude Code finds commands and skills (SPEC §14.5), as search
+//! directories of the precedence engine in Claude Code's order.
+
+use std::sync::Arc;
+
+use crate::prompt::tiers::{Layout, SearchDir, Tier};
+use crate::prompt::walk::{InvalidAt, walk};
+use crate::workspace::{Workspace, join};
+
+/// The skills directory below a project directory or the config directory.
+pub const PROJECT_SKILLS_DIR: &str = ".claude/skills";
+/// The commands directory below a project directory.
+pub const PROJECT_COMMANDS_DIR: &str = ".claude/commands";
+
+/// Claude Code's command and skill directories in precedence order, first
+/// wins (observed, `tests/oracle/cases/claude-commands/`): skills before
+/// commands whatever their scope; within a kind the user's
+/// (`$CLAUDE_CONFIG_DIR/skills`, `/commands`, read through `user`) before
+/// the project's, and in the project the start directory `at`
+/// (workspace-relative) before each ancestor up to the workspace root.
+/// The project directories are withheld when `withheld` (an untrusted
+/// workspace).
+pub fn claude_dirs<'r>(
+    project: Arc<dyn Workspace + 'r>,
+    at: &str,
+    withheld: bool,
+    user: Option<Arc<dyn Workspace + 'r>>,
+) -> Result<Vec<SearchDir<'r>>, InvalidAt> {
+    let chain: Vec<String> = walk(None, project.as_ref(), at)?
+        .into_iter()
+        .rev()
+        .map(|dir| dir.dir)
+        .collect();
+    let mut dirs = Vec::with_capacity(2 * chain.len() + 2);
+    for (layout, user_dir, project_dir) in [
+        (Layout::SkillDirs, "skills", PROJECT_SKILLS_DIR),
+        (Layout::Nested, "commands", PROJECT_COMMANDS_DIR),
+    ] {
+        if let Some(user) = &user {
+            dirs.push(SearchDir::flat(user.clone(), user_dir, Tier::User).with_layout(layout));
+        }
+        for dir in &chain {
+            dirs.push(
+                SearchDir::flat(project.clone(), join(dir, project_dir), Tier::Project)
+                    .with_layout(layout)
+                    .withheld_if(withheld),
+            );
+        }
+    }
+    Ok(dirs)
+}

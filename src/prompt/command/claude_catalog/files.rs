@@ -1,0 +1,267 @@
+//! One Claude Code command or skill file as the precedence engine reads
+//! it: its text, whether it is a command or a skill, and its frontmatter
+//! read the way Claude Code reads it.
+
+use std::cell::OnceCell;
+
+use serde_json::{Map, Value};
+
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::limits;
+use crate::prompt::command::claude_dialect::{self, Frontmatter, Reading, read_frontmatter};
+use crate::prompt::command::claude_listing::{self, Kind};
+use crate::prompt::command::command_frontmatter::misplaced_frontmatter;
+use crate::prompt::command::files::{COMMAND_WORDS, read_text};
+use crate::prompt::tiers::{Layout, Listed, Loaded, Loss, SearchDir, Words};
+
+/// How skill files are named in diagnostics; like a command, a refused
+/// symlink or a name that is not UTF-8 is a warning (SPEC §5.5).
+pub const SKILL_WORDS: Words = Words {
+    noun: "skill",
+    plural: "skills",
+    dir_noun: "skills directory",
+    refusal: Severity::Warning,
+};
+
+/// A frontmatter value as Claude Code turns it into text: a string
+/// trimmed, a number or boolean spelled out; blank and other values give
+/// nothing.
+pub fn value_text(value: Option<&Value>) -> Option<String> {
+    match value? {
+        Value::String(s) => Some(s.trim().to_string()).filter(|s| !s.is_empty()),
+        Value::Number(n) => Some(n.to_string()),
+        Value::Bool(b) => Some(b.to_string()),
+        _ => None,
+    }
+}
+
+/// True for a frontmatter flag set to `true` (the boolean, or the string
+/// `true` in any case).
+fn flag(value: Option<&Value>) -> Option<bool> {
+    match value? {
+        Value::Bool(b) => Some(*b),
+        Value::String(s) => match s.trim().to_ascii_lowercase().as_str() {
+            "true" => Some(true),
+            "false" => Some(false),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// A command or skill file as read: its kind, its text (whole or the
+/// head, as the read asked) and its frontmatter, read when first asked for.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClaudeFile {
+    /// Command or skill.
+    pub kind: Kind,
+    /// The file's text, decoded (lossily).
+    pub text: String,
+    frontmatter: OnceCell<Frontmatter>,
+}
+
+impl ClaudeFile {
+    /// A file of `kind` holding `text`.
+    pub fn new(kind: Kind, text: String) -> Self {
+        Self {
+            kind,
+            text,
+            frontmatter: OnceCell::new(),
+        }
+    }
+
+    /// The frontmatter as Claude Code reads it, parsed the first time.
+    pub fn frontmatter(&self) -> &Frontmatter {
+        self.frontmatter
+            .get_or_init(|| read_frontmatter(&self.text))
+    }
+
+    fn key(&self, key: &str) -> Option<String> {
+        value_text(self.value(key))
+    }
+
+    /// The value of `key`. A block whose text does not hold the key's name
+    /// is not parsed for it: a listing or a completion that needs only a
+    /// few keys parses only the blocks that may have them.
+    fn value(&self, key: &str) -> Option<&Value> {
+        let (block, _) = claude_dialect::split_frontmatter(&self.text);
+        if !block?.contains(key) {
+            return None;
+        }
+        self.frontmatter().get(key).map(|entry| &entry.value)
+    }
+
+    /// Every frontmatter key Claude Code reads, with its value, in order.
+    pub fn keys(&self) -> Map<String, Value> {
+        self.frontmatter()
+            .entries
+            .iter()
+            .map(|entry| (entry.key.clone(), entry.value.clone()))
+            .collect()
+    }
+
+    /// The description Claude Code lists: `description:`, else the body's
+    /// first line ([`claude_listing::line_description`]).
+    pub fn description(&self) -> String {
+        self.key("description").unwrap_or_else(|| {
+            claude_listing::line_description(
+                claude_dialect::strip_frontmatter(&self.text),
+                self.kind,
+            )
+        })
+    }
+
+    /// `when_to_use:`, appended to the listing's description.
+    pub fn when_to_use(&self) -> Option<String> {
+        self.key("when_to_use")
+    }
+
+    /// `argument-hint:`, shown beside the name in listings and completion.
+    /// A list (`[message]` is YAML for a list of one word) is shown as
+    /// written, its items between brackets.
+    pub fn argument_hint(&self) -> Option<String> {
+        match self.value("argument-hint")? {
+            Value::Array(items) => {
+                let items: Vec<String> = items.iter().filter_map(|i| value_text(Some(i))).collect();
+                Some(format!("[{}]", items.join(", ")))
+            }
+            other => value_text(Some(other)),
+        }
+    }
+
+    /// A skill's `name:` key, which Claude Code shows beside the directory
+    /// name and accepts as a second name (observed: `skill-name-key*`); a
+    /// command's `name:` key does nothing (`command-name-key`).
+    pub fn declared_name(&self) -> Option<String> {
+        match self.kind {
+            Kind::Skill => self.key("name"),
+            Kind::Command => None,
+        }
+    }
+
+    /// `disable-model-invocation: true`: left out of the skills listing.
+    pub fn hidden_from_model(&self) -> bool {
+        flag(self.value("disable-model-invocation")) == Some(true)
+    }
+
+    /// `user-invocable: false`: only the model may invoke it; Claude Code
+    /// sends nothing when the user types it.
+    pub fn model_only(&self) -> bool {
+        flag(self.value("user-invocable")) == Some(false)
+    }
+
+    /// The names of `arguments:` (a list, or a space-separated string), as
+    /// [`claude_dialect::argument_names`] keeps them.
+    pub fn argument_names(&self) -> Vec<String> {
+        self.frontmatter().argument_names()
+    }
+}
+
+/// The kind of file a directory of this layout holds.
+pub(super) fn kind_of(dir: &SearchDir<'_>) -> Kind {
+    match dir.layout {
+        Layout::SkillDirs => Kind::Skill,
+        Layout::Flat | Layout::Nested => Kind::Command,
+    }
+}
+
+/// The words of a directory's files.
+fn words_of(dir: &SearchDir<'_>) -> &'static Words {
+    match kind_of(dir) {
+        Kind::Skill => &SKILL_WORDS,
+        Kind::Command => &COMMAND_WORDS,
+    }
+}
+
+/// Claude Code's commands and skills as one kind of the precedence engine
+/// (skills in [`Layout::SkillDirs`] directories, commands in
+/// [`Layout::Nested`] ones): a usable file yields a [`ClaudeFile`], read
+/// up to `read_bytes`.
+#[derive(Debug, Clone, Copy)]
+pub struct ClaudeFiles {
+    /// How much of a file is read.
+    pub read_bytes: u64,
+    /// Whether a file's frontmatter is checked when it is read (invalid
+    /// YAML, a misplaced fence): off for completion, which reports nothing
+    /// and parses only what it shows.
+    pub diagnose: bool,
+}
+
+impl ClaudeFiles {
+    /// Whole files (up to [`limits::MAX_COMMAND_FILE_BYTES`]), for
+    /// expansion.
+    pub const WHOLE: Self = Self {
+        read_bytes: limits::MAX_COMMAND_FILE_BYTES,
+        diagnose: true,
+    };
+    /// The first [`limits::COMMAND_DESCRIPTION_HEAD_BYTES`], for listings.
+    pub const HEAD: Self = Self {
+        read_bytes: limits::COMMAND_DESCRIPTION_HEAD_BYTES,
+        diagnose: true,
+    };
+    /// The same head, unchecked, for completion.
+    pub const QUIET_HEAD: Self = Self {
+        read_bytes: limits::COMMAND_DESCRIPTION_HEAD_BYTES,
+        diagnose: false,
+    };
+}
+
+impl crate::prompt::tiers::Kind for ClaudeFiles {
+    type Item = ClaudeFile;
+
+    fn words(&self, dir: &SearchDir<'_>) -> &Words {
+        words_of(dir)
+    }
+
+    fn load(&self, dir: &SearchDir<'_>, file: &Listed) -> Result<Loaded<ClaudeFile>, Loss> {
+        let (text, mut notes) = read_text(words_of(dir), dir, file, self.read_bytes)?;
+        let file_read = ClaudeFile::new(kind_of(dir), text);
+        if self.diagnose {
+            notes.extend(frontmatter_note(&dir.display(&file.rel), &file_read));
+        }
+        Ok(Loaded {
+            item: file_read,
+            notes,
+        })
+    }
+}
+
+/// What is said about a file's frontmatter: a block Claude Code does not
+/// see (text before the opening `---`), or one that is not valid YAML,
+/// with its line and column and what Claude Code makes of it.
+fn frontmatter_note(source: &str, file: &ClaudeFile) -> Option<Diagnostic> {
+    let (error, consequence) = match &file.frontmatter().reading {
+        Reading::Yaml => return None,
+        Reading::NoBlock => {
+            let misplaced = misplaced_frontmatter(file.text.as_bytes())?;
+            return Some(Diagnostic::warning(
+                source,
+                format!(
+                    "the opening --- on line {} is not at the start of the file, so Claude \
+                     Code does not read the frontmatter and sends it as text; remove what \
+                     precedes it",
+                    misplaced.line()
+                ),
+            ));
+        }
+        Reading::Requoted(error) => (
+            error,
+            "Claude Code reads it again with such values quoted and uses its keys; quote \
+             them (e.g. `argument-hint: \"[a] [b]\"`) so every reader agrees",
+        ),
+        Reading::Ignored(error) => (
+            error,
+            "Claude Code ignores every key of it (no description, no arguments), though \
+             the block still leaves the text",
+        ),
+    };
+    Some(Diagnostic::warning(
+        source,
+        format!(
+            "frontmatter is not valid YAML at line {}, column {} ({}); {consequence}",
+            error.line,
+            error.column,
+            error.problem.describe()
+        ),
+    ))
+}
