@@ -300,6 +300,121 @@ fn usage_errors_exit_2() {
     );
 }
 
+/// A workspace whose CLAUDE.md links to AGENTS.md, with three nested
+/// commands and a skill only Claude Code offers, a command the engine
+/// offers too and a skill only Codex offers.
+fn catalog_env() -> TestEnv {
+    let env = TestEnv::new();
+    std::fs::create_dir_all(env.ws.join(".git")).unwrap();
+    env.write("AGENTS.md", "Run the tests.\n");
+    symlink("AGENTS.md", &env.ws.join("CLAUDE.md"));
+    env.write(".claude/commands/review.md", "Review $ARGUMENTS\n");
+    for nested in ["git/commit", "git/push", "db/up"] {
+        env.write(&format!(".claude/commands/{nested}.md"), "Do it.\n");
+    }
+    env.write(
+        ".claude/skills/deploy/SKILL.md",
+        "---\nname: deploy\ndescription: Deploy it\n---\nDeploy.\n",
+    );
+    env.write(
+        ".agents/skills/lint/SKILL.md",
+        "---\nname: lint\ndescription: Lint it\n---\nLint.\n",
+    );
+    env
+}
+
+#[test]
+fn commands_and_skills_only_some_agents_offer_are_rows_and_divergences_but_never_fail() {
+    let env = catalog_env();
+    let out = compare(&env, &["--fail-on-divergence"]);
+    out.assert_code(0);
+    let row = |dir: &str| {
+        out.stdout
+            .lines()
+            .find(|line| line.starts_with(&format!("{dir} ")))
+            .map(|line| line.split_whitespace().collect::<Vec<_>>().join(" "))
+            .unwrap_or_else(|| panic!("no row for {dir}: {}", out.stdout))
+    };
+    assert_eq!(
+        row(".claude/commands/"),
+        ".claude/commands/ project 1 command 1 command —"
+    );
+    assert_eq!(
+        row(".claude/commands/git/"),
+        ".claude/commands/git/ project — 2 commands —"
+    );
+    assert_eq!(
+        row(".claude/skills/"),
+        ".claude/skills/ project — 1 skill —"
+    );
+    assert_eq!(
+        row(".agents/skills/"),
+        ".agents/skills/ project — — 1 skill"
+    );
+    for line in [
+        "- 1 command exists only for mecatl and Claude Code: .claude/commands/ (1)",
+        "- 3 nested commands and 1 skill exist only for Claude Code: .claude/skills/ (1), \
+         .claude/commands/db/ (1), .claude/commands/git/ (2)",
+        "- 1 skill exists only for Codex: .agents/skills/ (1)",
+    ] {
+        assert!(out.stdout.contains(line), "{line}\n{}", out.stdout);
+    }
+    assert!(
+        !out.stdout.contains("SKILL.md"),
+        "skills are summarised per directory, not rows: {}",
+        out.stdout
+    );
+    let json = compare(&env, &["--format", "json"]).json();
+    let commands: Vec<&serde_json::Value> = json["divergences"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["kind"] == "commands")
+        .collect();
+    assert_eq!(commands.len(), 3, "{json}");
+    assert_eq!(
+        commands[2]["paths"],
+        serde_json::json!([
+            ".claude/skills/",
+            ".claude/commands/db/",
+            ".claude/commands/git/"
+        ])
+    );
+
+    // Untrusted: every project catalog is withheld, counted where its
+    // entries are known by their paths; Codex's root is not searched.
+    let out = run(&env, &["compare", "--format", "json"]);
+    out.assert_code(0);
+    let doc = out.json();
+    let cell = |dir: &str, agent: &str| {
+        let row = doc["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|row| row["path"] == dir)
+            .unwrap_or_else(|| panic!("no row {dir}: {doc}"));
+        (
+            row["per_agent"][agent]["state"].clone(),
+            row["per_agent"][agent]["entries"].clone(),
+        )
+    };
+    let withheld = |n: Option<u64>| (serde_json::json!("withheld"), serde_json::json!(n));
+    assert_eq!(cell(".claude/commands/", "mecatl"), withheld(Some(1)));
+    assert_eq!(cell(".claude/commands/git/", "claude"), withheld(Some(2)));
+    assert_eq!(cell(".claude/skills/", "claude"), withheld(Some(1)));
+    assert_eq!(cell(".agents/skills/", "codex"), withheld(None));
+    let commands = doc["divergences"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["kind"] == "commands")
+        .count();
+    assert_eq!(
+        commands, 0,
+        "nothing is offered, so nothing diverges: {doc}"
+    );
+}
+
 #[test]
 fn untrusted_project_files_are_withheld_for_every_agent_and_the_notice_is_given_once() {
     let env = chain_env();
@@ -383,6 +498,16 @@ fn every_file_and_directory_the_profiles_share_is_opened_once() {
     let env = chain_env();
     env.write(".claude/rules/style.md", "Be brief.\n");
     env.write("a/b/CLAUDE.local.md", "Mine.\n");
+    env.write(".claude/commands/review.md", "Review.\n");
+    env.write(".claude/commands/git/commit.md", "Commit.\n");
+    env.write(
+        ".claude/skills/deploy/SKILL.md",
+        "---\nname: deploy\ndescription: Deploy it\n---\nDeploy.\n",
+    );
+    env.write(
+        ".agents/skills/lint/SKILL.md",
+        "---\nname: lint\ndescription: Lint it\n---\nLint.\n",
+    );
     let compare_args = ["--trust-project", "compare", "--at", "a/b"];
     let Some(compared) = opened(&env, &compare_args) else {
         eprintln!("strace is not installed; skipped");
@@ -390,7 +515,8 @@ fn every_file_and_directory_the_profiles_share_is_opened_once() {
     };
     let agents = env.ws.join("AGENTS.md").display().to_string();
     let rules = env.ws.join(".claude/rules").display().to_string();
-    for shared in [&agents, &rules] {
+    let commands = env.ws.join(".claude/commands").display().to_string();
+    for shared in [&agents, &rules, &commands] {
         assert_eq!(
             compared.iter().filter(|p| *p == shared).count(),
             1,
