@@ -8,8 +8,8 @@
 //!
 //! Output:
 //! - Text: a table (`FILE`, `SCOPE`, one column per agent; a cell says
-//!   `start`, `touch`, `cut K/N`, `shadowed`, `withheld`, `not read (why)`
-//!   or `—`), the total bytes and tokens per agent with a line naming how
+//!   `start`, `touch`, `cut K/N`, `shadowed`, `withheld`, `not read (why)`,
+//!   a directory's commands and skills, or `—`), the total bytes and tokens per agent with a line naming how
 //!   tokens were counted, then the divergences, one line each. With
 //!   `--diff A,B`, only the unified diff of A's and B's instruction
 //!   content.
@@ -27,7 +27,9 @@
 //!   agents depend on it.
 //! - A cell's `reason` (JSON) says why a file was shadowed, withheld or not
 //!   read, in the words `assemble`'s `not_loaded` uses; `state` is one of
-//!   `start`, `cut`, `touch`, `shadowed`, `withheld`, `not_read`, `none`.
+//!   `start`, `cut`, `touch`, `shadowed`, `withheld`, `not_read`,
+//!   `offered`, `none`; a directory's cell counts its commands and skills
+//!   in `entries` (null elsewhere, and for a directory left unsearched).
 //! - The profiles run Claude Code first, then the engine, then Codex,
 //!   whatever order is asked for: a read is answered from an earlier one
 //!   only when that one read at least as much, and Claude Code reads files
@@ -40,6 +42,14 @@
 //! - `--diff A,B` takes two different agents among `--agents`; the diff is
 //!   empty when their contents are equal, with an info line saying so.
 //!   JSON carries it as `"diff": {"a", "b", "unified"}`.
+//! - The table leaves out the rows of paths no agent found a file at
+//!   (every cell `—` or `not read (missing)`: an `@name` in prose that
+//!   Claude Code's scanner takes for an import) and counts them in a line
+//!   below it; JSON lists them.
+//! - Commands and skills are rows per directory: a cell counts what the
+//!   agent offers from it (`2 commands, 1 skill`), or what trust withholds
+//!   (`withheld (N)`; plain `withheld` for a Codex skills directory left
+//!   unsearched). `--fail-on-divergence` never looks at them.
 //! - The engine (mecatl) runs with every turn-0 source and its defaults,
 //!   as `assemble` does without options; its totals count its soul,
 //!   memory index and user model too, which are rows of the table.
@@ -60,7 +70,7 @@ use crate::cli::sources::with_context_diagnostics;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::prompt::compare::divergence::{Divergence, grouped, names};
 use crate::prompt::compare::{self, Cell, Comparison, FileRow, OfferCounts, Profiled, State, diff};
-use crate::prompt::profile::{Agent, ProfileTurn0};
+use crate::prompt::profile::{Agent, NotLoadedReason, ProfileTurn0};
 use crate::prompt::tokens::{ESTIMATE_RULE, Tokenizer, tokenizer_for};
 use crate::workspace::{MemoCounts, ReadMemo};
 
@@ -382,7 +392,9 @@ fn text(comparison: &Comparison, totals: &[Total]) -> String {
     let mut head = vec!["FILE".to_string(), "SCOPE".to_string()];
     head.extend(agents.iter().map(|a| a.as_str().to_uppercase()));
     rows.push(head);
-    for row in &comparison.files {
+    let (shown, unfound): (Vec<&FileRow>, Vec<&FileRow>) =
+        comparison.files.iter().partition(|row| !names_no_file(row));
+    for row in shown {
         let mut line = vec![output::one_line(&row.path), row.scope.as_str().to_string()];
         line.extend(row.cells.iter().map(cell_text));
         rows.push(line);
@@ -399,6 +411,26 @@ fn text(comparison: &Comparison, totals: &[Total]) -> String {
     let mut out = output::aligned_columns(&rows);
     out.push('\n');
     out.push_str(&tokenizer_line(agents, totals));
+    if !unfound.is_empty() {
+        let who: Vec<Agent> = agents
+            .iter()
+            .enumerate()
+            .filter(|(at, _)| {
+                unfound
+                    .iter()
+                    .any(|row| row.cells[*at].state != State::None)
+            })
+            .map(|(_, agent)| *agent)
+            .collect();
+        let paths = match unfound.len() {
+            1 => "1 path".to_string(),
+            n => format!("{} paths", grouped(n as u64)),
+        };
+        out.push_str(&format!(
+            "\nnot shown: {paths} {} took for imports, where no file exists (--format json lists them)",
+            names(&who)
+        ));
+    }
     out.push_str("\n\n");
     if comparison.divergences.is_empty() {
         out.push_str(&format!(
@@ -413,6 +445,18 @@ fn text(comparison: &Comparison, totals: &[Total]) -> String {
         }
     }
     out
+}
+
+/// True for a row no agent found a file for: every cell is `—` or `not
+/// read (missing)` (an `@name` in prose that Claude Code's scanner takes
+/// for an import and finds nothing at). The table leaves such rows out and
+/// counts them; JSON keeps them.
+fn names_no_file(row: &FileRow) -> bool {
+    row.cells.iter().all(|cell| match cell.state {
+        State::None => true,
+        State::NotRead => cell.label == Some(NotLoadedReason::Missing.label()),
+        _ => false,
+    })
 }
 
 /// How the tokens of the totals were counted, in one line.

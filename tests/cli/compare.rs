@@ -416,6 +416,37 @@ fn commands_and_skills_only_some_agents_offer_are_rows_and_divergences_but_never
 }
 
 #[test]
+fn paths_claude_code_takes_for_imports_and_finds_nothing_at_are_counted_not_rows() {
+    let env = TestEnv::new();
+    std::fs::create_dir_all(env.ws.join(".git")).unwrap();
+    env.write(
+        "CLAUDE.md",
+        "Tag it @MX:NOTE or @MX:TODO; see @docs/real.md\n",
+    );
+    env.write("docs/real.md", "Real.\n");
+    let out = compare(&env, &[]);
+    out.assert_code(0);
+    assert!(!out.stdout.contains("MX:"), "{}", out.stdout);
+    assert!(out.stdout.contains("docs/real.md "), "{}", out.stdout);
+    assert!(
+        out.stdout.contains(
+            "not shown: 2 paths Claude Code took for imports, where no file exists (--format \
+             json lists them)"
+        ),
+        "{}",
+        out.stdout
+    );
+    let doc = compare(&env, &["--format", "json"]).json();
+    let missing = doc["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|row| row["per_agent"]["claude"]["reason"] == "not found")
+        .count();
+    assert_eq!(missing, 2, "{doc}");
+}
+
+#[test]
 fn untrusted_project_files_are_withheld_for_every_agent_and_the_notice_is_given_once() {
     let env = chain_env();
     let out = run(
