@@ -47,7 +47,7 @@
 //!   Claude Code's scanner takes for an import) and counts them in a line
 //!   below it; JSON lists them.
 //! - Commands and skills are rows per directory: a cell counts what the
-//!   agent offers from it (`2 commands, 1 skill`), or what trust withholds
+//!   agent offers from it (`2 nested commands and 1 skill`), or what trust withholds
 //!   (`withheld (N)`; plain `withheld` for a Codex skills directory left
 //!   unsearched). `--fail-on-divergence` never looks at them.
 //! - The engine (mecatl) runs with every turn-0 source and its defaults,
@@ -68,8 +68,8 @@ use crate::cli::profile::skills::ListingArgs;
 use crate::cli::profile::{AgentRun, ProfileArgs, Readers, TouchArgs, agent_run};
 use crate::cli::sources::with_context_diagnostics;
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::prompt::compare::divergence::{Divergence, grouped, names};
-use crate::prompt::compare::{self, Cell, Comparison, FileRow, OfferCounts, Profiled, State, diff};
+use crate::prompt::compare::divergence::{Divergence, grouped, names, offer_words};
+use crate::prompt::compare::{self, Cell, Comparison, FileRow, Profiled, State, diff};
 use crate::prompt::profile::{Agent, NotLoadedReason, ProfileTurn0};
 use crate::prompt::tokens::{ESTIMATE_RULE, Tokenizer, tokenizer_for};
 use crate::workspace::{MemoCounts, ReadMemo};
@@ -363,25 +363,9 @@ fn cell_text(cell: &Cell) -> String {
             None => "withheld".to_string(),
         },
         State::NotRead => format!("not read ({})", cell.label.unwrap_or("not loaded")),
-        State::Offered => offer_text(cell.offer.unwrap_or_default()),
+        State::Offered => offer_words(cell.offer.unwrap_or_default()),
         State::None => "—".to_string(),
     }
-}
-
-/// A directory's commands and skills in a cell: `2 commands, 1 skill`.
-fn offer_text(counts: OfferCounts) -> String {
-    let plural = |n: usize, one: &str| match n {
-        1 => format!("1 {one}"),
-        _ => format!("{n} {one}s"),
-    };
-    let mut words = Vec::new();
-    if counts.commands > 0 {
-        words.push(plural(counts.commands, "command"));
-    }
-    if counts.skills > 0 {
-        words.push(plural(counts.skills, "skill"));
-    }
-    words.join(", ")
 }
 
 /// The text rendering: the table, the totals, the tokenizers, then the

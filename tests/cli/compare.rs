@@ -300,6 +300,17 @@ fn usage_errors_exit_2() {
     );
 }
 
+/// A skill only Claude Code offers (`deploy`) and one only Codex offers
+/// (`lint`).
+fn write_skills(env: &TestEnv) {
+    for (dir, name) in [(".claude/skills", "deploy"), (".agents/skills", "lint")] {
+        env.write(
+            &format!("{dir}/{name}/SKILL.md"),
+            format!("---\nname: {name}\ndescription: {name} it\n---\n{name}.\n"),
+        );
+    }
+}
+
 /// A workspace whose CLAUDE.md links to AGENTS.md, with three nested
 /// commands and a skill only Claude Code offers, a command the engine
 /// offers too and a skill only Codex offers.
@@ -312,14 +323,7 @@ fn catalog_env() -> TestEnv {
     for nested in ["git/commit", "git/push", "db/up"] {
         env.write(&format!(".claude/commands/{nested}.md"), "Do it.\n");
     }
-    env.write(
-        ".claude/skills/deploy/SKILL.md",
-        "---\nname: deploy\ndescription: Deploy it\n---\nDeploy.\n",
-    );
-    env.write(
-        ".agents/skills/lint/SKILL.md",
-        "---\nname: lint\ndescription: Lint it\n---\nLint.\n",
-    );
+    write_skills(&env);
     env
 }
 
@@ -341,7 +345,7 @@ fn commands_and_skills_only_some_agents_offer_are_rows_and_divergences_but_never
     );
     assert_eq!(
         row(".claude/commands/git/"),
-        ".claude/commands/git/ project — 2 commands —"
+        ".claude/commands/git/ project — 2 nested commands —"
     );
     assert_eq!(
         row(".claude/skills/"),
@@ -531,14 +535,7 @@ fn every_file_and_directory_the_profiles_share_is_opened_once() {
     env.write("a/b/CLAUDE.local.md", "Mine.\n");
     env.write(".claude/commands/review.md", "Review.\n");
     env.write(".claude/commands/git/commit.md", "Commit.\n");
-    env.write(
-        ".claude/skills/deploy/SKILL.md",
-        "---\nname: deploy\ndescription: Deploy it\n---\nDeploy.\n",
-    );
-    env.write(
-        ".agents/skills/lint/SKILL.md",
-        "---\nname: lint\ndescription: Lint it\n---\nLint.\n",
-    );
+    write_skills(&env);
     let compare_args = ["--trust-project", "compare", "--at", "a/b"];
     let Some(compared) = opened(&env, &compare_args) else {
         eprintln!("strace is not installed; skipped");

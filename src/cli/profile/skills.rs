@@ -121,38 +121,36 @@ pub fn add_listing(
                     scope: Scope::Project,
                     reason: NotLoadedReason::Withheld,
                 }));
-            let parts: Vec<Part> = found
+            let (parts, mut offered): (Vec<Part>, Vec<Offered>) = found
                 .listing
                 .skills
                 .iter()
-                .map(|skill| Part {
-                    path: skill.path.clone(),
-                    scope: skill.scope,
-                    kind: PartKind::Skills,
-                    imported_by: None,
-                    content: skill.entry(),
-                    cut: None,
+                .map(|skill| {
+                    let part = Part {
+                        path: skill.path.clone(),
+                        scope: skill.scope,
+                        kind: PartKind::Skills,
+                        imported_by: None,
+                        content: skill.entry(),
+                        cut: None,
+                    };
+                    let offered = Offered {
+                        path: skill.path.clone(),
+                        scope: skill.scope,
+                        kind: OfferedKind::Skill,
+                        nested: false,
+                        withheld: false,
+                    };
+                    (part, offered)
                 })
-                .collect();
-            let offered: Vec<Offered> = found
-                .listing
-                .skills
-                .iter()
-                .map(|skill| Offered {
-                    path: skill.path.clone(),
-                    scope: skill.scope,
-                    kind: OfferedKind::Skill,
-                    nested: false,
-                    withheld: false,
-                })
-                .chain(found.withheld.iter().map(|root| Offered {
-                    path: root.clone(),
-                    scope: Scope::Project,
-                    kind: OfferedKind::Unread,
-                    nested: false,
-                    withheld: true,
-                }))
-                .collect();
+                .unzip();
+            offered.extend(found.withheld.iter().map(|root| Offered {
+                path: root.clone(),
+                scope: Scope::Project,
+                kind: OfferedKind::Unread,
+                nested: false,
+                withheld: true,
+            }));
             if parts.is_empty() {
                 return Ok(offered);
             }

@@ -397,8 +397,8 @@ fn commands(profiles: &[Profiled<'_>]) -> Vec<Divergence> {
 }
 
 /// Commands and skills counted in words: `7 nested commands`, `3 commands
-/// (1 nested) and 2 skills`.
-fn offer_words(counts: OfferCounts) -> String {
+/// (1 nested) and 2 skills` (a divergence's sentence, a directory's cell).
+pub fn offer_words(counts: OfferCounts) -> String {
     let count = |n: usize, one: &str| match n {
         1 => format!("1 {one}"),
         _ => format!("{n} {one}s"),
