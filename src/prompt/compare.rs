@@ -36,6 +36,10 @@
 //!   when another file takes its place, including Claude Code's unused
 //!   AGENTS.md fallback; else `not_read` with the reason), or nothing
 //!   (`none`: the agent does not look at that file).
+//! - Commands and skills are one row per directory ([`Offered`]), not a
+//!   row per file: the skills listing's parts and the catalog entries
+//!   trust withholds are left to those rows. A skills directory left
+//!   unsearched (Codex's, untrusted) is withheld without a count.
 //! - A cell's `bytes` is what the agent sends for the file (for a cut
 //!   file, the bytes kept); for a file left out over a budget or size
 //!   limit, the file's size; else none.
