@@ -10,6 +10,7 @@ pub mod codex;
 pub mod command;
 pub mod compare;
 pub mod defaults;
+pub mod divergence;
 pub mod env;
 pub mod glob;
 pub mod imports;

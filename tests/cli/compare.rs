@@ -332,6 +332,11 @@ fn commands_and_skills_only_some_agents_offer_are_rows_and_divergences_but_never
     let env = catalog_env();
     let out = compare(&env, &["--fail-on-divergence"]);
     out.assert_code(0);
+    assert!(
+        !out.stderr.contains("nested directory"),
+        "the divergence says it; the engine's listing warning is not repeated: {}",
+        out.stderr
+    );
     let row = |dir: &str| {
         out.stdout
             .lines()

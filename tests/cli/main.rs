@@ -9,6 +9,7 @@ mod compare;
 mod completions;
 mod corpus;
 mod diagnostics;
+mod divergence;
 mod exit;
 mod expand;
 mod explain;

@@ -50,7 +50,8 @@ pub struct ListingArgs {
 /// instructions), with what was said about it, read through `readers`;
 /// returns every command and skill the agent's catalog offers or withholds
 /// (for `compare`). The engine has no listing message: its command
-/// directories are only listed, no file read.
+/// directories are only listed, no file read, and only a listing that
+/// fails is diagnosed.
 pub fn add_listing(
     readers: &Readers<'_>,
     agent: Agent,
@@ -61,7 +62,16 @@ pub fn add_listing(
     match catalog_for(readers, agent, &[])? {
         Catalog::Engine(catalog) => {
             let listing = list_in(catalog.dirs(), false);
-            turn0.diagnostics.extend(listing.diagnostics);
+            // What `commands list` warns about (shadowing, names, Claude
+            // Code's nested directories) is said by the rows and
+            // divergences of whoever asks for the catalog; a directory
+            // that cannot be listed is still said.
+            turn0.diagnostics.extend(
+                listing
+                    .diagnostics
+                    .into_iter()
+                    .filter(|d| d.severity == Severity::Fatal),
+            );
             Ok(listing
                 .commands
                 .into_iter()

@@ -27,11 +27,11 @@ use crate::prompt::claude::{names, switches_fallback_off};
 use crate::prompt::command::claude_dialect::split_frontmatter;
 use crate::prompt::imports::{Bounds, Candidate, Loaded, NotLoaded, Origin, candidates, scan};
 use crate::prompt::lint::docs::{Doc, DocKind};
-use crate::prompt::lint::survey::{is_within, parent};
+use crate::prompt::lint::survey::is_within;
 use crate::prompt::lint::{Code, Lint, Out, line_at, quote};
 use crate::prompt::profile::Agent;
 use crate::prompt::text::decode_lossy;
-use crate::workspace::{EntryKind, WsError, join};
+use crate::workspace::{EntryKind, WsError, join, parent};
 
 /// Follows the imports of every file Claude Code's walk loads.
 pub(super) fn check(lint: &Lint<'_>, docs: &[Doc], out: &mut Out) {
