@@ -199,3 +199,12 @@ pub const O200K_PIECE_CACHE_MIN_BYTES: usize = 16 << 10;
 /// hold the distinct words of a long text and stay in a core's
 /// second-level cache (ours, measured).
 pub const O200K_PIECE_CACHE_SLOTS: usize = 16 << 10;
+
+// compare (SPEC §15.1).
+
+/// Most files one divergence sentence names; the rest are counted ("and 4
+/// more"), so a line stays a line (ours).
+pub const COMPARE_LISTED_FILES: usize = 5;
+/// How long `compare --diff` looks for the smallest diff before it settles
+/// for a correct, larger one (ours).
+pub const COMPARE_DIFF_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
