@@ -33,6 +33,13 @@
 # reads `-` and only time is judged. The rule files a 10,000-rule assemble
 # opens are counted with strace when it is installed.
 #
+# compare: the three profiles on the git copy of the small workspace (below)
+# against one `assemble --agent codex --stats` there (which, like compare,
+# loads the o200k_base tables to count Codex's tokens exactly), and compare
+# of the two estimated profiles against a plain `assemble`, each target
+# <= 3x the baseline's own time; with strace, no file of the workspace may
+# be opened twice (the profiles share one reading cache).
+#
 # Codex: `assemble --agent codex` on a git copy of the small workspace is
 # timed against `codex debug prompt-input` on the same workspace, target
 # >= 10x faster, when the oracle's Codex is installed
@@ -520,6 +527,24 @@ main() {
 	own_time "build --no-git-status, small workspace" 3 8192 "$bin -C $small $build"
 	local codex_assemble="$bin -C $tmp/codex --trust-project --agent codex --at sub assemble"
 	own_time "assemble --agent codex, small workspace" 3 8192 "$codex_assemble"
+
+	# compare (SPEC §15.7): the three profiles at once against one assemble
+	# on the same workspace, and the files it opens (each once, strace).
+	# compare always counts Codex's tokens exactly, so its baseline is the
+	# assemble that does too; the two estimated profiles alone are set
+	# against the plain assemble.
+	local compare="$bin -C $tmp/codex --trust-project --at sub compare"
+	against "compare, three profiles, small workspace" "assemble --agent codex --stats" 3 131072 \
+		"$compare" "$codex_assemble --stats"
+	against "compare --agents mecatl,claude, small workspace" "assemble" 3 8192 \
+		"$compare --agents mecatl,claude" "$bin -C $tmp/codex --trust-project assemble"
+	if command -v strace >/dev/null && selected "compare, files opened twice"; then
+		local twice
+		strace -f -e trace=open,openat -o "$tmp/strace.out" $compare >/dev/null 2>&1 || true
+		twice=$(grep -o "\"$tmp/codex/[^\"]*\"" "$tmp/strace.out" | sort | uniq -d | wc -l)
+		row "compare, files opened twice (strace)" "-" "-" "-" "-" "-" "-" "0 files, got $twice" \
+			"$(verdict "$(le "$twice" 0)")"
+	fi
 
 	local files=() i
 	for ((i = 1; i <= 10000; i++)); do files+=("r$i.md"); done

@@ -185,3 +185,26 @@ pub const LINT_QUOTE_CHARS: usize = 60;
 /// Most `/ns:name` examples a nested-commands divergence warning names; the
 /// rest are counted (ours, SPEC §15.2).
 pub const DIVERGENCE_EXAMPLES: usize = 3;
+
+/// Longest pre-tokenized piece that exact `o200k_base` counting merges with
+/// `tiktoken`'s own quadratic loop (on the stack); a longer piece (a run of
+/// one letter, a line of `=`) is merged through a queue of candidate pairs
+/// bucketed by rank. Real text has few pieces this long (ours, measured).
+pub const O200K_SHORT_PIECE_BYTES: usize = 64;
+/// Shortest text whose `o200k_base` count keeps the counts of the pieces it
+/// has met, to reuse them on repeats; a shorter text is not worth the
+/// cache's allocation (ours, measured).
+pub const O200K_PIECE_CACHE_MIN_BYTES: usize = 16 << 10;
+/// Slots of that cache of piece counts: 16,384 slots of 8 bytes (128 KiB)
+/// hold the distinct words of a long text and stay in a core's
+/// second-level cache (ours, measured).
+pub const O200K_PIECE_CACHE_SLOTS: usize = 16 << 10;
+
+// compare (SPEC §15.1).
+
+/// Most files one divergence sentence names; the rest are counted ("and 4
+/// more"), so a line stays a line (ours).
+pub const COMPARE_LISTED_FILES: usize = 5;
+/// How long `compare --diff` looks for the smallest diff before it settles
+/// for a correct, larger one (ours).
+pub const COMPARE_DIFF_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);

@@ -2,16 +2,20 @@
 //! a [`Workspace`], never with `std::fs` directly from the domain.
 //!
 //! Two implementations ship: [`OsWorkspace`], rooted at a directory on disk,
-//! and [`MemWorkspace`], an in-memory tree for tests. Paths handed to a
-//! workspace are relative, `/`-separated, and never contain `..`.
+//! and [`MemWorkspace`], an in-memory tree for tests; [`MemoWorkspace`]
+//! wraps either so that one run's readers share what they read
+//! ([`ReadMemo`]). Paths handed to a workspace are relative,
+//! `/`-separated, and never contain `..`.
 
 use std::io;
 use std::path::{Path, PathBuf};
 
 mod mem;
+mod memo;
 mod os;
 
 pub use mem::{MemNode, MemWorkspace};
+pub use memo::{MemoCounts, MemoWorkspace, ReadMemo};
 pub use os::OsWorkspace;
 
 /// What a path is, after symbolic links have been resolved (for `stat`) or

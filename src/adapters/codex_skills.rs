@@ -14,7 +14,6 @@
 //!   it, separated by blank lines (Codex sends them as messages of their
 //!   own).
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::adapters::codex_config;
@@ -23,14 +22,14 @@ use crate::prompt::codex::chain::{chain, find_root};
 use crate::prompt::codex::skills::{SkillListing, list_skills, skill_blocks, skill_roots};
 use crate::prompt::command::Expansion;
 use crate::prompt::walk::{InvalidAt, Scope, walk};
-use crate::workspace::{EntryKind, LinkPolicy, OsWorkspace, Workspace};
+use crate::workspace::{EntryKind, Workspace};
 
 /// The Codex skill roots of one run.
 pub struct CodexSkills {
     project: Arc<dyn Workspace>,
-    parent: OsWorkspace,
-    codex_home: Option<OsWorkspace>,
-    home: Option<OsWorkspace>,
+    parent: Arc<dyn Workspace>,
+    codex_home: Option<Arc<dyn Workspace>>,
+    home: Option<Arc<dyn Workspace>>,
     at: String,
     trusted: bool,
 }
@@ -75,20 +74,22 @@ pub struct CodexExpansion {
 impl CodexSkills {
     /// The roots of a run started in `at` (workspace-relative) in the
     /// workspace read by `project` (its roots withheld unless `trusted`),
-    /// with `$CODEX_HOME` and the home directory when there are.
+    /// the directories above it read by `parent` (rooted at `/`), with the
+    /// readers of `$CODEX_HOME` and the home directory when there are
+    /// (links followed: SPEC §3.1).
     pub fn new(
         project: Arc<dyn Workspace>,
         at: &str,
         trusted: bool,
-        codex_home: Option<PathBuf>,
-        home: Option<PathBuf>,
+        parent: Arc<dyn Workspace>,
+        codex_home: Option<Arc<dyn Workspace>>,
+        home: Option<Arc<dyn Workspace>>,
     ) -> Self {
-        let follow = |dir: PathBuf| OsWorkspace::new(dir, LinkPolicy::Follow);
         Self {
             project,
-            parent: OsWorkspace::new("/", LinkPolicy::Follow),
-            codex_home: codex_home.map(follow),
-            home: home.map(follow),
+            parent,
+            codex_home,
+            home,
             at: at.to_string(),
             trusted,
         }
@@ -99,20 +100,16 @@ impl CodexSkills {
         let mut diagnostics = Vec::new();
         let markers = match &self.codex_home {
             Some(home) => {
-                let read = codex_config::load(home);
+                let read = codex_config::load(&**home);
                 diagnostics.extend(read.diagnostics);
                 read.config.project_root_markers
             }
             None => crate::prompt::codex::CodexConfig::default().project_root_markers,
         };
-        let walked = walk(Some(&self.parent), self.project.as_ref(), &self.at)?;
+        let walked = walk(Some(&*self.parent), self.project.as_ref(), &self.at)?;
         let root = find_root(&walked, &markers);
         let chain = chain(&walked, root.as_ref());
-        let mut roots = skill_roots(
-            chain,
-            self.codex_home.as_ref().map(|r| r as &dyn Workspace),
-            self.home.as_ref().map(|r| r as &dyn Workspace),
-        );
+        let mut roots = skill_roots(chain, self.codex_home.as_deref(), self.home.as_deref());
         let mut withheld = Vec::new();
         if !self.trusted {
             roots.retain(|root| {
@@ -183,6 +180,7 @@ impl CodexSkills {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::workspace::{LinkPolicy, OsWorkspace};
 
     fn write(root: &std::path::Path, rel: &str, text: &str) {
         let path = root.join(rel);
@@ -196,12 +194,16 @@ mod tests {
 
     fn skills(ws: &std::path::Path, home: &std::path::Path, trusted: bool) -> CodexSkills {
         let project: Arc<dyn Workspace> = Arc::new(OsWorkspace::new(ws, LinkPolicy::Confine));
+        let follow = |dir: std::path::PathBuf| -> Arc<dyn Workspace> {
+            Arc::new(OsWorkspace::new(dir, LinkPolicy::Follow))
+        };
         CodexSkills::new(
             project,
             "",
             trusted,
-            Some(home.join(".codex")),
-            Some(home.to_path_buf()),
+            follow("/".into()),
+            Some(follow(home.join(".codex"))),
+            Some(follow(home.to_path_buf())),
         )
     }
 

@@ -7,26 +7,13 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use crate::prompt::rules::files::{project_rule_dirs, user_rule_dir};
+use crate::prompt::rules::files::user_rule_dir;
 use crate::prompt::tiers::SearchDir;
-use crate::workspace::{LinkPolicy, OsWorkspace, Workspace};
+use crate::workspace::{LinkPolicy, OsWorkspace};
 
 /// A user rules directory at `path`, read with links followed.
 pub fn user_dir(path: impl Into<PathBuf>) -> SearchDir<'static> {
     user_rule_dir(Arc::new(OsWorkspace::new(path, LinkPolicy::Follow)))
-}
-
-/// Every rule directory in precedence order (SPEC §3.2): the two project
-/// directories of `project` (withheld when `withheld`), then the user
-/// directories at `user_paths`.
-pub fn rule_dirs(
-    project: Arc<dyn Workspace>,
-    withheld: bool,
-    user_paths: impl IntoIterator<Item = PathBuf>,
-) -> Vec<SearchDir<'static>> {
-    let mut dirs = project_rule_dirs(project, withheld);
-    dirs.extend(user_paths.into_iter().map(user_dir));
-    dirs
 }
 
 #[cfg(test)]

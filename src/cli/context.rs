@@ -116,15 +116,7 @@ pub struct GlobalArgs {
     pub color: ColorWhen,
 
     /// Which agent's way of loading the workspace to show: mecatl (the engine), claude (Claude Code) or codex (Codex CLI); under claude, rule files come in the order the filesystem lists them, as Claude Code takes them (the only output that depends on it) [default: $MECATL_PROMPT_AGENT, else agent: in settings.yaml, else mecatl]
-    #[arg(
-        long,
-        value_name = "NAME",
-        global = true,
-        value_parser = clap::builder::TypedValueParser::try_map(
-            clap::builder::PossibleValuesParser::new(Agent::ALL.map(Agent::as_str)),
-            |name: String| name.parse::<Agent>(),
-        )
-    )]
+    #[arg(long, value_name = "NAME", global = true, value_parser = agent_parser())]
     pub agent: Option<Agent>,
 
     /// The directory the agent is started in, inside the workspace (relative to -C); it decides which directories claude and codex read [default: the workspace root]
@@ -193,6 +185,15 @@ impl GlobalArgs {
             self.quiet = !verbose;
         }
     }
+}
+
+/// The parser of an agent's name on the command line: one of the known
+/// names, listed in `--help` and in the error for any other.
+pub fn agent_parser() -> impl clap::builder::TypedValueParser<Value = Agent> {
+    clap::builder::TypedValueParser::try_map(
+        clap::builder::PossibleValuesParser::new(Agent::ALL.map(Agent::as_str)),
+        |name: String| name.parse::<Agent>(),
+    )
 }
 
 /// The environment variables the tool reads, captured once.

@@ -3,9 +3,9 @@
 //! [`Cli`] and reports the exit status.
 //!
 //! Subcommand files (`build`, `expand`, `commands`, `rules`, `assemble`,
-//! `explain`, `snapshot`, `check`, `lint`, `completions`, `man`) import only the
-//! shared modules, never each other: `args` (shared argument groups),
-//! `context` (the resolved run), `error` ([`CliError`], [`Status`]),
+//! `explain`, `compare`, `snapshot`, `check`, `lint`, `completions`, `man`)
+//! import only the shared modules, never each other: `args` (shared
+//! argument groups), `context` (the resolved run), `error` ([`CliError`], [`Status`]),
 //! `output`, `sources` (command and rule locations), `config` (the prompt's
 //! options), `provider` (the providers' request shapes), `turn0` (the
 //! turn-0 pipeline), `profile` (the agent profiles' composition root),
@@ -22,6 +22,7 @@ pub mod assemble;
 pub mod build;
 pub mod check;
 pub mod commands;
+pub mod compare;
 pub mod complete;
 pub mod completions;
 pub mod config;
@@ -96,6 +97,17 @@ pub enum Command {
     Assemble(assemble::AssembleArgs),
     /// Explain why a command or rule resolved as it did: every candidate file and its fate
     Explain(explain::ExplainArgs),
+    /// Compare what mecatl, Claude Code and Codex load from this workspace: per file, in total, and where they diverge
+    ///
+    /// One row per file any of the agents loads or considers, one column per agent; a cell
+    /// says start, touch, cut K/N, shadowed, withheld, not read (why), or a dash when the
+    /// agent does not look at the file. Then each agent's total bytes and tokens (Codex's
+    /// counted exactly with o200k_base, the others' estimated), and the divergences in plain
+    /// words. The instruction content the agents are compared on is their instruction
+    /// files, imports and rules on the walk (not the user's own files), with lines that only
+    /// import dropped and rules in any order; --fail-on-divergence exits 1 when it differs
+    /// and --diff A,B shows how. Claude Code reads rules in the filesystem's listing order.
+    Compare(compare::CompareArgs),
     /// Print a JSON manifest (hashes and sizes) of the Env-independent context
     ///
     /// The manifest covers the stable prefix, the turn-0 messages, the rules of the rules
@@ -138,6 +150,7 @@ pub fn run(cli: Cli) -> Result<Status, CliError> {
         Command::Rules(rules::RulesCommand::List(args)) => rules::run_list(&ctx, &args),
         Command::Assemble(args) => assemble::run(&ctx, &args),
         Command::Explain(args) => explain::run(&ctx, &args),
+        Command::Compare(args) => compare::run(&ctx, &args),
         Command::Snapshot(args) => snapshot::run(&ctx, &args),
         Command::Check(args) => check::run(&ctx, &args),
         Command::Lint(args) => lint::run(&ctx, &args),

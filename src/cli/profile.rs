@@ -26,9 +26,11 @@
 pub mod claude;
 pub mod codex;
 pub mod fate;
+pub mod mecatl;
 pub mod skills;
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use clap::Args;
 
@@ -38,8 +40,9 @@ use crate::cli::context::Context;
 use crate::cli::error::CliError;
 use crate::cli::sources::with_context_diagnostics;
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::prompt::profile::{Agent, NotLoadedReason, ProfileTurn0};
-use crate::workspace::{LinkPolicy, OsWorkspace, Workspace};
+use crate::prompt::compare::Offered;
+use crate::prompt::profile::{Agent, ProfileTurn0, Touched};
+use crate::workspace::{LinkPolicy, OsWorkspace, ReadMemo, Workspace};
 
 /// Claude Code's managed (machine policy) directory on Linux (SPEC §14.3).
 pub const CLAUDE_MANAGED_DIR: &str = "/etc/claude-code";
@@ -85,71 +88,108 @@ impl ProfileArgs {
     }
 }
 
-/// The readers of one run's profiles.
+/// The readers of one run: the profiles' and the engine's. Plain readers
+/// ask the disk; memoised ones ([`Readers::memoised`], `compare`) share
+/// one [`ReadMemo`], so a file several profiles read is read once.
 pub struct Readers<'c> {
     ctx: &'c Context,
-    parent: OsWorkspace,
+    project: Arc<dyn Workspace>,
+    parent: Arc<dyn Workspace>,
+    memo: Option<Arc<ReadMemo>>,
 }
 
 impl<'c> Readers<'c> {
-    /// The readers of `ctx`'s run.
+    /// The plain readers of `ctx`'s run.
     pub fn new(ctx: &'c Context) -> Self {
         Self {
             ctx,
-            parent: OsWorkspace::new("/", LinkPolicy::Follow),
+            project: ctx.reader.clone(),
+            parent: Arc::new(OsWorkspace::new("/", LinkPolicy::Follow)),
+            memo: None,
         }
+    }
+
+    /// The readers of `ctx`'s run, every one of them through `memo`.
+    pub fn memoised(ctx: &'c Context, memo: Arc<ReadMemo>) -> Self {
+        let plain = Self::new(ctx);
+        Self {
+            ctx,
+            project: Arc::new(memo.reader(plain.project, LinkPolicy::Confine)),
+            parent: Arc::new(memo.reader(plain.parent, LinkPolicy::Follow)),
+            memo: Some(memo),
+        }
+    }
+
+    /// The run these readers read for.
+    pub fn context(&self) -> &'c Context {
+        self.ctx
     }
 
     /// The project reader: the workspace, confined.
     pub fn project(&self) -> &dyn Workspace {
-        &*self.ctx.reader
+        &*self.project
+    }
+
+    /// The project reader, for sources that keep it (search directories).
+    pub fn project_shared(&self) -> Arc<dyn Workspace> {
+        self.project.clone()
     }
 
     /// The reader of the directories above the workspace: `/`, links
     /// followed.
     pub fn parent(&self) -> &dyn Workspace {
-        &self.parent
+        &*self.parent
+    }
+
+    /// The reader of the directories above the workspace, for sources that
+    /// keep it.
+    pub fn parent_shared(&self) -> Arc<dyn Workspace> {
+        self.parent.clone()
     }
 
     /// `$CODEX_HOME` (used when set, non-empty and absolute), else
     /// `~/.codex`; `None` without either.
-    pub fn codex_home(&self) -> Option<OsWorkspace> {
-        self.codex_home_dir().map(user_reader)
-    }
-
-    /// The `$CODEX_HOME` directory [`Readers::codex_home`] reads.
-    pub fn codex_home_dir(&self) -> Option<PathBuf> {
+    pub fn codex_home(&self) -> Option<Arc<dyn Workspace>> {
         codex_config::codex_home(
             self.ctx.env.codex_home.as_deref(),
             self.ctx.locations.home.as_deref(),
         )
+        .map(|dir| self.user_dir(dir))
     }
 
     /// `$CLAUDE_CONFIG_DIR` (used when set, non-empty and absolute), else
     /// `~/.claude`; `None` without either.
-    pub fn claude_config(&self) -> Option<OsWorkspace> {
+    pub fn claude_config(&self) -> Option<Arc<dyn Workspace>> {
         var_or_home_dir(
             self.ctx.env.claude_config_dir.as_deref(),
             self.ctx.locations.home.as_deref(),
             ".claude",
         )
-        .map(user_reader)
+        .map(|dir| self.user_dir(dir))
     }
 
     /// The home directory, links followed.
-    pub fn home(&self) -> Option<OsWorkspace> {
-        self.ctx.locations.home.clone().map(user_reader)
+    pub fn home(&self) -> Option<Arc<dyn Workspace>> {
+        self.ctx
+            .locations
+            .home
+            .clone()
+            .map(|dir| self.user_dir(dir))
     }
 
     /// Claude Code's managed directory, links followed.
-    pub fn managed(&self) -> OsWorkspace {
-        user_reader(PathBuf::from(CLAUDE_MANAGED_DIR))
+    pub fn managed(&self) -> Arc<dyn Workspace> {
+        self.user_dir(PathBuf::from(CLAUDE_MANAGED_DIR))
     }
-}
 
-/// A user-tier reader: links followed (SPEC §3.1).
-fn user_reader(dir: PathBuf) -> OsWorkspace {
-    OsWorkspace::new(dir, LinkPolicy::Follow)
+    /// A user-tier reader rooted at `dir`: links followed (SPEC §3.1).
+    pub fn user_dir(&self, dir: PathBuf) -> Arc<dyn Workspace> {
+        let plain: Arc<dyn Workspace> = Arc::new(OsWorkspace::new(dir, LinkPolicy::Follow));
+        match &self.memo {
+            Some(memo) => Arc::new(memo.reader(plain, LinkPolicy::Follow)),
+            None => plain,
+        }
+    }
 }
 
 /// The one registration of the profiles (SPEC §14.2): `agent`'s turn 0 for
@@ -160,24 +200,47 @@ pub fn profile_turn0(
     agent: Agent,
     args: &ProfileArgs,
 ) -> Result<ProfileTurn0, CliError> {
-    let readers = Readers::new(ctx);
-    let mut turn0 = match agent {
-        Agent::Codex => codex::turn0(ctx, &readers, args)?,
-        Agent::Claude => claude::turn0(ctx, &readers, args)?,
-        Agent::Mecatl => {
-            return Err(CliError::Usage(
-                "the mecatl profile is the engine's turn 0, assembled without a profile".into(),
-            ));
-        }
-    };
-    skills::add_listing(ctx, args, &mut turn0)?;
-    let withheld = turn0
-        .not_loaded
-        .iter()
-        .any(|entry| entry.reason == NotLoadedReason::Withheld);
+    let mut turn0 = agent_turn0(&Readers::new(ctx), agent, args)?;
+    let withheld = turn0.withheld_any();
     turn0.diagnostics =
         with_context_diagnostics(ctx, std::mem::take(&mut turn0.diagnostics), withheld);
-    if turn0.messages.is_empty() && !withheld {
+    Ok(turn0)
+}
+
+/// `agent`'s turn 0 read through `readers`, with the diagnostics about its
+/// own files only: neither the context's diagnostics nor the trust notice,
+/// which a caller running several profiles states once.
+pub fn agent_turn0(
+    readers: &Readers<'_>,
+    agent: Agent,
+    args: &ProfileArgs,
+) -> Result<ProfileTurn0, CliError> {
+    Ok(agent_run(readers, agent, args)?.turn0)
+}
+
+/// What one agent loads at start and the commands and skills it offers.
+pub struct AgentRun {
+    /// Its turn 0, as [`agent_turn0`] gives it.
+    pub turn0: ProfileTurn0,
+    /// Every command and skill its catalog offers or withholds.
+    pub offered: Vec<Offered>,
+}
+
+/// [`agent_turn0`] with the agent's catalog, both read through `readers`:
+/// the skills listing message is made from the catalog it lists.
+pub fn agent_run(
+    readers: &Readers<'_>,
+    agent: Agent,
+    args: &ProfileArgs,
+) -> Result<AgentRun, CliError> {
+    let ctx = readers.context();
+    let mut turn0 = match agent {
+        Agent::Codex => codex::turn0(ctx, readers, args)?,
+        Agent::Claude => claude::turn0(ctx, readers, args)?,
+        Agent::Mecatl => mecatl::turn0(readers, args)?,
+    };
+    let offered = skills::add_listing(readers, agent, args, &mut turn0)?;
+    if turn0.messages.is_empty() && !turn0.withheld_any() {
         turn0.diagnostics.push(Diagnostic::new(
             Severity::Info,
             None,
@@ -187,7 +250,20 @@ pub fn profile_turn0(
             ),
         ));
     }
-    Ok(turn0)
+    Ok(AgentRun { turn0, offered })
+}
+
+/// Adds what `--touch` adds under a profile that loads nothing lazily
+/// (SPEC §14.3: mecatl and codex): an empty section per path, and an info
+/// line saying so.
+pub fn touch_adds_nothing_for(agent: Agent, args: &ProfileArgs, turn0: &mut ProfileTurn0) {
+    for path in &args.touch {
+        turn0.diagnostics.push(touch_adds_nothing(agent, path));
+        turn0.touch.push(Touched {
+            path: path.clone(),
+            parts: Vec::new(),
+        });
+    }
 }
 
 /// The info line for `--touch` under a profile that loads nothing lazily

@@ -5,19 +5,17 @@
 //! `explain`, `snapshot` and the turn-0 pipeline agree.
 
 use std::path::PathBuf;
-use std::sync::Arc;
 
 use crate::adapters::claude_commands::ClaudeCatalog;
 use crate::adapters::codex_skills::CodexSkills;
 use crate::adapters::commandsfs::CommandCatalog;
-use crate::adapters::rulesfs;
 use crate::cli::context::Context;
 use crate::cli::error::CliError;
 use crate::cli::profile::Readers;
 use crate::diagnostic::Diagnostic;
 use crate::prompt::profile::Agent;
+use crate::prompt::rules::files::{project_rule_dirs, user_rule_dir};
 use crate::prompt::tiers::SearchDir;
-use crate::workspace::Workspace;
 
 /// The command catalog: the operator's `--commands-dir` directories when
 /// given (resolved against `-C`, never trust-gated), else the project
@@ -30,6 +28,16 @@ pub fn command_catalog(
     ctx: &Context,
     commands_dirs: &[PathBuf],
 ) -> Result<CommandCatalog, CliError> {
+    engine_catalog(&Readers::new(ctx), commands_dirs)
+}
+
+/// [`command_catalog`] with the project directories read through
+/// `readers`.
+fn engine_catalog(
+    readers: &Readers<'_>,
+    commands_dirs: &[PathBuf],
+) -> Result<CommandCatalog, CliError> {
+    let ctx = readers.context();
     if let Some(blank) = commands_dirs
         .iter()
         .find(|d| d.to_string_lossy().trim().is_empty())
@@ -39,7 +47,7 @@ pub fn command_catalog(
         )));
     }
     Ok(if commands_dirs.is_empty() {
-        CommandCatalog::for_workspace(ctx.reader.clone(), ctx.trust.trusted)
+        CommandCatalog::for_workspace(readers.project_shared(), ctx.trust.trusted)
     } else {
         CommandCatalog::for_operator_dirs(commands_dirs.iter().map(|d| ctx.resolve_path(d)))
     })
@@ -58,50 +66,72 @@ pub enum Catalog {
     Codex(Box<CodexSkills>),
 }
 
-/// The catalog of the run's profile: [`command_catalog`] under `mecatl`;
-/// under `claude` and `codex` the agent's own directories, read from
-/// `--at` with the user directories of [`Readers`]. `--commands-dir` is
-/// the engine's and a usage error under another profile.
+/// The catalog of the run's profile ([`catalog_for`] its agent, through
+/// the run's plain readers).
 pub fn catalog(ctx: &Context, commands_dirs: &[PathBuf]) -> Result<Catalog, CliError> {
-    if ctx.agent != Agent::Mecatl && !commands_dirs.is_empty() {
+    catalog_for(&Readers::new(ctx), ctx.agent, commands_dirs)
+}
+
+/// `agent`'s catalog read through `readers`: [`command_catalog`] under
+/// `mecatl`; under `claude` and `codex` the agent's own directories, read
+/// from `--at` with the user directories of [`Readers`]. `--commands-dir`
+/// is the engine's and a usage error under another profile.
+pub fn catalog_for(
+    readers: &Readers<'_>,
+    agent: Agent,
+    commands_dirs: &[PathBuf],
+) -> Result<Catalog, CliError> {
+    let ctx = readers.context();
+    if agent != Agent::Mecatl && !commands_dirs.is_empty() {
         return Err(CliError::Usage(format!(
             "--commands-dir replaces the mecatl profile's command directories; {} reads its \
              own (run without --agent {} to use it)",
-            ctx.agent.title(),
-            ctx.agent.as_str()
+            agent.title(),
+            agent.as_str()
         )));
     }
-    let readers = Readers::new(ctx);
     let trusted = ctx.trust.trusted;
-    Ok(match ctx.agent {
-        Agent::Mecatl => Catalog::Engine(command_catalog(ctx, commands_dirs)?),
-        Agent::Claude => {
-            let config = readers
-                .claude_config()
-                .map(|reader| Arc::new(reader) as Arc<dyn Workspace>);
-            Catalog::Claude(
-                ClaudeCatalog::new(ctx.reader.clone(), &ctx.at, trusted, config)
-                    .map_err(|err| CliError::Usage(err.to_string()))?,
+    Ok(match agent {
+        Agent::Mecatl => Catalog::Engine(engine_catalog(readers, commands_dirs)?),
+        Agent::Claude => Catalog::Claude(
+            ClaudeCatalog::new(
+                readers.project_shared(),
+                &ctx.at,
+                trusted,
+                readers.claude_config(),
             )
-        }
+            .map_err(|err| CliError::Usage(err.to_string()))?,
+        ),
         Agent::Codex => Catalog::Codex(Box::new(CodexSkills::new(
-            ctx.reader.clone(),
+            readers.project_shared(),
             &ctx.at,
             trusted,
-            readers.codex_home_dir(),
-            ctx.locations.home.clone(),
+            readers.parent_shared(),
+            readers.codex_home(),
+            readers.home(),
         ))),
     })
 }
 
-/// Every rule directory in precedence order: the two project directories
-/// (withheld when untrusted), then the user directories.
+/// Every rule directory in precedence order, read through the run's plain
+/// readers ([`rule_dirs_through`]).
 pub fn rule_dirs(ctx: &Context) -> Vec<SearchDir<'static>> {
-    rulesfs::rule_dirs(
-        ctx.reader.clone(),
-        !ctx.trust.trusted,
-        ctx.locations.user_rule_dirs(),
-    )
+    rule_dirs_through(&Readers::new(ctx))
+}
+
+/// Every rule directory in precedence order, read through `readers`: the
+/// two project directories (withheld when untrusted), then the user
+/// directories.
+pub fn rule_dirs_through(readers: &Readers<'_>) -> Vec<SearchDir<'static>> {
+    let ctx = readers.context();
+    let mut dirs = project_rule_dirs(readers.project_shared(), !ctx.trust.trusted);
+    dirs.extend(
+        ctx.locations
+            .user_rule_dirs()
+            .into_iter()
+            .map(|dir| user_rule_dir(readers.user_dir(dir))),
+    );
+    dirs
 }
 
 /// The context's own diagnostics, then `found`, then the withheld notice

@@ -370,7 +370,11 @@ fn turn0_entries(report: &Turn0Report, tokenizer: Tokenizer) -> Vec<StatEntry> {
         .messages
         .iter()
         .map(|message| {
-            let status = if message.truncated { "truncated" } else { "ok" };
+            let status = if message.truncated() {
+                "truncated"
+            } else {
+                "ok"
+            };
             let name = message.provenance.as_str();
             let text = &message.message.text;
             let entry = StatEntry::sized(name, message.source.clone(), text, status, tokenizer);

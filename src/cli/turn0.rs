@@ -15,7 +15,8 @@ use crate::adapters::memoryfs::MemoryStore;
 use crate::adapters::soulfs::SoulFile;
 use crate::cli::context::Context;
 use crate::cli::error::CliError;
-use crate::cli::sources::{rule_dirs, with_context_diagnostics};
+use crate::cli::profile::Readers;
+use crate::cli::sources::{rule_dirs_through, with_context_diagnostics};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::prompt::instructions::RootAssembler;
 use crate::prompt::memory_index::MemoryIndexAssembler;
@@ -27,7 +28,7 @@ use crate::prompt::user_model::UserModelAssembler;
 
 /// The options that choose what the turn-0 messages contain. Shared by
 /// `assemble`, `snapshot` and `check`.
-#[derive(Debug, Clone, Args)]
+#[derive(Debug, Clone, Default, Args)]
 pub struct Turn0Args {
     /// Leave out the project instructions (AGENTS.md / CLAUDE.md)
     #[arg(long)]
@@ -93,22 +94,23 @@ impl Turn0Args {
 }
 
 /// The turn-0 assemblers the options select, in SPEC §6.1's order, each
-/// over its file adapter. The one registration list: a new source is one
-/// entry here.
-fn assemblers(ctx: &Context, args: &Turn0Args) -> Vec<Box<dyn InstructionAssembler>> {
+/// over its file adapter, reading through `readers`. The one registration
+/// list: a new source is one entry here.
+fn assemblers(readers: &Readers<'_>, args: &Turn0Args) -> Vec<Box<dyn InstructionAssembler>> {
+    let ctx = readers.context();
     let mut selected: Vec<Box<dyn InstructionAssembler>> = Vec::new();
     if !args.no_instructions {
         selected.push(Box::new(RootAssembler));
     }
     if !args.no_rules {
         selected.push(Box::new(RulesAssembler {
-            src: Some(Arc::new(LazyRulesSource::new(rule_dirs(ctx)))),
+            src: Some(Arc::new(LazyRulesSource::new(rule_dirs_through(readers)))),
             max_bytes: args.rules_max_bytes,
             max_count: args.rules_max_count,
         }));
     }
     if !args.no_soul {
-        selected.push(Box::new(SoulAssembler::new(soul_file(ctx, args))));
+        selected.push(Box::new(SoulAssembler::new(soul_file(readers, args))));
     }
     if !args.no_memory
         && let Some(dir) = memory_dir(ctx, args)
@@ -126,12 +128,13 @@ fn assemblers(ctx: &Context, args: &Turn0Args) -> Vec<Box<dyn InstructionAssembl
 /// The soul files: `--soul-file` (named by the operator, so its absence is
 /// reported), else the config home's; then the project soul, withheld in
 /// an untrusted workspace.
-fn soul_file(ctx: &Context, args: &Turn0Args) -> SoulFile {
+fn soul_file(readers: &Readers<'_>, args: &Turn0Args) -> SoulFile {
+    let ctx = readers.context();
     let user = match &args.soul_file {
         Some(file) => Some(SoulFile::user_file(&ctx.resolve_path(file))),
         None => ctx.locations.user_soul().map(|p| SoulFile::user_file(&p)),
     };
-    let mut soul = SoulFile::new(user, Some(SoulFile::project_file(ctx.reader.clone())));
+    let mut soul = SoulFile::new(user, Some(SoulFile::project_file(readers.project_shared())));
     if args.soul_file.is_some() {
         soul = soul.operator_named();
     }
@@ -167,9 +170,7 @@ fn user_model_dir(ctx: &Context, args: &Turn0Args) -> Option<PathBuf> {
 /// soft into diagnostics. The report's diagnostics open with the context's
 /// own and end with the trust notice when trust withheld anything.
 pub fn collect_turn0(ctx: &Context, args: &Turn0Args) -> Result<Turn0Report, CliError> {
-    let selected = assemblers(ctx, args);
-    let multi = MultiAssembler::new(selected.iter().map(Box::as_ref).collect());
-    let mut report = multi.report(&*ctx.reader)?;
+    let mut report = engine_report(&Readers::new(ctx), args)?;
     let withheld = report
         .left_out
         .iter()
@@ -184,4 +185,13 @@ pub fn collect_turn0(ctx: &Context, args: &Turn0Args) -> Result<Turn0Report, Cli
         ));
     }
     Ok(report)
+}
+
+/// The turn-0 report of the sources the options select, read through
+/// `readers`, with the diagnostics about the files looked at only (the
+/// mecatl profile's turn 0, which `compare` runs beside the others).
+pub fn engine_report(readers: &Readers<'_>, args: &Turn0Args) -> Result<Turn0Report, CliError> {
+    let selected = assemblers(readers, args);
+    let multi = MultiAssembler::new(selected.iter().map(Box::as_ref).collect());
+    Ok(multi.report(readers.project())?)
 }

@@ -1,12 +1,14 @@
 //! Project instructions (SPEC §6.2): `AGENTS.md`, else `CLAUDE.md`, at the
 //! workspace root, and the turn-0 assembler over them ([`RootAssembler`]).
 
+use std::ops::Range;
+
 use crate::diagnostic::Diagnostic;
 use crate::limits;
 use crate::prompt::text::{INVALID_UTF8_REPLACED, decode_read, truncate_utf8};
 use crate::prompt::turn0::{
-    AssembledMessage, InstructionAssembler, InstructionManifest, Message, Provenance, ReadFault,
-    Turn0Report,
+    AssembledMessage, InstructionAssembler, InstructionManifest, LeftOut, LeftOutReason, Message,
+    Provenance, ReadFault, Rejection, Turn0Report,
 };
 use crate::workspace::{Bounded, Workspace, WsError};
 
@@ -32,8 +34,14 @@ pub struct Instructions {
     pub message: Option<Message>,
     /// The file the message was read from, as the workspace displays it.
     pub source: Option<String>,
-    /// True when the content was cut at the cap.
-    pub truncated: bool,
+    /// The span of the message's text that is the file's own content: the
+    /// header line and the cut marker left out (empty without a message).
+    pub content: Range<usize>,
+    /// Bytes of the file left out when the content was cut at the cap.
+    pub omitted: Option<u64>,
+    /// The instruction files passed over before the one used (or all of
+    /// them, when none is used), and why: blank, or present but unusable.
+    pub left_out: Vec<LeftOut>,
     /// What happened to the files looked at: skipped links and special
     /// files, blank files, truncation.
     pub diagnostics: Vec<Diagnostic>,
@@ -57,6 +65,13 @@ pub struct Instructions {
 /// is then counted in decoded bytes and never below zero.
 pub fn load_instructions(ws: &dyn Workspace) -> Result<Instructions, ReadFault> {
     let mut diagnostics = Vec::new();
+    let mut left_out = Vec::new();
+    let passed_over = |name: &str, path: &str, reason| LeftOut {
+        provenance: Provenance::Project,
+        name: Some(name.to_string()),
+        source: Some(path.to_string()),
+        reason,
+    };
     for name in INSTRUCTION_FILES {
         let path = ws.display(name);
         let bounded = match read_instructions(ws, name) {
@@ -64,6 +79,12 @@ pub fn load_instructions(ws: &dyn Workspace) -> Result<Instructions, ReadFault> 
             Err(WsError::NotFound) => continue,
             Err(WsError::Io(source)) => return Err(ReadFault { path, source }),
             Err(err) => {
+                let cause = err.to_string();
+                left_out.push(passed_over(
+                    name,
+                    &path,
+                    LeftOutReason::Unreadable { cause },
+                ));
                 diagnostics.push(Diagnostic::warning(path, absent_reason(&err)));
                 continue;
             }
@@ -71,6 +92,8 @@ pub fn load_instructions(ws: &dyn Workspace) -> Result<Instructions, ReadFault> 
         let (size, read) = (bounded.size, bounded.bytes.len());
         let cut_read = bounded.is_truncated();
         let Some(rendered) = render_instructions(name, bounded) else {
+            let blank = LeftOutReason::Rejected(Rejection::Blank);
+            left_out.push(passed_over(name, &path, blank));
             diagnostics.push(if cut_read {
                 Diagnostic::warning(
                     path,
@@ -81,7 +104,6 @@ pub fn load_instructions(ws: &dyn Workspace) -> Result<Instructions, ReadFault> 
             });
             continue;
         };
-        let truncated = rendered.omitted.is_some();
         if let Some(omitted) = rendered.omitted {
             diagnostics.push(Diagnostic::warning(
                 path.clone(),
@@ -97,14 +119,18 @@ pub fn load_instructions(ws: &dyn Workspace) -> Result<Instructions, ReadFault> 
         return Ok(Instructions {
             message: Some(Message::user(rendered.text)),
             source: Some(path),
-            truncated,
+            content: rendered.content,
+            omitted: rendered.omitted,
+            left_out,
             diagnostics,
         });
     }
     Ok(Instructions {
         message: None,
         source: None,
-        truncated: false,
+        content: 0..0,
+        omitted: None,
+        left_out,
         diagnostics,
     })
 }
@@ -153,10 +179,12 @@ fn absent_reason(err: &WsError) -> String {
     }
 }
 
-/// A rendered instructions message, the bytes omitted when it was cut, and
-/// whether invalid UTF-8 was replaced with U+FFFD.
+/// A rendered instructions message, where the file's content lies in it,
+/// the bytes omitted when it was cut, and whether invalid UTF-8 was
+/// replaced with U+FFFD.
 struct RenderedInstructions {
     text: String,
+    content: Range<usize>,
     omitted: Option<u64>,
     lossy: bool,
 }
@@ -190,15 +218,15 @@ fn render_instructions(name: &str, bounded: Bounded) -> Option<RenderedInstructi
         (start + kept, Some(size.saturating_sub(kept as u64)))
     };
     text.truncate(kept_end);
-    text.replace_range(
-        ..start,
-        &format!("{PROJECT_INSTRUCTIONS_PREFIX}{name}):\n\n"),
-    );
+    let header = format!("{PROJECT_INSTRUCTIONS_PREFIX}{name}):\n\n");
+    let content = header.len()..header.len() + kept_end - start;
+    text.replace_range(..start, &header);
     if let Some(omitted) = omitted {
         text.push_str(&format!("\n\n[truncated: {omitted} bytes omitted]"));
     }
     Some(RenderedInstructions {
         text,
+        content,
         omitted,
         lossy,
     })
@@ -212,8 +240,9 @@ pub struct RootAssembler;
 
 impl InstructionAssembler for RootAssembler {
     fn collect(&self, ws: &dyn Workspace, report: &mut Turn0Report) -> Result<(), ReadFault> {
-        let instructions = load_instructions(ws)?;
-        report.diagnostics.extend(instructions.diagnostics);
+        let mut instructions = load_instructions(ws)?;
+        report.left_out.append(&mut instructions.left_out);
+        report.diagnostics.append(&mut instructions.diagnostics);
         if let Some(source) = &instructions.source {
             report.diagnostics.push(Diagnostic::read(
                 source.as_str(),
@@ -223,7 +252,8 @@ impl InstructionAssembler for RootAssembler {
         if let Some(message) = instructions.message {
             let mut assembled =
                 AssembledMessage::new(Provenance::Project, message, instructions.source);
-            assembled.truncated = instructions.truncated;
+            assembled.content = Some(instructions.content);
+            assembled.omitted = instructions.omitted;
             report.messages.push(assembled);
         }
         Ok(())
@@ -297,7 +327,7 @@ mod tests {
             ))
         );
         assert_eq!(got.source.as_deref(), Some("AGENTS.md"));
-        assert!(!got.truncated);
+        assert_eq!(got.omitted, None);
         assert!(got.diagnostics.is_empty());
     }
 
@@ -311,6 +341,18 @@ mod tests {
         let blank = missing.clone().file("AGENTS.md", " \n\t\r\n");
         let got = load_instructions(&blank).unwrap();
         assert_eq!(got.source.as_deref(), Some("CLAUDE.md"));
+        let text = got.message.as_ref().unwrap().text.as_str();
+        assert_eq!(&text[got.content.clone()], "Use spaces.");
+        assert_eq!(
+            got.left_out,
+            [LeftOut {
+                provenance: Provenance::Project,
+                name: Some("AGENTS.md".into()),
+                source: Some("AGENTS.md".into()),
+                reason: LeftOutReason::Rejected(Rejection::Blank),
+            }],
+            "the blank file passed over is a typed fact"
+        );
         assert_eq!(
             got.diagnostics,
             vec![Diagnostic::info("AGENTS.md", "blank; ignored")]
@@ -336,7 +378,7 @@ mod tests {
         for len in [CAP - 1, CAP] {
             let ws = MemWorkspace::new().file("AGENTS.md", "a".repeat(len));
             let got = load_instructions(&ws).unwrap();
-            assert!(!got.truncated);
+            assert_eq!(got.omitted, None);
             assert_eq!(
                 got.message.unwrap().text,
                 format!("Project instructions (AGENTS.md):\n\n{}", "a".repeat(len))
@@ -345,14 +387,20 @@ mod tests {
         // Leading and trailing whitespace do not count toward the cap.
         let padded = format!("  \n{}\n", "a".repeat(CAP));
         let ws = MemWorkspace::new().file("AGENTS.md", padded);
-        assert!(!load_instructions(&ws).unwrap().truncated);
+        assert_eq!(load_instructions(&ws).unwrap().omitted, None);
     }
 
     #[test]
     fn content_over_the_cap_is_cut_visibly_with_the_omitted_count() {
         let ws = MemWorkspace::new().file("AGENTS.md", "a".repeat(CAP + 1));
         let got = load_instructions(&ws).unwrap();
-        assert!(got.truncated);
+        assert_eq!(got.omitted, Some(1));
+        let header = "Project instructions (AGENTS.md):\n\n".len();
+        assert_eq!(
+            got.content,
+            header..header + CAP,
+            "the marker is not content"
+        );
         assert_eq!(
             got.message.unwrap().text,
             format!(
@@ -394,7 +442,7 @@ mod tests {
         file.set_len(size).unwrap();
         let ws = OsWorkspace::new(dir.path(), LinkPolicy::Confine);
         let got = load_instructions(&ws).unwrap();
-        assert!(got.truncated);
+        assert!(got.omitted.is_some());
         let text = got.message.unwrap().text;
         assert!(text.ends_with(&format!(
             "\n\n[truncated: {} bytes omitted]",
@@ -426,7 +474,7 @@ mod tests {
             format!("{}é{}", " ".repeat(pad), "b".repeat(20)),
         );
         let got = load_instructions(&ws).unwrap();
-        assert!(got.truncated);
+        assert!(got.omitted.is_some());
         // 10 bytes were read after the padding: "é" and 8 "b"s.
         let total = pad + 2 + 20;
         assert_eq!(
@@ -483,14 +531,14 @@ mod tests {
         }
         let huge = MemWorkspace::new().file("AGENTS.md", "x".repeat(4 * CAP));
         let ws = Bounds(huge, Mutex::new(Vec::new()));
-        assert!(load_instructions(&ws).unwrap().truncated);
+        assert!(load_instructions(&ws).unwrap().omitted.is_some());
         assert_eq!(*ws.1.lock().unwrap(), [INSTRUCTIONS_HEAD_BYTES]);
         let padded = format!("{}{}", " ".repeat(8192), "x".repeat(4 * CAP));
         let ws = Bounds(
             MemWorkspace::new().file("AGENTS.md", padded),
             Mutex::new(Vec::new()),
         );
-        assert!(load_instructions(&ws).unwrap().truncated);
+        assert!(load_instructions(&ws).unwrap().omitted.is_some());
         assert_eq!(
             *ws.1.lock().unwrap(),
             [INSTRUCTIONS_HEAD_BYTES, limits::MAX_INSTRUCTIONS_READ_BYTES]
@@ -513,6 +561,11 @@ mod tests {
         assert_eq!(warning.path.as_deref(), Some("AGENTS.md"));
         assert!(warning.reason.contains("treated as not found"));
         assert!(warning.reason.contains("-C at the repository root"));
+        assert!(matches!(
+            &got.left_out[..],
+            [LeftOut { name: Some(name), reason: LeftOutReason::Unreadable { .. }, .. }]
+                if name == "AGENTS.md"
+        ));
     }
 
     #[test]
@@ -596,7 +649,7 @@ mod tests {
         let valid = "é".repeat(limits::MAX_INSTRUCTIONS_READ_BYTES as usize);
         let ws = MemWorkspace::new().file("AGENTS.md", format!("x{valid}"));
         let got = load_instructions(&ws).unwrap();
-        assert!(got.truncated);
+        assert!(got.omitted.is_some());
         assert_eq!(got.diagnostics.len(), 1, "{:?}", got.diagnostics);
     }
 
@@ -616,9 +669,14 @@ mod tests {
         let report = RootAssembler.report(&cut).unwrap();
         let message = &report.messages[0];
         assert_eq!(
-            (message.source.as_deref(), message.truncated),
-            (Some("CLAUDE.md"), true)
+            (message.source.as_deref(), message.omitted),
+            (Some("CLAUDE.md"), Some(1))
         );
+        assert!(message.truncated());
+        let content = message.content.clone().unwrap();
+        assert_eq!(message.message.text[content].len(), CAP);
+        let left_out: Vec<_> = report.left_out.iter().map(|f| &f.reason).collect();
+        assert_eq!(left_out, [&LeftOutReason::Rejected(Rejection::Blank)]);
         let reasons: Vec<&str> = report
             .diagnostics
             .iter()

@@ -8,6 +8,7 @@ pub mod check_stable;
 pub mod claude;
 pub mod codex;
 pub mod command;
+pub mod compare;
 pub mod defaults;
 pub mod divergence;
 pub mod env;

@@ -101,6 +101,12 @@ pub enum PartKind {
     AutoMemory,
     /// The skills listing.
     Skills,
+    /// The engine's soul (the mecatl profile, SPEC §6.4).
+    Soul,
+    /// The engine's memory index (the mecatl profile, SPEC §6.5).
+    MemoryIndex,
+    /// The engine's user model (the mecatl profile, SPEC §6.5).
+    UserModel,
 }
 
 impl PartKind {
@@ -112,6 +118,9 @@ impl PartKind {
             PartKind::Import => "import",
             PartKind::AutoMemory => "auto-memory",
             PartKind::Skills => "skills",
+            PartKind::Soul => "soul",
+            PartKind::MemoryIndex => "memory-index",
+            PartKind::UserModel => "user-model",
         }
     }
 }
@@ -247,6 +256,9 @@ pub enum NotLoadedReason {
     /// A fan-out guard of ours stopped reading (imports per assembly,
     /// imported bytes).
     Capped,
+    /// The engine's rules message was full (its count or byte cap, SPEC
+    /// §6.3); the file was never opened.
+    PastCap,
     /// Cannot be used: a link leaving the workspace, a dangling link, a
     /// read fault; the text says which.
     Unusable(String),
@@ -259,6 +271,27 @@ pub enum NotLoadedReason {
 }
 
 impl NotLoadedReason {
+    /// The reason in a word or two, for table cells (`compare`).
+    pub fn label(&self) -> &'static str {
+        match self {
+            NotLoadedReason::Withheld => "withheld",
+            NotLoadedReason::FallbackUnused => "fallback unused",
+            NotLoadedReason::Conditional => "conditional",
+            NotLoadedReason::External => "external",
+            NotLoadedReason::TooDeep => "too deep",
+            NotLoadedReason::Duplicate => "duplicate",
+            NotLoadedReason::Missing => "missing",
+            NotLoadedReason::NotText => "not text",
+            NotLoadedReason::Blank => "blank",
+            NotLoadedReason::TooLarge { .. } => "too large",
+            NotLoadedReason::OverBudget { .. } => "over budget",
+            NotLoadedReason::Capped => "import guard",
+            NotLoadedReason::PastCap => "rules cap",
+            NotLoadedReason::Unusable(_) => "unusable",
+            NotLoadedReason::Shadowed { .. } => "shadowed",
+        }
+    }
+
     /// The reason as one short phrase, used in text and JSON.
     pub fn phrase(&self) -> String {
         match self {
@@ -278,6 +311,7 @@ impl NotLoadedReason {
             NotLoadedReason::TooLarge { bytes } => format!("too large ({bytes} bytes)"),
             NotLoadedReason::OverBudget { bytes } => format!("over budget ({bytes} bytes)"),
             NotLoadedReason::Capped => "past the import guard".to_string(),
+            NotLoadedReason::PastCap => "dropped at the rules message's cap".to_string(),
             NotLoadedReason::Unusable(why) => format!("cannot be used: {why}"),
             NotLoadedReason::Shadowed { by } => format!("shadowed by {by}"),
         }
@@ -433,6 +467,15 @@ pub struct ProfileTurn0 {
     /// Every rule file found, in the order the agent reads them (empty for
     /// an agent without rules).
     pub rules: Vec<ProfileRule>,
+}
+
+impl ProfileTurn0 {
+    /// True when trust withheld any file.
+    pub fn withheld_any(&self) -> bool {
+        self.not_loaded
+            .iter()
+            .any(|entry| entry.reason == NotLoadedReason::Withheld)
+    }
 }
 
 #[cfg(test)]

@@ -3,9 +3,11 @@
 //! others, and always labelled with which of the two it is.
 //!
 //! - [`Tokenizer::O200kBase`] counts exactly with OpenAI's `o200k_base`
-//!   encoding through the `bpe-openai` crate (linear-time byte-pair
-//!   encoding; README's Dependencies section has the measurements behind the
-//!   choice). Its tables are loaded on first use, once per process.
+//!   encoding, by code of our own over static tables that `build.rs`
+//!   generates from the `bpe-openai` crate (a build and test dependency
+//!   only): the encoding's pre-tokenizer, then byte-pair merging of each
+//!   piece (README's Dependencies section has the measurements behind the
+//!   choice). Nothing is loaded or built at run time.
 //! - [`Tokenizer::Estimate`] is bytes ÷ 4, rounded up: a tokenizer-free rule
 //!   of thumb for English prose and code, good for comparing parts and
 //!   spotting the large ones, not for billing.
@@ -25,9 +27,11 @@
 //!   the estimate of the total size, as it always was.
 //! - The estimate divides UTF-8 bytes, not characters: a CJK character is
 //!   three bytes, so the estimate stays an upper-side guess for such text.
-//! - The exact encoding costs a one-time load (tens of milliseconds and
-//!   tens of MiB resident); callers that show no token count should not
-//!   count, so that plain runs never pay it.
+//! - The exact encoding's tables are part of the binary (about 6 MiB,
+//!   paged in as a count touches them), so counting costs no start-up
+//!   load; callers that show no token count still need not count.
+
+mod o200k;
 
 use serde::Serialize;
 
@@ -67,7 +71,7 @@ impl Tokenizer {
     /// The tokens `text` costs: exact, or estimated from its size.
     pub fn count(self, text: &str) -> usize {
         match self {
-            Tokenizer::O200kBase => bpe_openai::o200k_base().count(text),
+            Tokenizer::O200kBase => o200k::count(text),
             Tokenizer::Estimate => estimate(text.len()),
         }
     }

@@ -5,6 +5,7 @@ mod assemble;
 mod assets;
 mod build;
 mod ci;
+mod compare;
 mod completions;
 mod corpus;
 mod diagnostics;

@@ -22,7 +22,7 @@ use crate::prompt::claude::{self, ExternalApproval, NoApproval, names};
 use crate::prompt::profile::{ProfileMessage, ProfileTurn0, Searched, SearchedDir};
 use crate::prompt::turn0::Provenance;
 use crate::prompt::walk::{Scope, walk};
-use crate::workspace::{LinkPolicy, OsWorkspace, Workspace};
+use crate::workspace::Workspace;
 
 /// Claude Code's turn 0 for this run (SPEC §14.3).
 pub fn turn0(
@@ -40,8 +40,8 @@ pub fn turn0(
         ctx.locations.home.as_deref(),
         "",
     )
-    .map(|dir| OsWorkspace::new(dir, LinkPolicy::Follow));
-    let config_file = config_file_dir.as_ref().map(|dir| ClaudeJson::new(dir));
+    .map(|dir| readers.user_dir(dir));
+    let config_file = config_file_dir.as_deref().map(ClaudeJson::new);
     let approval: &dyn ExternalApproval = match &config_file {
         Some(file) => file,
         None => &NoApproval,
@@ -50,8 +50,8 @@ pub fn turn0(
         readers: claude::Readers {
             project: readers.project(),
             root: Some(readers.parent()),
-            user: user.as_ref().map(|dir| dir as &dyn Workspace),
-            managed: Some(&managed),
+            user: user.as_deref(),
+            managed: Some(&*managed),
         },
         at: &ctx.at,
         home: &home,
@@ -65,7 +65,7 @@ pub fn turn0(
         not_loaded: loaded.not_loaded,
         diagnostics: loaded.diagnostics,
         rules: loaded.rules,
-        searched: searched(ctx, readers, user.as_ref(), &managed)?,
+        searched: searched(ctx, readers, user.as_deref(), &*managed)?,
         ..ProfileTurn0::default()
     };
     if !loaded.parts.is_empty() {
@@ -81,8 +81,8 @@ pub fn turn0(
 fn searched(
     ctx: &Context,
     readers: &Readers<'_>,
-    user: Option<&OsWorkspace>,
-    managed: &OsWorkspace,
+    user: Option<&dyn Workspace>,
+    managed: &dyn Workspace,
 ) -> Result<Searched, CliError> {
     let named = |dir: String, scope, names: &[&str]| SearchedDir {
         dir,

@@ -16,7 +16,7 @@
 use crate::adapters::codex_config::{self, ConfigRead};
 use crate::cli::context::Context;
 use crate::cli::error::CliError;
-use crate::cli::profile::{ProfileArgs, Readers, touch_adds_nothing};
+use crate::cli::profile::{ProfileArgs, Readers, touch_adds_nothing_for};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::prompt::codex::chain::{
     AGENTS_NAME, LeftOut, LeftOutReason, OVERRIDE_NAME, Root, candidate_names, chain, find_root,
@@ -26,7 +26,7 @@ use crate::prompt::codex::global::global_doc;
 use crate::prompt::codex::{CodexConfig, instructions_text};
 use crate::prompt::profile::{
     Agent, NotLoaded, NotLoadedReason, Part, PartKind, ProfileMessage, ProfileTurn0, Searched,
-    SearchedDir, Touched,
+    SearchedDir,
 };
 use crate::prompt::turn0::Provenance;
 use crate::prompt::walk::{Scope, WalkDir, walk};
@@ -45,7 +45,7 @@ pub fn turn0(
         config,
         diagnostics,
     } = match &codex_home {
-        Some(home) => codex_config::load(home),
+        Some(home) => codex_config::load(&**home),
         None => {
             turn0.diagnostics.push(Diagnostic::new(
                 Severity::Info,
@@ -66,7 +66,7 @@ pub fn turn0(
     let root = find_root(&walk, &config.project_root_markers);
     let chain = chain(&walk, root.as_ref());
     let docs = project_docs(chain, &config, ctx.trust.trusted);
-    let global = codex_home.as_ref().map(|home| global_doc(home));
+    let global = codex_home.as_deref().map(global_doc);
 
     let mut parts = Vec::new();
     let mut left_out: Vec<&LeftOut> = Vec::new();
@@ -105,16 +105,8 @@ pub fn turn0(
             text,
         ));
     }
-    turn0.searched = searched(ctx, codex_home.as_ref(), chain, root.as_ref(), &config);
-    for path in &args.touch {
-        turn0
-            .diagnostics
-            .push(touch_adds_nothing(Agent::Codex, path));
-        turn0.touch.push(Touched {
-            path: path.clone(),
-            parts: Vec::new(),
-        });
-    }
+    turn0.searched = searched(ctx, codex_home.as_deref(), chain, root.as_ref(), &config);
+    touch_adds_nothing_for(Agent::Codex, args, &mut turn0);
     Ok(turn0)
 }
 
@@ -148,7 +140,7 @@ fn dir_label(dir: &str) -> &str {
 /// directory with the names tried there; and the rule that chose the chain.
 fn searched(
     ctx: &Context,
-    codex_home: Option<&impl Workspace>,
+    codex_home: Option<&dyn Workspace>,
     chain: &[WalkDir<'_>],
     root: Option<&Root>,
     config: &CodexConfig,

@@ -23,17 +23,18 @@
 
 use clap::Args;
 
-use crate::cli::context::Context;
 use crate::cli::error::CliError;
-use crate::cli::profile::ProfileArgs;
-use crate::cli::sources::{Catalog, catalog};
+use crate::cli::profile::{ProfileArgs, Readers};
+use crate::cli::sources::{Catalog, catalog_for};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::limits;
-use crate::prompt::command::claude_listing;
+use crate::prompt::command::claude_listing::{self, Kind};
+use crate::prompt::command::list_in;
+use crate::prompt::compare::{Offered, OfferedKind};
 use crate::prompt::profile::{
-    NotLoaded, NotLoadedReason, Part, PartKind, ProfileMessage, ProfileTurn0,
+    Agent, NotLoaded, NotLoadedReason, Part, PartKind, ProfileMessage, ProfileTurn0,
 };
-use crate::prompt::tiers::Fate;
+use crate::prompt::tiers::{Fate, Tier};
 use crate::prompt::turn0::Provenance;
 use crate::prompt::walk::Scope;
 
@@ -45,15 +46,44 @@ pub struct ListingArgs {
     pub context_window: Option<u64>,
 }
 
-/// Adds the agent's skills listing message to `turn0` (after its
-/// instructions), with what was said about it.
+/// Adds `agent`'s skills listing message to `turn0` (after its
+/// instructions), with what was said about it, read through `readers`;
+/// returns every command and skill the agent's catalog offers or withholds
+/// (for `compare`). The engine has no listing message: its command
+/// directories are only listed, no file read, and only a listing that
+/// fails is diagnosed.
 pub fn add_listing(
-    ctx: &Context,
+    readers: &Readers<'_>,
+    agent: Agent,
     args: &ProfileArgs,
     turn0: &mut ProfileTurn0,
-) -> Result<(), CliError> {
-    match catalog(ctx, &[])? {
-        Catalog::Engine(_) => {}
+) -> Result<Vec<Offered>, CliError> {
+    let ctx = readers.context();
+    match catalog_for(readers, agent, &[])? {
+        Catalog::Engine(catalog) => {
+            let listing = list_in(catalog.dirs(), false);
+            // What `commands list` warns about (shadowing, names, Claude
+            // Code's nested directories) is said by the rows and
+            // divergences of whoever asks for the catalog; a directory
+            // that cannot be listed is still said.
+            turn0.diagnostics.extend(
+                listing
+                    .diagnostics
+                    .into_iter()
+                    .filter(|d| d.severity == Severity::Fatal),
+            );
+            Ok(listing
+                .commands
+                .into_iter()
+                .map(|command| Offered {
+                    path: command.source,
+                    scope: scope_of(catalog.dirs()[command.dir_index].tier),
+                    kind: OfferedKind::Command,
+                    nested: false,
+                    withheld: command.withheld,
+                })
+                .collect())
+        }
         Catalog::Claude(catalog) => {
             let window = args
                 .context_window
@@ -73,6 +103,21 @@ pub fn add_listing(
                     }),
             );
             turn0.messages.extend(listing.message());
+            Ok(entries
+                .entries
+                .iter()
+                .filter(|entry| matches!(entry.fate, Fate::Winner | Fate::Withheld))
+                .map(|entry| Offered {
+                    path: entry.source.clone(),
+                    scope: scope_of(entry.tier),
+                    kind: match entry.kind {
+                        Kind::Command => OfferedKind::Command,
+                        Kind::Skill => OfferedKind::Skill,
+                    },
+                    nested: entry.kind == Kind::Command && entry.name.contains(':'),
+                    withheld: entry.fate == Fate::Withheld,
+                })
+                .collect())
         }
         Catalog::Codex(skills) => {
             let found = skills
@@ -86,21 +131,38 @@ pub fn add_listing(
                     scope: Scope::Project,
                     reason: NotLoadedReason::Withheld,
                 }));
-            let parts: Vec<Part> = found
+            let (parts, mut offered): (Vec<Part>, Vec<Offered>) = found
                 .listing
                 .skills
                 .iter()
-                .map(|skill| Part {
-                    path: skill.path.clone(),
-                    scope: skill.scope,
-                    kind: PartKind::Skills,
-                    imported_by: None,
-                    content: skill.entry(),
-                    cut: None,
+                .map(|skill| {
+                    let part = Part {
+                        path: skill.path.clone(),
+                        scope: skill.scope,
+                        kind: PartKind::Skills,
+                        imported_by: None,
+                        content: skill.entry(),
+                        cut: None,
+                    };
+                    let offered = Offered {
+                        path: skill.path.clone(),
+                        scope: skill.scope,
+                        kind: OfferedKind::Skill,
+                        nested: false,
+                        withheld: false,
+                    };
+                    (part, offered)
                 })
-                .collect();
+                .unzip();
+            offered.extend(found.withheld.iter().map(|root| Offered {
+                path: root.clone(),
+                scope: Scope::Project,
+                kind: OfferedKind::Unread,
+                nested: false,
+                withheld: true,
+            }));
             if parts.is_empty() {
-                return Ok(());
+                return Ok(offered);
             }
             let text = parts
                 .iter()
@@ -123,7 +185,16 @@ pub fn add_listing(
             turn0
                 .messages
                 .push(ProfileMessage::with_text(Provenance::Skills, parts, text));
+            Ok(offered)
         }
     }
-    Ok(())
+}
+
+/// The scope of a catalog directory's tier: the workspace's, else the
+/// user's (the operator's directories are the operator's own).
+fn scope_of(tier: Tier) -> Scope {
+    match tier {
+        Tier::Project => Scope::Project,
+        Tier::User | Tier::Operator => Scope::User,
+    }
 }

@@ -50,6 +50,8 @@ pub enum LeftOutReason {
 /// it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Rejection {
+    /// An instructions file that is empty or whitespace only (SPEC §6.2).
+    Blank,
     /// A soul file that fails SPEC §6.4's checks.
     Soul(SoulRejection),
     /// A rule none of whose files could be used (malformed, unreadable,
@@ -66,6 +68,7 @@ pub enum Rejection {
 impl fmt::Display for Rejection {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            Rejection::Blank => f.write_str("blank"),
             Rejection::Soul(rejection) => rejection.fmt(f),
             Rejection::Rule { fate, reason } => {
                 f.write_str(reason.as_deref().unwrap_or(fate.as_str()))

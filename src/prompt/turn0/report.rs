@@ -17,8 +17,12 @@ pub struct AssembledMessage {
     /// The file or directory it was read from; `None` when it has many
     /// (the rules message) or none.
     pub source: Option<String>,
-    /// True when its content was cut at a cap (project instructions).
-    pub truncated: bool,
+    /// The span of `message.text` that is its file's own content, when the
+    /// message frames one file (the project instructions, without the
+    /// engine's header line and cut marker).
+    pub content: Option<std::ops::Range<usize>>,
+    /// Bytes of its file a cap left out (project instructions), when cut.
+    pub omitted: Option<u64>,
     /// The rules rendered into it, in order (the rules message only).
     pub rules: Vec<ShownRule>,
 }
@@ -31,9 +35,15 @@ impl AssembledMessage {
             provenance,
             message,
             source,
-            truncated: false,
+            content: None,
+            omitted: None,
             rules: Vec::new(),
         }
+    }
+
+    /// True when its content was cut at a cap.
+    pub fn truncated(&self) -> bool {
+        self.omitted.is_some()
     }
 }
 
