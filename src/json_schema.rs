@@ -43,10 +43,10 @@ pub(crate) fn closed_object(description: &str, properties: Vec<(&str, Schema)>) 
 /// `"name": Type` (that type's schema), `"name" = "description"` (a
 /// string) or `"name" => ["word", …]` (one of those strings).
 macro_rules! closed_schema {
-    ($type:ident, $description:literal, {
+    ($type:ident $(<$lifetime:lifetime>)?, $description:literal, {
         $($name:literal $(: $ty:ty)? $(= $text:literal)? $(=> [$($word:literal),+])?),+ $(,)?
     }) => {
-        impl schemars::JsonSchema for $type {
+        impl schemars::JsonSchema for $type $(<$lifetime>)? {
             fn schema_name() -> std::borrow::Cow<'static, str> {
                 stringify!($type).into()
             }
@@ -117,7 +117,7 @@ fn close_objects(schema: &mut Schema) {
 fn documents() -> Vec<Document> {
     use crate::cli::output::SCHEMA;
     use crate::cli::provider::{AnthropicMessage, AnthropicSystem, Messages, OpenAiMessage};
-    use crate::cli::{assemble, build, check, commands, expand, explain, lint, manifest};
+    use crate::cli::{assemble, build, check, commands, compare, expand, explain, lint, manifest};
     use crate::cli::{parts, rules};
     type Commands<R> = commands::ListDocument<'static, R>;
     type Rules<R> = rules::ListDocument<'static, R>;
@@ -155,6 +155,7 @@ fn documents() -> Vec<Document> {
             Some(manifest::SNAPSHOT_SCHEMA);
         "check" => check::CheckDocument<'static>, "check --against FILE --format json";
         "lint" => lint::LintDocument<'static>, "lint --format json";
+        "compare" => compare::CompareDocument<'static>, "compare [--diff A,B] --format json";
         "anthropic-system" => AnthropicSystem<'static>, "build --format anthropic", None;
         "anthropic-messages" => Messages<AnthropicMessage<'static>>, "assemble --format anthropic",
             None;

@@ -209,6 +209,22 @@ fn every_json_output_validates_against_its_schema() {
         run(&mut v, schema("assemble"), &claude, &["assemble"]);
     }
 
+    // compare, of every profile and of two with their diff.
+    let compared = run(
+        &mut v,
+        "compare",
+        &JSON,
+        &["compare", "--touch", "web/app.tsx"],
+    );
+    assert!(len(&compared, "/files") > 0, "rows shown");
+    let diffed = run(
+        &mut v,
+        "compare",
+        &JSON,
+        &["compare", "--diff", "claude,codex"],
+    );
+    assert!(diffed["diff"].is_object(), "the diff shown");
+
     // lint, on a workspace with findings, under every profile.
     let lint = v.run(&lint_env(), "lint", &["--format", "json", "lint"]);
     assert!(len(&lint, "/findings") > 0, "findings shown");
