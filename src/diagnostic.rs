@@ -5,6 +5,7 @@ use serde::Serialize;
 
 /// How serious a diagnostic is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     /// The file was dropped.
@@ -31,6 +32,7 @@ impl Severity {
 /// `path` is workspace-relative with `/` for project files and absolute for
 /// user files (see [`crate::workspace::Workspace::display`]).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct Diagnostic {
     /// How serious it is.
     pub severity: Severity,

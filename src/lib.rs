@@ -11,6 +11,8 @@ pub mod adapters;
 pub mod cli;
 pub mod conformance;
 pub mod diagnostic;
+#[cfg(test)]
+mod json_schema;
 pub mod limits;
 pub mod prompt;
 pub mod workspace;

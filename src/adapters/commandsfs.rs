@@ -22,6 +22,7 @@ use crate::workspace::{LinkPolicy, OsWorkspace, Workspace, WsError};
 
 /// One command as `commands list` shows it (SPEC §2.3).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct ListedCommand {
     /// The name, without the slash.
     pub name: String,

@@ -16,6 +16,7 @@ use crate::diagnostic::Diagnostic;
 
 /// Where the trust decision came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum TrustSource {
     /// `--trust-project` or `--no-trust-project`.
@@ -30,6 +31,7 @@ pub enum TrustSource {
 
 /// The trust decision for one run, as printed in every JSON document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct Trust {
     /// Whether the project tier is used.
     pub trusted: bool,

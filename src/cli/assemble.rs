@@ -42,6 +42,7 @@ pub struct AssembleArgs {
 
 /// One turn-0 message as the JSON output shows it.
 #[derive(Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 struct MessageView<'a> {
     role: Role,
     text: &'a str,
@@ -60,8 +61,11 @@ impl<'a> From<&'a AssembledMessage> for MessageView<'a> {
     }
 }
 
+/// The JSON document of `assemble` under the engine (SPEC §2.5): the turn-0
+/// messages, `--stats`, the diagnostics and trust.
 #[derive(Serialize)]
-struct AssembleDocument<'a> {
+#[cfg_attr(test, derive(schemars::JsonSchema))]
+pub(crate) struct AssembleDocument<'a> {
     #[serde(flatten)]
     head: DocHead<'a>,
     messages: Vec<MessageView<'a>>,

@@ -117,8 +117,11 @@ fn run_chosen_builder(
     }
 }
 
+/// The JSON document of `build` (SPEC §8.2): the layered system prompt,
+/// its prefix's size and hash, `--stats`, the diagnostics and trust.
 #[derive(Serialize)]
-struct BuildDocument<'a> {
+#[cfg_attr(test, derive(schemars::JsonSchema))]
+pub(crate) struct BuildDocument<'a> {
     #[serde(flatten)]
     head: DocHead<'a>,
     stable_prefix: &'a str,
@@ -131,8 +134,11 @@ struct BuildDocument<'a> {
     trust: Trust,
 }
 
+/// The JSON document of `build --check-stable` (SPEC §4.5): whether the
+/// prefix is byte-identical under two environments, and where it differs.
 #[derive(Serialize)]
-struct CheckStableDocument<'a> {
+#[cfg_attr(test, derive(schemars::JsonSchema))]
+pub(crate) struct CheckStableDocument<'a> {
     #[serde(flatten)]
     head: DocHead<'a>,
     stable: bool,

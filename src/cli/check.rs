@@ -34,6 +34,7 @@ pub struct CheckArgs {
 
 /// What happened to one part of the context.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Change {
     /// It is new.
@@ -59,6 +60,7 @@ impl Change {
 
 /// One difference between the saved manifest and the current context.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct Difference {
     /// `agent`, `at`, `prefix`, `messages`, `instructions`,
     /// `rules message`, `soul`, `memory index`, `user model`,
@@ -330,8 +332,11 @@ fn read_manifest(ctx: &Context, path: &std::path::Path) -> Result<Manifest, CliE
     serde_json::from_value(value).map_err(|err| fail(format!("malformed manifest: {err}")))
 }
 
+/// The JSON document of `check`: whether the current context matches the
+/// saved manifest, and every difference.
 #[derive(Serialize)]
-struct CheckDocument<'a> {
+#[cfg_attr(test, derive(schemars::JsonSchema))]
+pub(crate) struct CheckDocument<'a> {
     #[serde(flatten)]
     head: DocHead<'a>,
     against: String,

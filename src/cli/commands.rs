@@ -57,7 +57,8 @@ pub struct CommandsListArgs {
 
 /// The JSON document of `commands list`, whatever the profile's rows.
 #[derive(Serialize)]
-struct ListDocument<'a, R: Serialize> {
+#[cfg_attr(test, derive(schemars::JsonSchema))]
+pub(crate) struct ListDocument<'a, R: Serialize> {
     #[serde(flatten)]
     head: DocHead<'a>,
     commands: &'a [R],
@@ -143,8 +144,10 @@ fn print_list<R: Serialize>(
 /// shows it (SPEC §14.5). `description`, `argument_hint` and
 /// `frontmatter` are `null` for a shadowed file, which is only looked at.
 #[derive(Serialize)]
-struct ClaudeRow<'a> {
+#[cfg_attr(test, derive(schemars::JsonSchema))]
+pub(crate) struct ClaudeRow<'a> {
     name: &'a str,
+    #[cfg_attr(test, schemars(extend("enum" = ["command", "skill"])))]
     kind: &'static str,
     scope: Tier,
     source: &'a str,
@@ -236,8 +239,10 @@ fn list_claude(ctx: &Context, catalog: &ClaudeCatalog) -> Result<Status, CliErro
 
 /// One Codex skill as `commands list --agent codex` shows it (SPEC §14.6).
 #[derive(Serialize)]
-struct CodexRow<'a> {
+#[cfg_attr(test, derive(schemars::JsonSchema))]
+pub(crate) struct CodexRow<'a> {
     name: &'a str,
+    #[cfg_attr(test, schemars(extend("const" = "skill")))]
     kind: &'static str,
     scope: Scope,
     source: &'a str,

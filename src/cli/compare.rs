@@ -104,6 +104,7 @@ pub struct CompareArgs {
 /// What an agent's turn 0 costs, and how its tokens were counted (SPEC
 /// §15.4: exactly for Codex, the labelled estimate for the others).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 struct Total {
     bytes: u64,
     tokens: usize,
@@ -292,7 +293,9 @@ fn diagnostics(
 
 /// The JSON document of `compare`.
 #[derive(Serialize)]
-struct CompareDocument<'a> {
+#[cfg_attr(test, derive(schemars::JsonSchema))]
+pub(crate) struct CompareDocument<'a> {
+    #[cfg_attr(test, schemars(extend("const" = SCHEMA)))]
     schema: &'static str,
     agents: &'a [Agent],
     at: &'a str,
@@ -307,6 +310,7 @@ struct CompareDocument<'a> {
 
 /// `--diff A,B` in JSON.
 #[derive(Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 struct DiffView {
     a: Agent,
     b: Agent,
@@ -330,6 +334,13 @@ impl Serialize for FileView<'_> {
     }
 }
 
+#[cfg(test)]
+crate::json_schema::closed_schema!(FileView<'_>, "A row: a file, and what each agent makes of it.", {
+    "path" = "Named like a part's path.",
+    "scope": crate::prompt::profile::Scope,
+    "per_agent": PerAgent<'static, Cell>,
+});
+
 /// Values keyed by agent name, in the agents' order (a row's cells, the
 /// totals).
 struct PerAgent<'a, T>(&'a [Agent], &'a [T]);
@@ -341,6 +352,22 @@ impl<T: Serialize> Serialize for PerAgent<'_, T> {
             map.serialize_entry(agent.as_str(), value)?;
         }
         map.end()
+    }
+}
+
+#[cfg(test)]
+impl<T: schemars::JsonSchema> schemars::JsonSchema for PerAgent<'_, T> {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        format!("PerAgent_{}", T::schema_name()).into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "Values keyed by agent name, in the agents' order.",
+            "type": "object",
+            "propertyNames": generator.subschema_for::<Agent>(),
+            "additionalProperties": generator.subschema_for::<T>(),
+        })
     }
 }
 

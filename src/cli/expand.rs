@@ -78,8 +78,11 @@ fn complete_input_on(words: &[OsString], current: &OsStr) -> Vec<CompletionCandi
     }
 }
 
+/// The JSON document of `expand` (SPEC §2.2): the expansion, what the
+/// Claude or Codex profile adds to it, the diagnostics and trust.
 #[derive(Serialize)]
-struct ExpandDocument<'a> {
+#[cfg_attr(test, derive(schemars::JsonSchema))]
+pub(crate) struct ExpandDocument<'a> {
     #[serde(flatten)]
     head: DocHead<'a>,
     #[serde(flatten)]
@@ -96,7 +99,9 @@ struct ExpandDocument<'a> {
 /// frontmatter key, the shell commands never run, the attachments never
 /// read.
 #[derive(Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 struct ClaudeFields<'a> {
+    #[cfg_attr(test, schemars(extend("enum" = ["command", "skill", null])))]
     kind: Option<&'static str>,
     frontmatter: &'a Map<String, Value>,
     shell: &'a [Placeholder],
@@ -106,12 +111,14 @@ struct ClaudeFields<'a> {
 /// What an expansion under `codex` adds (SPEC §14.6): the skills whose
 /// blocks follow the input.
 #[derive(Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 struct CodexFields<'a> {
     skills: Vec<CodexBlock<'a>>,
 }
 
 /// One `<skill>` block: the skill, its SKILL.md and the block's size.
 #[derive(Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 struct CodexBlock<'a> {
     name: &'a str,
     source: &'a str,

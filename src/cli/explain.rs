@@ -148,8 +148,18 @@ impl Serialize for CandidateView {
     }
 }
 
+#[cfg(test)]
+crate::json_schema::closed_schema!(CandidateView, "One place that could hold the name: the file there and what became of it.", {
+    "source" = "The file, as its reader displays it.",
+    "tier": Tier,
+    "trust" => ["trusted", "untrusted", "not gated"],
+    "fate" = "What became of the file (`winner`, `shadowed`, `not found`, …).",
+    "detail": Option<String>,
+});
+
 /// What the command section shows.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 struct CommandSection {
     name: String,
     candidates: Vec<CandidateView>,
@@ -165,7 +175,9 @@ struct CommandSection {
 /// winner's kind, `argument-hint` and every frontmatter key with its value,
 /// and the skill a `name:` key made the name a second name of.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 struct ClaudeDetails {
+    #[cfg_attr(test, schemars(extend("enum" = ["command", "skill", null])))]
     kind: Option<&'static str>,
     argument_hint: Option<String>,
     frontmatter: Option<Map<String, Value>>,
@@ -176,6 +188,7 @@ struct ClaudeDetails {
 /// Codex lists under it; a `$NAME` mention adds the block of the only one,
 /// none when there are several.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 struct SkillSection {
     name: String,
     skills: Vec<SkillView>,
@@ -185,6 +198,7 @@ struct SkillSection {
 
 /// One skill of a [`SkillSection`].
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 struct SkillView {
     source: String,
     scope: Scope,
@@ -194,6 +208,7 @@ struct SkillView {
 /// What the rule section shows: the winner's parsed rule, or, when the
 /// only usable file is withheld, what it would inject once trusted.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 struct RuleSection {
     name: String,
     candidates: Vec<CandidateView>,
@@ -206,8 +221,11 @@ struct RuleSection {
     block: Option<String>,
 }
 
+/// The JSON document of `explain`: what the name or path is, section by
+/// section (command, skill, rule, file), the diagnostics and trust.
 #[derive(Serialize)]
-struct ExplainDocument<'a> {
+#[cfg_attr(test, derive(schemars::JsonSchema))]
+pub(crate) struct ExplainDocument<'a> {
     #[serde(flatten)]
     head: DocHead<'a>,
     name: &'a str,

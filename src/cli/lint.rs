@@ -102,7 +102,9 @@ pub fn run(ctx: &Context, args: &LintArgs) -> Result<Status, CliError> {
 
 /// The JSON document (SPEC §8.2).
 #[derive(Serialize)]
-struct LintDocument<'a> {
+#[cfg_attr(test, derive(schemars::JsonSchema))]
+pub(crate) struct LintDocument<'a> {
+    #[cfg_attr(test, schemars(extend("const" = SCHEMA)))]
     schema: &'static str,
     agents: &'a [Agent],
     at: &'a str,
@@ -114,6 +116,7 @@ struct LintDocument<'a> {
 
 /// How many findings of each severity remain.
 #[derive(Debug, Clone, Copy, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 struct Summary {
     errors: usize,
     warnings: usize,

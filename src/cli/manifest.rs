@@ -81,6 +81,7 @@ pub struct ContextArgs {
 
 /// A size and a hash.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct Digest {
     /// Lowercase hex SHA-256.
     pub sha256: String,
@@ -99,6 +100,7 @@ impl Digest {
 
 /// One turn-0 message.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct MessageDigest {
     /// Where the message came from.
     pub provenance: Provenance,
@@ -110,6 +112,7 @@ pub struct MessageDigest {
 
 /// One rule shown in the rules message.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct RuleDigest {
     /// The rule name.
     pub name: String,
@@ -127,6 +130,7 @@ pub struct RuleDigest {
 
 /// One invokable command.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct CommandDigest {
     /// The name, without the slash.
     pub name: String,
@@ -138,6 +142,7 @@ pub struct CommandDigest {
 
 /// One part of a profile's message.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct PartDigest {
     /// The file: workspace-relative, `~/`-relative, or `../`-relative above
     /// the workspace.
@@ -154,8 +159,10 @@ pub struct PartDigest {
 
 /// The manifest `snapshot` prints and `check` reads.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct Manifest {
     /// Always [`SNAPSHOT_SCHEMA`].
+    #[cfg_attr(test, schemars(extend("const" = SNAPSHOT_SCHEMA)))]
     pub schema: String,
     /// The agent profile.
     #[serde(default = "mecatl")]

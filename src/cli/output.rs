@@ -18,8 +18,10 @@ pub const SCHEMA: &str = "mecatl-prompt/v1";
 /// workspace root) unless the profile is mecatl. Documents flatten it in
 /// as their first field.
 #[derive(Debug, Clone, Copy, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct DocHead<'a> {
     /// Always [`SCHEMA`].
+    #[cfg_attr(test, schemars(extend("const" = SCHEMA)))]
     pub schema: &'static str,
     /// The profile the document describes.
     pub agent: Agent,

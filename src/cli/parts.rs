@@ -40,6 +40,7 @@ use crate::prompt::turn0::Provenance;
 
 /// The JSON document of `assemble` under a profile.
 #[derive(Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct ProfileDocument<'a> {
     /// Schema, agent and `at`.
     #[serde(flatten)]

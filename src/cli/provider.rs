@@ -8,7 +8,9 @@ use crate::prompt::build::Layered;
 
 /// One Anthropic text block.
 #[derive(Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct TextBlock<'a> {
+    #[cfg_attr(test, schemars(extend("const" = "text")))]
     r#type: &'static str,
     text: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -27,32 +29,40 @@ impl<'a> TextBlock<'a> {
 
 /// An Anthropic cache breakpoint.
 #[derive(Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 struct CacheControl {
+    #[cfg_attr(test, schemars(extend("const" = "ephemeral")))]
     r#type: &'static str,
 }
 
 /// The Anthropic `system` array.
 #[derive(Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct AnthropicSystem<'a> {
     system: Vec<TextBlock<'a>>,
 }
 
 /// One Anthropic message holding text blocks.
 #[derive(Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct AnthropicMessage<'a> {
+    #[cfg_attr(test, schemars(extend("const" = "user")))]
     role: &'static str,
     content: Vec<TextBlock<'a>>,
 }
 
 /// One OpenAI Chat Completions message.
 #[derive(Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct OpenAiMessage<'a> {
+    #[cfg_attr(test, schemars(extend("enum" = ["system", "user"])))]
     role: &'static str,
     content: &'a str,
 }
 
 /// A `messages` array, the shape both providers take.
 #[derive(Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct Messages<T> {
     messages: Vec<T>,
 }

@@ -45,6 +45,7 @@ pub struct RulesListArgs {
 /// Which pattern of a rule matched which `--for` path; `pattern` is null
 /// for an unconditional rule, which applies to every path.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct PathMatch {
     /// The workspace-relative path, as normalised.
     pub path: String,
@@ -53,7 +54,8 @@ pub struct PathMatch {
 }
 
 #[derive(Serialize)]
-struct RuleEntry<'a> {
+#[cfg_attr(test, derive(schemars::JsonSchema))]
+pub(crate) struct RuleEntry<'a> {
     name: &'a str,
     origin: RuleOrigin,
     paths: &'a [String],
@@ -67,7 +69,8 @@ struct RuleEntry<'a> {
 
 /// The JSON document of `rules list`, whatever its rows.
 #[derive(Serialize)]
-struct ListDocument<'a, R> {
+#[cfg_attr(test, derive(schemars::JsonSchema))]
+pub(crate) struct ListDocument<'a, R> {
     #[serde(flatten)]
     head: DocHead<'a>,
     rules: Vec<R>,

@@ -96,6 +96,7 @@ pub struct Turn0AccountingArgs {
 
 /// One accounted part.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct StatEntry {
     /// The section name, message provenance or rule name.
     pub name: String,
@@ -141,6 +142,7 @@ impl StatEntry {
 
 /// A size with its tokens and status: separators and totals.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct Amount {
     /// Bytes.
     pub bytes: usize,
@@ -167,6 +169,7 @@ impl Amount {
 /// The accounting of one part of the output: the prefix, the suffix or the
 /// turn-0 messages.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct Group {
     /// The sections or messages, in output order.
     pub entries: Vec<StatEntry>,
@@ -182,6 +185,7 @@ pub struct Group {
 
 /// The `stats` object of the JSON output.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct Stats {
     /// Which tokenizer counted the tokens: `o200k_base` or `estimate`.
     pub tokenizer: Tokenizer,

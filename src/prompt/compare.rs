@@ -116,6 +116,7 @@ impl Offered {
 
 /// What became of a file under one agent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum State {
     /// Sent at start, whole.
@@ -170,6 +171,7 @@ impl OfferCounts {
 
 /// One agent's cell of a row.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct Cell {
     /// What became of the file.
     pub state: State,

@@ -31,6 +31,7 @@ pub use crate::prompt::walk::Scope;
 
 /// An agent whose loading a preview reproduces (SPEC §14.1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Agent {
     /// The Mecatl engine of SPEC Part I (the default).
@@ -87,6 +88,7 @@ impl std::str::FromStr for Agent {
 
 /// What a part is (SPEC §14.7).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum PartKind {
     /// An instruction file of the walk (`CLAUDE.md`, `AGENTS.md`, …).
@@ -125,6 +127,7 @@ impl PartKind {
 
 /// Bytes of a file a budget cut.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct Cut {
     /// Bytes sent.
     pub kept: u64,
@@ -167,9 +170,21 @@ impl Serialize for Part {
     }
 }
 
+#[cfg(test)]
+crate::json_schema::closed_schema!(Part, "One part of a profile's message: one file, as the agent sends it.", {
+    "path" = "Workspace-relative for project and local files, absolute otherwise.",
+    "scope": Scope,
+    "kind": PartKind,
+    "imported_by": Option<String>,
+    "bytes": usize,
+    "content" = "Exactly what the agent sends for it.",
+    "cut": Option<Cut>,
+});
+
 /// One turn-0 message of a profile: its provenance and its parts, in
 /// order, and its whole text as sent.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct ProfileMessage {
     /// Always `user`.
     pub role: crate::prompt::turn0::Role,
@@ -326,8 +341,16 @@ impl Serialize for NotLoaded {
     }
 }
 
+#[cfg(test)]
+crate::json_schema::closed_schema!(NotLoaded, "A file a profile considered and did not load.", {
+    "path" = "The file, named like a part's path.",
+    "scope": Scope,
+    "reason" = "Why, in words (`withheld: untrusted`, `over budget (N bytes)`, …).",
+});
+
 /// What reading one path adds (SPEC §14.3 `--touch`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct Touched {
     /// The path read, workspace-relative.
     pub path: String,
@@ -416,6 +439,16 @@ impl Serialize for ProfileRule {
         rule.end()
     }
 }
+
+#[cfg(test)]
+crate::json_schema::closed_schema!(ProfileRule, "A rule file a profile found, in the order the agent reads them.", {
+    "path" = "The file, named like a part's path.",
+    "scope": Scope,
+    "loads" => ["start", "lazy", "skipped"],
+    "paths": Vec<String>,
+    "bytes": Option<usize>,
+    "reason": Option<String>,
+});
 
 /// A profile's turn 0 (SPEC §14.2, §14.7): its messages, what touching
 /// paths adds, what was considered and not loaded, and the diagnostics.

@@ -53,6 +53,7 @@ pub struct ShownRule {
 
 /// The tier a rule was admitted through: a label, never a location.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum RuleOrigin {
     /// The workspace's rules directories (trust-gated).

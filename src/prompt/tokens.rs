@@ -46,6 +46,7 @@ const ESTIMATE_BYTES_PER_TOKEN: usize = 4;
 /// A way of counting tokens; serialized as its label (`"tokenizer":
 /// "o200k_base" | "estimate"`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub enum Tokenizer {
     /// Exact counts with OpenAI's `o200k_base` encoding.
     #[serde(rename = "o200k_base")]

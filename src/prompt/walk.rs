@@ -24,6 +24,7 @@ use crate::workspace::{Workspace, join};
 
 /// Where a file a profile reads comes from (SPEC §14.1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Scope {
     /// Machine policy (`/etc/claude-code/CLAUDE.md`).

@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use crate::corpus::{assert_expectations, corpus_folders};
 use crate::golden::{assert_golden, assert_json_shape};
-use crate::support::{TestEnv, code, copy_tree, fixture, json, stderr, stdout};
+use crate::support::{TestEnv, code, compile_schema, copy_tree, fixture, json, stderr, stdout};
 
 /// A workspace holding a copy of `tests/fixtures/lint`.
 pub(crate) fn lint_env() -> TestEnv {
@@ -184,19 +184,10 @@ fn lint_reads_untrusted_and_never_runs_anything() {
 
 /// The official SARIF 2.1.0 schema, compiled.
 fn sarif_schema() -> (boon::Schemas, boon::SchemaIndex) {
-    let schema: Value = serde_json::from_str(
-        &std::fs::read_to_string(fixture("sarif-schema-2.1.0.json")).expect("the schema"),
+    compile_schema(
+        &fixture("sarif-schema-2.1.0.json"),
+        "https://docs.oasis-open.org/sarif/sarif-schema-2.1.0.json",
     )
-    .expect("schema JSON");
-    let mut schemas = boon::Schemas::new();
-    let mut compiler = boon::Compiler::new();
-    compiler.enable_format_assertions();
-    let url = "https://docs.oasis-open.org/sarif/sarif-schema-2.1.0.json";
-    compiler.add_resource(url, schema).expect("add the schema");
-    let index = compiler
-        .compile(url, &mut schemas)
-        .expect("compile the schema");
-    (schemas, index)
 }
 
 #[test]

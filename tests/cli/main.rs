@@ -24,6 +24,7 @@ mod profile_commands;
 mod profiles;
 mod profiles_claude;
 mod rules_for;
+mod schemas;
 mod snapshot;
 mod stats;
 mod support;

@@ -215,6 +215,23 @@ pub(crate) fn fixture(name: &str) -> PathBuf {
         .join(name)
 }
 
+/// The JSON Schema in the file at `path`, compiled under `url` (format
+/// assertions on), for validating outputs with `schemas.validate(doc, index)`.
+pub(crate) fn compile_schema(path: &Path, url: &str) -> (boon::Schemas, boon::SchemaIndex) {
+    let text = std::fs::read_to_string(path)
+        .unwrap_or_else(|err| panic!("read {}: {err}", path.display()));
+    let schema: serde_json::Value = serde_json::from_str(&text)
+        .unwrap_or_else(|err| panic!("{} is not JSON: {err}", path.display()));
+    let mut schemas = boon::Schemas::new();
+    let mut compiler = boon::Compiler::new();
+    compiler.enable_format_assertions();
+    compiler.add_resource(url, schema).expect("add the schema");
+    let index = compiler
+        .compile(url, &mut schemas)
+        .unwrap_or_else(|err| panic!("compile {}: {err:#}", path.display()));
+    (schemas, index)
+}
+
 /// Makes `path` unreadable (mode 000).
 pub(crate) fn make_unreadable(path: &Path) {
     use std::os::unix::fs::PermissionsExt;

@@ -24,6 +24,7 @@ use crate::workspace::{EntryKind, Workspace, WsError};
 
 /// Where a file stands under a profile.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum FileState {
     /// It is a part of a turn-0 message.
@@ -40,6 +41,7 @@ pub enum FileState {
 
 /// The loaded part, as `explain` shows it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct PartPlace {
     /// 1-based, counting every part of the output in order.
     pub number: usize,
@@ -51,6 +53,7 @@ pub struct PartPlace {
 
 /// Why one file was or was not loaded.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct FileFate {
     /// The file, named like a part's path.
     pub path: String,

@@ -24,6 +24,7 @@ pub struct Command {
 
 /// What an expander made of an input line.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct Expansion {
     /// True when the input named a command that was found and rendered.
     pub expanded: bool,

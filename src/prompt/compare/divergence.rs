@@ -41,6 +41,7 @@ use crate::prompt::profile::{Agent, NotLoadedReason, Part, PartKind};
 
 /// What kind of divergence a line is (see the module doc).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum DivergenceKind {
     /// Different instruction files.
@@ -63,6 +64,7 @@ pub enum DivergenceKind {
 
 /// One divergence: its kind, a sentence, and the files it names.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct Divergence {
     /// What kind of divergence it is.
     pub kind: DivergenceKind,

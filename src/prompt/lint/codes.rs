@@ -115,6 +115,18 @@ impl Serialize for Code {
     }
 }
 
+#[cfg(test)]
+impl schemars::JsonSchema for Code {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Code".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let codes: Vec<&str> = Code::ALL.iter().map(|code| code.as_str()).collect();
+        schemars::json_schema!({"description": "A lint check's stable code.", "enum": codes})
+    }
+}
+
 /// One row of the code table.
 struct Entry {
     id: &'static str,

@@ -79,6 +79,7 @@ use crate::workspace::{Workspace, WsError};
 
 /// How serious a finding is (SPEC §15.3; SARIF's `level`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Level {
     /// The file does not do what it says for some agent: exit 1.
@@ -102,6 +103,7 @@ impl Level {
 
 /// One problem in one file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct Finding {
     /// The check that found it.
     pub code: Code,

@@ -11,6 +11,7 @@ use crate::workspace::{Workspace, join};
 
 /// Which tier a search directory belongs to (SPEC §3.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Tier {
     /// A directory of the workspace: trust-gated, links confined.

@@ -15,6 +15,7 @@ use crate::workspace::Workspace;
 
 /// Who a message is from. Turn-0 messages are always from the user.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Role {
     /// A user-role message.

@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 /// provenances orders messages. A new built-in source adds a variant here
 /// (and its [`Provenance::as_str`] and [`Provenance::title`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Provenance {
     /// The project instructions, `AGENTS.md` or `CLAUDE.md` (SPEC §6.2).
@@ -82,6 +83,7 @@ impl fmt::Display for Provenance {
 
 /// The kind of a turn-0 message (SPEC §6.1), derived from its provenance.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum MessageKind {
     /// From one of the built-in sources.

@@ -27,6 +27,7 @@ use crate::prompt::text::is_js_space;
 /// A shell command Claude Code would run, and where the preview's
 /// placeholder for it starts in the expansion.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct Placeholder {
     /// The command as written (a fenced block's text, trimmed).
     pub command: String,
