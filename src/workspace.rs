@@ -186,7 +186,14 @@ pub fn join(dir: &str, name: &str) -> String {
     match (dir.is_empty(), name.is_empty()) {
         (true, _) => name.to_string(),
         (_, true) => dir.to_string(),
-        _ => format!("{}/{}", dir.trim_end_matches('/'), name),
+        _ => {
+            let dir = dir.trim_end_matches('/');
+            let mut path = String::with_capacity(dir.len() + 1 + name.len());
+            path.push_str(dir);
+            path.push('/');
+            path.push_str(name);
+            path
+        }
     }
 }
 

@@ -322,7 +322,7 @@ impl Workspace for OsWorkspace {
             Some(libc::ENOTDIR) => WsError::NotADirectory,
             _ => io_to_ws(&path, e),
         })?;
-        let mut entries = Vec::new();
+        let mut entries = Vec::with_capacity(64);
         for entry in reader {
             let entry = entry?;
             let os_name = entry.file_name();

@@ -86,7 +86,7 @@ pub fn assemble_rules(
             };
             let reason = LeftOutReason::Rejected(rejection);
             out.left_out
-                .push(left_out(&first.name, &first.source, reason));
+                .push(left_out(first.name.clone(), first.source.clone(), reason));
             continue;
         };
         let winner = &order.resolution.candidates[at];
@@ -95,8 +95,8 @@ pub fn assemble_rules(
         };
         if !builder.try_push(&loaded.rule) {
             out.left_out.push(left_out(
-                &winner.name,
-                &winner.source,
+                winner.name.clone(),
+                winner.source.clone(),
                 LeftOutReason::DroppedAtCap,
             ));
             order.unreport(at);
@@ -105,18 +105,16 @@ pub fn assemble_rules(
         out.shown
             .push(DiscoveredRule::new(loaded, winner.source.clone(), false));
     }
-    for (name, files) in order.take_rest() {
-        let (dir_index, file) = &files[0];
-        let source = active[*dir_index].display(&file.rel);
+    for (dir_index, file) in order.take_rest() {
+        let source = active[dir_index].display(&file.rel);
         out.left_out
-            .push(left_out(&name, &source, LeftOutReason::DroppedAtCap));
+            .push(left_out(file.name, source, LeftOutReason::DroppedAtCap));
     }
     let mut listing = InOrder::new(&withheld, &RuleFiles, ReadPolicy::LOOK);
-    for (name, files) in listing.take_rest() {
-        let (dir_index, file) = &files[0];
-        let source = withheld[*dir_index].display(&file.rel);
+    for (dir_index, file) in listing.take_rest() {
+        let source = withheld[dir_index].display(&file.rel);
         out.left_out
-            .push(left_out(&name, &source, LeftOutReason::Withheld));
+            .push(left_out(file.name, source, LeftOutReason::Withheld));
     }
     out.left_out.sort_by(|a, b| a.name.cmp(&b.name));
     out.message = builder.finish(discovered - unavailable);
@@ -125,11 +123,11 @@ pub fn assemble_rules(
 }
 
 /// The fact that the rule `name` (its first file `source`) was left out.
-fn left_out(name: &str, source: &str, reason: LeftOutReason) -> LeftOut {
+fn left_out(name: String, source: String, reason: LeftOutReason) -> LeftOut {
     LeftOut {
         provenance: Provenance::Rules,
-        name: Some(name.to_string()),
-        source: Some(source.to_string()),
+        name: Some(name),
+        source: Some(source),
         reason,
     }
 }

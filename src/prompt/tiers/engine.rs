@@ -514,9 +514,14 @@ pub struct InOrder<'d, K: Kind> {
     dirs: &'d [SearchDir<'d>],
     kind: &'d K,
     policy: ReadPolicy,
-    /// The names not resolved yet, last name first (popped from the end),
-    /// each with its files in precedence order.
-    pending: Vec<(String, Vec<(usize, Listed)>)>,
+    /// Every listed file with its directory's index, last name first, each
+    /// name's files in precedence order; the names not resolved yet are
+    /// the groups at `starts` (popped from the end). One vector instead
+    /// of one per name: 10,000 rules cost no 10,000 allocations.
+    files: Vec<(usize, Listed)>,
+    /// Where each pending name's files start in `files`, ascending (the
+    /// first name's start is last).
+    starts: Vec<usize>,
     /// The candidates and diagnostics so far: the listings' diagnostics,
     /// then each resolved name's.
     pub resolution: Resolution<K::Item>,
@@ -549,42 +554,43 @@ impl<'d, K: Kind> InOrder<'d, K> {
         // Last name first, so names pop off the end in order; the sort is
         // stable, so each name's files stay in precedence order.
         files.sort_by(|(_, a), (_, b)| b.name.cmp(&a.name));
-        let mut pending: Vec<(String, Vec<(usize, Listed)>)> = Vec::new();
-        for (dir_index, file) in files {
-            match pending.last_mut() {
-                Some((name, group)) if *name == file.name => group.push((dir_index, file)),
-                _ => pending.push((file.name.clone(), vec![(dir_index, file)])),
-            }
-        }
+        // Ascending starts: the first name's group, at the end of `files`,
+        // is popped first.
+        let starts: Vec<usize> = (0..files.len())
+            .filter(|&at| at == 0 || files[at - 1].1.name != files[at].1.name)
+            .collect();
         Self {
             dirs,
             kind,
             policy,
-            pending,
+            files,
+            starts,
             resolution,
         }
     }
 
     /// The number of names not resolved yet.
     pub fn remaining(&self) -> usize {
-        self.pending.len()
+        self.starts.len()
     }
 
     /// The next name and its files (directory index, file), without
     /// resolving it.
     pub fn peek(&self) -> Option<(&str, &[(usize, Listed)])> {
-        self.pending
-            .last()
-            .map(|(name, files)| (name.as_str(), files.as_slice()))
+        let &start = self.starts.last()?;
+        let end = self.group_end();
+        let group = &self.files[start..end];
+        Some((group[0].1.name.as_str(), group))
     }
 
     /// Resolves the next name; returns the indices of its candidates in
     /// [`InOrder::resolution`].
     pub fn next_name(&mut self) -> Option<std::ops::Range<usize>> {
-        let (_, files) = self.pending.pop()?;
+        let end = self.group_end();
+        let first = self.starts.pop()?;
         let start = self.resolution.candidates.len();
         let mut claims = Claims::default();
-        for (dir_index, file) in files {
+        for (dir_index, file) in self.files.drain(first..end) {
             self.resolution.consider(
                 self.dirs,
                 dir_index,
@@ -612,10 +618,26 @@ impl<'d, K: Kind> InOrder<'d, K> {
         candidate.diagnostics.clear();
     }
 
-    /// Takes the names not resolved yet, leaving none.
-    pub fn take_rest(&mut self) -> Vec<(String, Vec<(usize, Listed)>)> {
-        let mut rest = std::mem::take(&mut self.pending);
-        rest.reverse();
-        rest
+    /// Takes the names not resolved yet, leaving none: each name's first
+    /// file in precedence order (the one that would have been tried
+    /// first), names in order. Nothing is allocated per name.
+    pub fn take_rest(&mut self) -> Vec<(usize, Listed)> {
+        let starts = std::mem::take(&mut self.starts);
+        let mut files = std::mem::take(&mut self.files);
+        let mut firsts = starts.iter().peekable();
+        let mut at = 0;
+        files.retain(|_| {
+            let first = firsts.next_if_eq(&&at).is_some();
+            at += 1;
+            first
+        });
+        files.reverse();
+        files
+    }
+
+    /// Where the next name's group ends in `files`: the names resolved
+    /// before it were drained off the end.
+    fn group_end(&self) -> usize {
+        self.files.len()
     }
 }

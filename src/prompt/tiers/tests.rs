@@ -376,7 +376,7 @@ fn in_order_resolves_names_one_at_a_time() {
     );
     let rest = order.take_rest();
     assert_eq!(rest.len(), 1);
-    assert_eq!(rest[0].0, "z");
+    assert_eq!(rest[0].1.name, "z");
     assert_eq!(toy.loads.borrow().len(), 2, "z never opened");
 }
 

@@ -54,7 +54,7 @@ pub(crate) fn list_dir(
     nested: NestedReport<'_>,
 ) -> Result<Vec<DirEvent>, Option<DirProblem>> {
     let entries = list_or_problem(dir, &dir.dir, words)?;
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(entries.len());
     match dir.layout {
         Layout::Flat => {
             for entry in entries {
@@ -68,7 +68,7 @@ pub(crate) fn list_dir(
                     out.extend(nested(dir, &rel, &entry.name, entry.kind).map(DirEvent::Note));
                     continue;
                 }
-                if let Some(event) = md_file(dir, words, entry, &rel, |stem| stem.to_string()) {
+                if let Some(event) = md_file(dir, words, entry, rel, |stem| stem) {
                     out.push(event);
                 }
             }
@@ -149,34 +149,36 @@ fn list_or_problem(
 
 /// A `.md` entry as a file to consider, or a note when it cannot name
 /// anything; `None` for entries that are not `.md` files. `name_of` turns
-/// the stem into the name.
+/// the stem (the entry's own name, cut before `.md`) into the name.
 fn md_file(
     dir: &SearchDir<'_>,
     words: &Words,
     entry: DirEntry,
-    rel: &str,
-    name_of: impl Fn(&str) -> String,
+    rel: String,
+    name_of: impl FnOnce(String) -> String,
 ) -> Option<DirEvent> {
-    let stem = entry.name.strip_suffix(".md")?;
+    let stem_len = entry.name.strip_suffix(".md")?.len();
     if entry.lossy {
         return Some(DirEvent::Note(Diagnostic::new(
             words.refusal,
-            Some(dir.display(rel)),
+            Some(dir.display(&rel)),
             format!(
                 "file name is not valid UTF-8, so the {} cannot be named; skipped",
                 words.noun
             ),
         )));
     }
-    if stem.is_empty() {
+    if stem_len == 0 {
         return Some(DirEvent::Note(Diagnostic::warning(
-            dir.display(rel),
+            dir.display(&rel),
             format!("a file named only .md has no {} name; skipped", words.noun),
         )));
     }
+    let mut stem = entry.name;
+    stem.truncate(stem_len);
     Some(DirEvent::File(Listed {
         name: name_of(stem),
-        rel: rel.to_string(),
+        rel,
         kind: Some(entry.kind),
     }))
 }
@@ -230,8 +232,8 @@ impl NestedWalk<'_, '_> {
                 }
                 continue;
             }
-            let named = |stem: &str| format!("{prefix}{stem}");
-            if let Some(event) = md_file(dir, words, entry, &path, named) {
+            let named = |stem: String| format!("{prefix}{stem}");
+            if let Some(event) = md_file(dir, words, entry, path, named) {
                 self.out.push(event);
             }
         }
