@@ -179,5 +179,9 @@ pub const MAX_CLAUDE_JSON_BYTES: u64 = 32 << 20;
 pub const MAX_GIT_POINTER_BYTES: u64 = 4 << 10;
 
 /// Longest quotation of a file's text (a shell command, an import path) in
-/// a `lint` message, in characters; a longer one is cut with `…` (ours).
+/// a `lint` message or a divergence warning, in characters; a longer one is
+/// cut with `…` (ours).
 pub const LINT_QUOTE_CHARS: usize = 60;
+/// Most `/ns:name` examples a nested-commands divergence warning names; the
+/// rest are counted (ours, SPEC §15.2).
+pub const DIVERGENCE_EXAMPLES: usize = 3;

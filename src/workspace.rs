@@ -186,6 +186,16 @@ pub fn join(dir: &str, name: &str) -> String {
     }
 }
 
+/// The last component of a workspace-relative path.
+pub fn base_name(rel: &str) -> &str {
+    rel.rsplit('/').next().unwrap_or(rel)
+}
+
+/// The directory of a workspace-relative path (`""` for the root).
+pub fn parent(rel: &str) -> &str {
+    rel.rsplit_once('/').map_or("", |(dir, _)| dir)
+}
+
 /// Splits a relative path into its components, refusing absolute paths and
 /// `..`; `.` and empty components are dropped.
 pub(crate) fn components(rel: &str) -> Result<Vec<&str>, WsError> {

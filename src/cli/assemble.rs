@@ -16,6 +16,9 @@ use crate::cli::provider;
 use crate::cli::stats::{self, Stats, Turn0AccountingArgs};
 use crate::cli::turn0::{Turn0Args, collect_turn0};
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::prompt::codex::chain::AGENTS_NAME;
+use crate::prompt::divergence;
+use crate::prompt::instructions::sent_file;
 use crate::prompt::profile::Agent;
 use crate::prompt::tokens::tokenizer_for;
 use crate::prompt::turn0::{AssembledMessage, MessageKind, Provenance, Role};
@@ -106,6 +109,15 @@ pub fn run(ctx: &Context, args: &AssembleArgs) -> Result<Status, CliError> {
         return run_profile(ctx, args, &profile);
     }
     let mut turn0 = collect_turn0(ctx, &args.turn0)?;
+    // Only when the engine sent AGENTS.md does Claude Code load another file.
+    let sent = turn0
+        .message(Provenance::Project)
+        .and_then(|m| sent_file(&m.message.text));
+    if sent == Some(AGENTS_NAME) {
+        turn0
+            .diagnostics
+            .extend(divergence::root_instructions_warning(&*ctx.reader));
+    }
     turn0.diagnostics.extend(
         profile
             .touch

@@ -31,6 +31,7 @@ use crate::diagnostic::Diagnostic;
 use crate::limits;
 use crate::prompt::command::cap_chars;
 use crate::prompt::command::claude_catalog::{ClaudeEntry, ClaudeFile};
+use crate::prompt::divergence;
 use crate::prompt::tiers::{Fate, Tier};
 use crate::prompt::walk::Scope;
 
@@ -88,14 +89,26 @@ fn text_line(command: &ListedCommand) -> String {
 pub fn run_list(ctx: &Context, args: &CommandsListArgs) -> Result<Status, CliError> {
     ctx.require_text_or_json("commands list")?;
     match catalog(ctx, &args.dirs.commands_dirs)? {
-        Catalog::Engine(catalog) => list_engine(ctx, &catalog),
+        Catalog::Engine(catalog) => list_engine(ctx, &catalog, args.dirs.commands_dirs.is_empty()),
         Catalog::Claude(catalog) => list_claude(ctx, &catalog),
         Catalog::Codex(skills) => list_codex(ctx, &skills),
     }
 }
 
-fn list_engine(ctx: &Context, catalog: &CommandCatalog) -> Result<Status, CliError> {
-    let listing = catalog.list();
+/// Lists the engine's commands; when they are the workspace's (no
+/// `--commands-dir`), the skills Claude Code would offer beside them are
+/// counted in a divergence warning (SPEC §15.2).
+fn list_engine(
+    ctx: &Context,
+    catalog: &CommandCatalog,
+    workspace_dirs: bool,
+) -> Result<Status, CliError> {
+    let mut listing = catalog.list();
+    if workspace_dirs {
+        listing
+            .diagnostics
+            .extend(divergence::root_skills_warning(ctx.reader.clone()));
+    }
     let withheld = listing.commands.iter().any(|c| c.withheld);
     let diagnostics = with_context_diagnostics(ctx, listing.diagnostics, withheld);
     print_list(ctx, &listing.commands, &diagnostics, || {

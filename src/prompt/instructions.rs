@@ -17,6 +17,14 @@ pub const PROJECT_INSTRUCTIONS_PREFIX: &str = "Project instructions (";
 /// The instruction files at the workspace root, in precedence order.
 pub const INSTRUCTION_FILES: [&str; 2] = ["AGENTS.md", "CLAUDE.md"];
 
+/// The file a project-instructions message was read from (`AGENTS.md` or
+/// `CLAUDE.md`), read back from its first line; `None` for another text.
+pub fn sent_file(text: &str) -> Option<&str> {
+    let rest = text.strip_prefix(PROJECT_INSTRUCTIONS_PREFIX)?;
+    let (name, _) = rest.split_once("):")?;
+    INSTRUCTION_FILES.contains(&name).then_some(name)
+}
+
 /// The outcome of looking for project instructions (SPEC §6.2).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Instructions {
@@ -232,6 +240,16 @@ mod tests {
     use std::sync::Mutex;
 
     use super::*;
+
+    #[test]
+    fn the_sent_file_is_read_back_from_the_message_head() {
+        let ws = MemWorkspace::new().file("CLAUDE.md", "Fallback (x):\n");
+        let found = load_instructions(&ws).unwrap();
+        let text = found.message.map(|m| m.text).unwrap_or_default();
+        assert_eq!(sent_file(&text), Some("CLAUDE.md"));
+        assert_eq!(sent_file("Project instructions (x.md):\n\nx"), None);
+        assert_eq!(sent_file("Rules:"), None);
+    }
     use crate::diagnostic::Severity;
     use crate::workspace::{DirEntry, EntryKind, LinkPolicy, MemNode, MemWorkspace, OsWorkspace};
 

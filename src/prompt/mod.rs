@@ -9,6 +9,7 @@ pub mod claude;
 pub mod codex;
 pub mod command;
 pub mod defaults;
+pub mod divergence;
 pub mod env;
 pub mod glob;
 pub mod imports;

@@ -31,7 +31,7 @@ const HEADER: &str = "\
 # claude.rules the rule files `rules list --agent claude` finds.
 ";
 
-fn corpus_dir() -> PathBuf {
+pub(crate) fn corpus_dir() -> PathBuf {
     match std::env::var_os("MECATL_CORPUS_DIR") {
         Some(dir) => PathBuf::from(dir),
         None => PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus")),

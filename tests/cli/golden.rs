@@ -293,37 +293,52 @@ fn expand_goldens() {
     }
 }
 
+/// The nested `.claude/commands/git` of the demo workspace, as the default
+/// profile warns about it.
+const NESTED_GIT: &str = "mecatl-prompt: warning: .claude/commands/git: nested directory not read \
+    under the mecatl profile: Claude Code offers its 1 .md file(s) as /git:NAME (/git:commit); \
+    run with --agent claude to see what Claude Code does\n";
+
+/// The demo workspace's one skill, as the default profile counts it.
+const ONE_SKILL: &str = "mecatl-prompt: warning: .claude/skills: 1 skill(s) here are not read \
+    under the mecatl profile: Claude Code lists them to the model and offers them as /NAME; run \
+    with --agent claude to see what Claude Code does\n";
+
 #[test]
 fn commands_list_goldens() {
     let env = TestEnv::demo();
-    // The second withheld review.md is shadowed by the first, as trusted.
-    let review_shadowed_then_notice = format!("{REVIEW_SHADOWED}{WITHHELD_NOTICE}");
+    // The divergence warnings of the default profile (SPEC §15.2): the
+    // nested git/ and the skill Claude Code would offer, in listing order
+    // around the shadowed review.md. The second withheld review.md is
+    // shadowed by the first, as trusted.
+    let listed = format!("{NESTED_GIT}{REVIEW_SHADOWED}{ONE_SKILL}");
+    let listed_then_notice = format!("{listed}{WITHHELD_NOTICE}");
     let cases = [
         Case {
             golden: "commands-list.txt",
             args: vec!["--trust-project", "commands", "list"],
-            stderr: REVIEW_SHADOWED,
+            stderr: &listed,
             code: 0,
             keys: None,
         },
         Case {
             golden: "commands-list.json",
             args: vec!["--trust-project", "--format", "json", "commands", "list"],
-            stderr: REVIEW_SHADOWED,
+            stderr: &listed,
             code: 0,
             keys: Some(COMMANDS_KEYS),
         },
         Case {
             golden: "commands-list-untrusted.txt",
             args: vec!["commands", "list"],
-            stderr: &review_shadowed_then_notice,
+            stderr: &listed_then_notice,
             code: 0,
             keys: None,
         },
         Case {
             golden: "commands-list-untrusted.json",
             args: vec!["--format", "json", "commands", "list"],
-            stderr: &review_shadowed_then_notice,
+            stderr: &listed_then_notice,
             code: 0,
             keys: Some(COMMANDS_KEYS),
         },

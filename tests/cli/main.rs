@@ -8,6 +8,7 @@ mod ci;
 mod completions;
 mod corpus;
 mod diagnostics;
+mod divergence;
 mod exit;
 mod expand;
 mod explain;

@@ -12,7 +12,7 @@ use crate::limits;
 use crate::prompt::claude::key::project_key;
 use crate::prompt::claude::read::{Read, Source, shown};
 use crate::prompt::claude::rules::{Conditional, RulesTree};
-use crate::prompt::claude::{ClaudeInstructions, Setup, names};
+use crate::prompt::claude::{ClaudeInstructions, Setup, names, switches_fallback_off};
 use crate::prompt::command::claude_dialect::split_frontmatter;
 use crate::prompt::imports::{self, Bounds, Origin};
 use crate::prompt::markdown::claude_content;
@@ -53,7 +53,7 @@ impl Probe {
     fn has_content(&self) -> bool {
         match self {
             Probe::Withheld(exists) => *exists,
-            Probe::Read(Read::Text { text, .. }) => claude_content(text).is_some(),
+            Probe::Read(Read::Text { text, .. }) => switches_fallback_off(text),
             Probe::Read(_) => false,
         }
     }

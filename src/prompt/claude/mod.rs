@@ -92,6 +92,7 @@ mod touch;
 use std::path::{Path, PathBuf};
 
 use crate::diagnostic::Diagnostic;
+use crate::prompt::markdown::claude_content;
 use crate::prompt::profile::{NotLoaded, Part, ProfileRule, Scope, Touched};
 use crate::prompt::walk::{InvalidAt, walk};
 use crate::workspace::Workspace;
@@ -224,3 +225,11 @@ fn absolute(reader: &dyn Workspace, rel: &str) -> PathBuf {
 
 #[cfg(test)]
 mod tests;
+
+/// Whether an instruction file whose decoded text is `text` switches the
+/// AGENTS.md fallback off: it does when Claude Code would send something of
+/// it (a blank `CLAUDE.md`, or one holding only frontmatter and comments,
+/// leaves the fallback on; recorded as `blank-claude-keeps-fallback`).
+pub fn switches_fallback_off(text: &str) -> bool {
+    claude_content(text).is_some()
+}

@@ -7,8 +7,11 @@ use std::sync::Arc;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::limits;
 use crate::prompt::command::command_frontmatter::misplaced_frontmatter;
+use crate::prompt::divergence;
 use crate::prompt::text::{INVALID_UTF8_REPLACED, decode_read};
-use crate::prompt::tiers::{Kind, Listed, Loaded, Loss, SearchDir, Tier, Words, read_listed};
+use crate::prompt::tiers::{
+    Kind, Listed, Loaded, Loss, SearchDir, Tier, Words, read_listed, walk_tree,
+};
 use crate::workspace::{EntryKind, Workspace};
 
 /// The default project command directories, highest precedence first.
@@ -108,8 +111,11 @@ impl Kind for CommandFiles {
         Ok(Loaded { item: text, notes })
     }
 
-    /// The engine does not read nested directories; Claude Code offers
-    /// their files as `/dir:name`, which the info says.
+    /// The engine does not read nested directories. In the project's
+    /// `.claude/commands`, Claude Code offers their files as `/dir:name`:
+    /// a divergence warning says so ([`divergence::nested_commands_warning`],
+    /// counting the `.md` files at any depth); elsewhere, and for a
+    /// directory without `.md` files, an info.
     fn nested_dir(
         &self,
         dir: &SearchDir<'_>,
@@ -125,25 +131,32 @@ impl Kind for CommandFiles {
         if !is_dir {
             return None;
         }
-        let stems: Vec<String> = match dir.reader.list(rel) {
-            Ok(entries) => entries
-                .into_iter()
-                .filter(|e| !e.lossy)
-                .filter_map(|e| e.name.strip_suffix(".md").map(str::to_string))
-                .filter(|stem| !stem.is_empty())
-                .collect(),
-            Err(_) => Vec::new(),
-        };
-        let reason = match stems.first() {
-            Some(first) => format!(
-                "nested directory not read: its {} .md file(s) are not commands here \
-                 (Claude Code would offer them as /{name}:NAME, e.g. /{name}:{first})",
-                stems.len()
-            ),
-            None => "nested directory not read: commands are only taken from .md files \
-                     directly in the commands directory"
-                .to_string(),
-        };
-        Some(Diagnostic::info(dir.display(rel), reason))
+        // Claude Code's names for the files below, at any depth
+        // (`a/b.md` is `a:b`), from one bounded walk that reads nothing.
+        let mut stems: Vec<String> = walk_tree(dir.reader.as_ref(), rel, false)
+            .files
+            .iter()
+            .filter_map(|file| {
+                file.strip_prefix(rel)?
+                    .strip_prefix('/')?
+                    .strip_suffix(".md")
+            })
+            .filter(|stem| !stem.is_empty() && !stem.ends_with('/'))
+            .map(|stem| stem.replace('/', ":"))
+            .collect();
+        stems.sort_unstable();
+        let claude_reads = dir.tier == Tier::Project && dir.dir == divergence::CLAUDE_COMMANDS_DIR;
+        if claude_reads && !stems.is_empty() {
+            return Some(divergence::nested_commands_warning(
+                &dir.display(rel),
+                name,
+                &stems,
+            ));
+        }
+        Some(Diagnostic::info(
+            dir.display(rel),
+            "nested directory not read: commands are only taken from .md files directly in \
+             the commands directory",
+        ))
     }
 }

@@ -197,9 +197,13 @@ mod tests {
         );
     }
 
+    /// A nested directory of `.claude/commands` is a divergence warning
+    /// (Claude Code reads it); one of `.mecatl/commands`, which no agent
+    /// reads, or one without `.md` files, stays an info.
     #[test]
-    fn nested_directories_get_one_info_each() {
+    fn nested_claude_directories_get_one_warning_each() {
         let ws = ws_with(&[
+            (".mecatl/commands/ops/deploy.md", "d"),
             (".claude/commands/top.md", "t"),
             (".claude/commands/git/commit.md", "c"),
             (".claude/commands/git/push.md", "p"),
@@ -211,21 +215,20 @@ mod tests {
             names(&listing),
             [("top", "t", ".claude/commands/top.md", false)]
         );
+        let info = "nested directory not read: commands are only taken from .md files directly \
+                    in the commands directory"
+            .to_string();
         assert_eq!(
             reasons(&listing.diagnostics),
             [
+                (Severity::Info, ".mecatl/commands/ops".into(), info.clone()),
+                (Severity::Info, ".claude/commands/empty".into(), info),
                 (
-                    Severity::Info,
-                    ".claude/commands/empty".into(),
-                    "nested directory not read: commands are only taken from .md files directly \
-                     in the commands directory"
-                        .into()
-                ),
-                (
-                    Severity::Info,
+                    Severity::Warning,
                     ".claude/commands/git".into(),
-                    "nested directory not read: its 2 .md file(s) are not commands here \
-                     (Claude Code would offer them as /git:NAME, e.g. /git:commit)"
+                    "nested directory not read under the mecatl profile: Claude Code offers its \
+                     3 .md file(s) as /git:NAME (/git:commit, /git:deeper:x, /git:push); run \
+                     with --agent claude to see what Claude Code does"
                         .into()
                 ),
             ]

@@ -9,8 +9,9 @@
 use crate::diagnostic::Diagnostic;
 use crate::prompt::command::files::CommandFiles;
 use crate::prompt::command::{Expansion, parse_invocation, render};
+use crate::prompt::divergence;
 use crate::prompt::tiers::{
-    Candidate, Fate, Kind, Losers, NameResolution, ReadPolicy, SearchDir, resolve_name,
+    Candidate, Fate, Kind, Losers, NameResolution, ReadPolicy, SearchDir, Tier, resolve_name,
 };
 use crate::prompt::turn0::ReadFault;
 
@@ -129,6 +130,15 @@ pub fn expand_in(dirs: &[SearchDir<'_>], input: &str) -> Result<DirExpansion, Re
         diagnostics.push(Diagnostic::warning(
             &winner.source,
             format!("the expansion passed {limit} bytes and was cut there"),
+        ));
+    }
+    let dir = &dirs[winner.dir_index];
+    if dir.tier == Tier::Project && dir.dir == divergence::CLAUDE_COMMANDS_DIR {
+        diagnostics.extend(divergence::expansion_warnings(
+            &winner.source,
+            &raw,
+            &invocation.args,
+            &rendered.text,
         ));
     }
     Ok(DirExpansion {

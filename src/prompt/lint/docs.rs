@@ -16,11 +16,10 @@ use std::sync::Arc;
 
 use crate::diagnostic::Diagnostic;
 use crate::prompt::command::CommandFiles;
-use crate::prompt::lint::survey::parent;
 use crate::prompt::lint::{Lint, Out};
 use crate::prompt::profile::Agent;
 use crate::prompt::tiers::{Layout, ReadPolicy, SearchDir, Tier, resolve_all};
-use crate::workspace::Workspace;
+use crate::workspace::{Workspace, parent};
 
 /// What a file is to the agents that load it.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -10,12 +10,12 @@ use crate::prompt::codex::skills::{SkillGroup, SkillRoot, list_skills};
 use crate::prompt::command::claude_dialect::{self, Reading};
 use crate::prompt::command::{Misplaced, misplaced_frontmatter};
 use crate::prompt::lint::docs::{Doc, DocKind};
-use crate::prompt::lint::survey::{base_name, parent};
 use crate::prompt::lint::{Code, Level, Lint, Out};
 use crate::prompt::profile::Agent;
 use crate::prompt::rules::frontmatter::{FrontmatterProblem, parse_paths, split};
 use crate::prompt::walk::Scope;
 use crate::prompt::yaml::{YamlProblem, parse_mapping};
+use crate::workspace::{base_name, parent};
 
 /// Keys other tools scope rules with, which mean nothing to Claude Code
 /// or mecatl (Cursor's `globs` and `alwaysApply`, Copilot's `applyTo`).

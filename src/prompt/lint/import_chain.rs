@@ -6,7 +6,10 @@
 //! Where a chain starts: every file Claude Code's walk loads —
 //! `CLAUDE.md`, `.claude/CLAUDE.md`, `CLAUDE.local.md`, the rules of
 //! `.claude/rules`, and `AGENTS.md` / `.claude/AGENTS.md` where the
-//! fallback applies (no Claude Code file in the directory or above it).
+//! fallback applies when Claude Code starts in that directory: no Claude
+//! Code file with content in it or above it (the profile's own test,
+//! [`crate::prompt::claude::switches_fallback_off`]; a blank `CLAUDE.md`
+//! leaves the fallback on, as recorded).
 //! A walk file reached by an import is not followed again from there: the
 //! walk loads it itself, and its own chain is checked from it.
 //!
@@ -20,17 +23,15 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use crate::limits;
+use crate::prompt::claude::{names, switches_fallback_off};
 use crate::prompt::command::claude_dialect::split_frontmatter;
 use crate::prompt::imports::{Bounds, Candidate, Loaded, NotLoaded, Origin, candidates, scan};
 use crate::prompt::lint::docs::{Doc, DocKind};
-use crate::prompt::lint::instructions::CLAUDE_FILES;
-use crate::prompt::lint::survey::{is_within, parent};
+use crate::prompt::lint::survey::is_within;
 use crate::prompt::lint::{Code, Lint, Out, line_at, quote};
 use crate::prompt::profile::Agent;
-use crate::workspace::{EntryKind, WsError, join};
-
-/// The names of Claude Code's AGENTS.md fallback in a directory.
-const FALLBACK_FILES: [&str; 2] = ["AGENTS.md", ".claude/AGENTS.md"];
+use crate::prompt::text::decode_lossy;
+use crate::workspace::{EntryKind, WsError, join, parent};
 
 /// Follows the imports of every file Claude Code's walk loads.
 pub(super) fn check(lint: &Lint<'_>, docs: &[Doc], out: &mut Out) {
@@ -68,15 +69,19 @@ pub(super) fn check(lint: &Lint<'_>, docs: &[Doc], out: &mut Out) {
 
 /// The files Claude Code's walk loads, workspace-relative, in walk order.
 fn walk_files(lint: &Lint<'_>, docs: &[Doc]) -> Vec<String> {
-    let claude_names = CLAUDE_FILES.iter().chain(&["CLAUDE.local.md"]);
     let mut files: Vec<String> = Vec::new();
     let mut claude_dirs: Vec<&str> = Vec::new();
     for dir in lint.survey.dirs() {
-        for name in claude_names.clone() {
+        for name in [names::CLAUDE_MD, names::DOT_CLAUDE_MD, names::LOCAL_MD] {
             let rel = join(dir, name);
             if lint.survey.has_file(&rel) {
+                // Read quietly: a file that cannot be read is reported when
+                // its chain is followed, and leaves the fallback on.
+                let read = lint.reader.read(&rel, limits::MAX_CLAUDE_FILE_BYTES);
+                if read.is_ok_and(|read| switches_fallback_off(&decode_lossy(&read.bytes))) {
+                    claude_dirs.push(dir);
+                }
                 files.push(rel);
-                claude_dirs.push(dir);
             }
         }
     }
@@ -84,7 +89,7 @@ fn walk_files(lint: &Lint<'_>, docs: &[Doc]) -> Vec<String> {
         if claude_dirs.iter().any(|claude| is_within(dir, claude)) {
             continue;
         }
-        for name in FALLBACK_FILES {
+        for name in [names::AGENTS_MD, names::DOT_AGENTS_MD] {
             let rel = join(dir, name);
             if lint.survey.has_file(&rel) {
                 files.push(rel);

@@ -6,19 +6,11 @@ use crate::prompt::codex::CodexConfig;
 use crate::prompt::codex::chain::{
     AGENTS_NAME, LeftOutReason, OVERRIDE_NAME, chain, find_root, project_docs,
 };
-use crate::prompt::command::claude_dialect::split_frontmatter;
-use crate::prompt::imports::{Form, normalise, scan};
-use crate::prompt::lint::survey::{base_name, parent};
+use crate::prompt::divergence;
 use crate::prompt::lint::{Code, Lint, Out, line_at};
 use crate::prompt::profile::Agent;
-use crate::prompt::text::js_trim;
 use crate::prompt::walk::walk;
-use crate::workspace::{EntryKind, join};
-
-use std::path::Path;
-
-/// Claude Code's instruction files of one directory, in its order.
-pub(super) const CLAUDE_FILES: [&str; 2] = ["CLAUDE.md", ".claude/CLAUDE.md"];
+use crate::workspace::join;
 
 /// Runs the instruction checks.
 pub(super) fn check(lint: &Lint<'_>, out: &mut Out) {
@@ -95,119 +87,27 @@ fn codex_budget(lint: &Lint<'_>, out: &mut Out) {
     }
 }
 
-/// MP009: in `dir`, an AGENTS.md and a Claude Code file that neither
-/// holds the same bytes nor imports the AGENTS.md (a link to AGENTS.md
-/// reads the same bytes). A blank Claude Code file does not count: Claude
-/// Code then falls back to AGENTS.md. A file whose whole text is the
-/// relative path of another workspace file is named for what it most
-/// likely is: a symbolic link checked out as a plain file (git's
-/// `core.symlinks=false`, or a copy that lost the link).
+/// MP009: in `dir`, an AGENTS.md and a Claude Code file that diverge, as
+/// [`divergence::instructions`] judges them (from the files the survey
+/// found, read as lint reads).
 fn diverging(lint: &Lint<'_>, dir: &str, out: &mut Out) {
-    let agents_rel = join(dir, AGENTS_NAME);
-    if !lint.survey.has_file(&agents_rel) {
-        return;
+    let exists = |rel: &str| lint.survey.has_file(rel);
+    let mut diagnostics = Vec::new();
+    let mut read = |rel: &str| {
+        let mut read_out = Out::default();
+        let text = lint.read(rel, &mut read_out);
+        diagnostics.extend(read_out.diagnostics);
+        text
+    };
+    let found = divergence::instructions(lint.reader, dir, &exists, &mut read);
+    out.diagnostics.extend(diagnostics);
+    if let Some(found) = found {
+        out.add(
+            Code::InstructionsDiverge,
+            &found.path,
+            Some(1),
+            found.agents,
+            found.message,
+        );
     }
-    let claude_files: Vec<String> = CLAUDE_FILES
-        .iter()
-        .map(|name| join(dir, name))
-        .filter(|rel| lint.survey.has_file(rel))
-        .collect();
-    if claude_files.is_empty() {
-        return;
-    }
-    let Some(agents) = lint.read(&agents_rel, out) else {
-        return;
-    };
-    let all = || {
-        let mut concerned = vec![Agent::Claude, Agent::Codex];
-        if dir.is_empty() {
-            concerned.push(Agent::Mecatl);
-        }
-        concerned
-    };
-    let others = if dir.is_empty() {
-        "Codex and mecatl load"
-    } else {
-        "Codex loads"
-    };
-    let mut shown = Vec::new();
-    for rel in &claude_files {
-        let Some(text) = lint.read(rel, out) else {
-            return;
-        };
-        if text == agents || imports_file(&text, rel, &agents_rel) {
-            return;
-        }
-        if let Some(target) = link_text(lint, rel, &text) {
-            let message = format!(
-                "{} holds only the text `{target}`, a symbolic link checked out as a plain \
-                 file: Claude Code loads those {} bytes here, {others} AGENTS.md ({} bytes)",
-                base_name(rel),
-                text.len(),
-                agents.len()
-            );
-            out.add(Code::InstructionsDiverge, rel, Some(1), all(), message);
-            return;
-        }
-        if !js_trim(split_frontmatter(&text).1).is_empty() {
-            shown.push((rel, text.len()));
-        }
-    }
-    let Some((first, _)) = shown.first() else {
-        return;
-    };
-    let names: Vec<&str> = shown.iter().map(|(rel, _)| base_name(rel)).collect();
-    let sizes: Vec<String> = shown
-        .iter()
-        .map(|(rel, bytes)| format!("{} ({bytes} bytes)", base_name(rel)))
-        .collect();
-    let message = match link_text(lint, &agents_rel, &agents) {
-        Some(target) => format!(
-            "AGENTS.md holds only the text `{target}`, a symbolic link checked out as a plain \
-             file: {others} those {} bytes here, Claude Code loads {}",
-            agents.len(),
-            sizes.join(" and ")
-        ),
-        None => format!(
-            "Claude Code loads {} here, {others} AGENTS.md ({} bytes): the files differ and {} \
-             does not import AGENTS.md",
-            sizes.join(" and "),
-            agents.len(),
-            names.join(" or ")
-        ),
-    };
-    let at = if message.starts_with("AGENTS.md") {
-        agents_rel.as_str()
-    } else {
-        first.as_str()
-    };
-    out.add(Code::InstructionsDiverge, at, Some(1), all(), message);
-}
-
-/// The text of the file `rel` when it is nothing but the relative path
-/// of another file of the workspace (what a symbolic link checked out as
-/// a plain file holds).
-fn link_text(lint: &Lint<'_>, rel: &str, text: &str) -> Option<String> {
-    let target = text.trim();
-    if target.is_empty() || target.contains(char::is_whitespace) || target.starts_with('/') {
-        return None;
-    }
-    let root = Path::new("/");
-    let resolved = normalise(&root.join(parent(rel)).join(target));
-    let resolved = resolved.strip_prefix(root).ok()?.to_str()?;
-    let is_file = matches!(lint.reader.stat(resolved), Ok(EntryKind::File));
-    (resolved != rel && is_file).then(|| target.to_string())
-}
-
-/// True when the Claude Code file `rel` (whose text is `text`) imports the
-/// file `target` (both workspace-relative). The comparison is lexical, in
-/// a tree rooted at `/` standing for the workspace; a `~/` import never
-/// names a workspace file.
-fn imports_file(text: &str, rel: &str, target: &str) -> bool {
-    let root = Path::new("/");
-    let dir = root.join(parent(rel));
-    let target = root.join(target);
-    scan(split_frontmatter(text).1).iter().any(|import| {
-        import.form() == Form::Relative && normalise(&import.resolve(&dir, root)) == target
-    })
 }

@@ -46,13 +46,9 @@
 //! - **Imports** are reported only when they look like a file (an
 //!   extension, a dotfile, or `./`, `../`, `~/`, `/`): `@Observable` in
 //!   prose is not an import its author meant.
-//! - **Divergence** (MP009) is per directory, between AGENTS.md and
-//!   `CLAUDE.md` / `.claude/CLAUDE.md`: none when a Claude Code file holds
-//!   the same bytes (a symbolic link to AGENTS.md reads so), imports
-//!   AGENTS.md (`@AGENTS.md` plus Claude-only notes included: Claude Code
-//!   then reads all Codex reads) or is blank (Claude Code falls back). A
-//!   file whose whole text is the path of another workspace file is named
-//!   as a symbolic link checked out as a plain file.
+//! - **Divergence** (MP009) is per directory, as
+//!   [`crate::prompt::divergence::instructions`] judges it (the default
+//!   profile's warning comes from the same function).
 //! - **`` !`cmd` ``** is a note: running it is what its author meant; the
 //!   finding says that Claude Code sends its output and mecatl the text.
 //! - **One finding per file and place**: when several agents are
@@ -76,6 +72,7 @@ pub use codes::Code;
 
 use crate::diagnostic::Diagnostic;
 use crate::limits;
+use crate::prompt::divergence::quote;
 use crate::prompt::profile::Agent;
 use crate::prompt::text::decode_lossy;
 use crate::workspace::{Workspace, WsError};
@@ -276,20 +273,6 @@ fn line_at(text: &str, offset: usize) -> u64 {
         .iter()
         .filter(|b| **b == b'\n')
         .count() as u64
-}
-
-/// `text` on one line and at most [`limits::LINT_QUOTE_CHARS`] characters
-/// (with `…` when cut), for quoting a command or a path in a message.
-fn quote(text: &str) -> String {
-    let one_line: String = text
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect();
-    let one_line = one_line.trim();
-    match one_line.char_indices().nth(limits::LINT_QUOTE_CHARS) {
-        Some((cut, _)) => format!("{}…", &one_line[..cut]),
-        None => one_line.to_string(),
-    }
 }
 
 #[cfg(test)]

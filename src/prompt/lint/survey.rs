@@ -8,7 +8,7 @@
 use std::collections::BTreeSet;
 
 use crate::prompt::tiers::walk_tree_pruned;
-use crate::workspace::{EntryKind, Workspace, join};
+use crate::workspace::{EntryKind, Workspace, base_name, join};
 
 /// Directories the walk never enters: version control and installed
 /// packages hold nothing an agent loads for this repository.
@@ -82,16 +82,6 @@ impl Survey {
     }
 }
 
-/// The last component of a workspace-relative path.
-pub(super) fn base_name(rel: &str) -> &str {
-    rel.rsplit('/').next().unwrap_or(rel)
-}
-
-/// The directory of a workspace-relative path (`""` for the root).
-pub(super) fn parent(rel: &str) -> &str {
-    rel.rsplit_once('/').map_or("", |(dir, _)| dir)
-}
-
 /// True when `dir` is `ancestor` or lies below it (`""` is every
 /// directory's ancestor).
 pub(super) fn is_within(dir: &str, ancestor: &str) -> bool {
@@ -137,6 +127,7 @@ mod tests {
 
     #[test]
     fn paths_split_into_directory_and_name() {
+        use crate::workspace::parent;
         assert_eq!((parent("a/b/c.md"), base_name("a/b/c.md")), ("a/b", "c.md"));
         assert_eq!((parent("c.md"), base_name("c.md")), ("", "c.md"));
         assert!(is_within("a/b", "a") && is_within("a", "") && is_within("a", "a"));

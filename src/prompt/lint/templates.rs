@@ -8,15 +8,13 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use crate::prompt::command::{
-    claude_catalog, claude_dialect, claude_listing, strip_frontmatter, substitute,
-};
+use crate::prompt::command::{claude_catalog, claude_dialect, claude_listing};
+use crate::prompt::divergence::{ArgumentFates, shell_fate};
 use crate::prompt::lint::docs::{Doc, DocKind};
-use crate::prompt::lint::survey::parent;
 use crate::prompt::lint::{Code, Lint, Out, line_at, quote};
 use crate::prompt::profile::Agent;
 use crate::prompt::tiers::{Fate, ReadPolicy};
-use crate::workspace::Workspace;
+use crate::workspace::{Workspace, parent};
 
 /// Gemini CLI's argument placeholder.
 const GEMINI_ARGS: &str = "{{args}}";
@@ -38,29 +36,23 @@ fn command(doc: &Doc, out: &mut Out) {
     let mecatl = doc.read_by(Agent::Mecatl);
     // MP010: only Claude Code reads `argument-hint`.
     if claude && let Some(hint) = read.get("argument-hint") {
+        let fates = ArgumentFates::of(&doc.text);
         let mut agents = Vec::new();
-        if !claude_dialect::uses_arguments(&doc.text, &read.argument_names()) {
+        if fates.claude_appends {
             agents.push(Agent::Claude);
         }
-        let body = strip_frontmatter(&doc.text);
-        if mecatl && substitute(body, &[]) == body {
+        if mecatl && fates.mecatl_drops {
             agents.push(Agent::Mecatl);
         }
-        let fate = match (agents.contains(&Agent::Claude), mecatl) {
-            (true, true) if agents.contains(&Agent::Mecatl) => {
-                "Claude Code appends the arguments after the body as `ARGUMENTS: …`, and mecatl \
-                 drops them"
-            }
-            (true, _) => "Claude Code appends the arguments after the body as `ARGUMENTS: …`",
-            (false, _) => "mecatl drops the arguments (Claude Code places them)",
-        };
-        out.add(
-            Code::HintWithoutPlaceholder,
-            &doc.rel,
-            Some(hint.line),
-            agents,
-            format!("`argument-hint` is set but the template has no placeholder: {fate}"),
-        );
+        if let Some(fate) = fates.describe(mecatl) {
+            out.add(
+                Code::HintWithoutPlaceholder,
+                &doc.rel,
+                Some(hint.line),
+                agents,
+                format!("`argument-hint` is set but the template has no placeholder: {fate}"),
+            );
+        }
     }
     // MP011, MP016: in the body the agents send.
     let (_, body) = claude_dialect::split_frontmatter(&doc.text);
@@ -82,11 +74,7 @@ fn command(doc: &Doc, out: &mut Out) {
                 &doc.rel,
                 Some(line_at(&doc.text, body_at + shell.offset)),
                 doc.agents.clone(),
-                format!(
-                    "runs `{}` when invoked: Claude Code sends its output, mecatl and the \
-                     preview send the command as written",
-                    quote(&shell.command)
-                ),
+                shell_fate(&[quote(&shell.command)]),
             );
         }
     }

@@ -471,6 +471,14 @@ fn agents_md_is_a_claude_code_file_only_where_the_fallback_applies() {
         .file("AGENTS.md", "Shared\n")
         .file("sub/AGENTS.md", "@gone.md\n");
     assert_eq!(rows(&claude_above), vec![]);
+    // A CLAUDE.md Claude Code sends nothing of leaves the fallback on.
+    let blank_above = MemWorkspace::new()
+        .file("CLAUDE.md", "---\nx: 1\n---\n<!-- later -->\n\n")
+        .file("sub/AGENTS.md", "@gone.md\n");
+    assert_eq!(
+        rows(&blank_above),
+        vec![row("MP004", Level::Warning, "sub/AGENTS.md", 1, &[Claude])]
+    );
 }
 
 #[test]

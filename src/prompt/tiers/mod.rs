@@ -40,7 +40,8 @@ pub use engine::{
 };
 pub use fate::{Candidate, Fate};
 pub use walk::{
-    Listed, Tree, count_md_files, walk_tree, walk_tree_following_links, walk_tree_pruned,
+    Listed, Tree, count_md_files, count_offered, walk_tree, walk_tree_following_links,
+    walk_tree_pruned,
 };
 
 #[cfg(test)]

@@ -94,6 +94,20 @@ pub(crate) fn list_dir(
     Ok(out)
 }
 
+/// How many files `dir` offers for names under its layout, found by
+/// listing it as [`list_dir`] does (a skills directory: one stat per
+/// subdirectory), nothing read; 0 when it cannot be listed. Nested
+/// directories of a flat directory are not counted.
+pub fn count_offered(dir: &SearchDir<'_>, words: &Words) -> usize {
+    let silent = |_: &SearchDir<'_>, _: &str, _: &str, _: EntryKind| None;
+    list_dir(dir, words, &silent).map_or(0, |events| {
+        events
+            .iter()
+            .filter(|event| matches!(event, DirEvent::File(_)))
+            .count()
+    })
+}
+
 /// The listing of `rel`, or the problem that stopped it (`Err(None)` when
 /// it does not exist).
 fn list_or_problem(

@@ -178,7 +178,7 @@ fn links_to_enclosing_directories_are_not_walked() {
     assert_eq!(out.stdout, "/c  C.\n");
     assert_eq!(
         out.stderr,
-        "mecatl-prompt: info: .claude/commands/self: nested directory not read: its 1 .md file(s) are not commands here (Claude Code would offer them as /self:NAME, e.g. /self:c)\n"
+        "mecatl-prompt: warning: .claude/commands/self: nested directory not read under the mecatl profile: Claude Code offers its 1 .md file(s) as /self:NAME (/self:c); run with --agent claude to see what Claude Code does\n"
     );
     // A linked directory among the rules is not even counted: counting
     // through `..` would walk the whole repository.
