@@ -314,9 +314,8 @@ impl Workspace for OsWorkspace {
 
     fn list_unsorted(&self, rel: &str) -> Result<Vec<DirEntry>, WsError> {
         let parts = components(rel)?;
-        let known = self.canonical_dir(&parts);
-        let path = match &known {
-            Some(path) => path.clone(),
+        let path = match self.canonical_dir(&parts) {
+            Some(path) => path,
             None => self.resolve(&parts)?,
         };
         let reader = std::fs::read_dir(&path).map_err(|e| match e.raw_os_error() {
@@ -324,10 +323,6 @@ impl Workspace for OsWorkspace {
             _ => io_to_ws(&path, e),
         })?;
         let mut entries = Vec::new();
-        // A listed directory that is not a link lies inside the root when
-        // this one does: remembered as `canonical_dir` would find it with
-        // an `lstat`, which the listing's entry type already answered.
-        let mut subdirs = Vec::new();
         for entry in reader {
             let entry = entry?;
             let os_name = entry.file_name();
@@ -339,20 +334,7 @@ impl Workspace for OsWorkspace {
                 Ok(t) => kind_of(t),
                 Err(_) => EntryKind::Other("unknown"),
             };
-            if kind == EntryKind::Dir && !lossy && known.is_some() {
-                subdirs.push(name.clone());
-            }
             entries.push(DirEntry { name, lossy, kind });
-        }
-        if let (Some(dir), Ok(mut cache)) = (known, self.dirs.lock()) {
-            for name in subdirs {
-                let key = if parts.is_empty() {
-                    name.clone()
-                } else {
-                    format!("{}/{name}", parts.join("/"))
-                };
-                cache.entry(key).or_insert_with(|| Some(dir.join(&name)));
-            }
         }
         Ok(entries)
     }
