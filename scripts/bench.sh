@@ -119,11 +119,12 @@ write_rule() {
 	fi
 }
 
-# write_command FILE I: a ~1 KiB command with a frontmatter description.
+# write_command FILE I [KEY_LINE]: a ~1 KiB command with a frontmatter
+# description, and KEY_LINE (e.g. `argument-hint: [x]`) when given.
 write_command() {
 	# shellcheck disable=SC2016 # $1 and $ARGUMENTS are the command's placeholders
-	printf -- '---\ndescription: Run check number %d over $1\n---\nCheck %d: look at $1 with $ARGUMENTS.\n%s' \
-		"$2" "$2" "$PARAGRAPH" >"$1"
+	printf -- '---\ndescription: Run check number %d over $1\n%s---\nCheck %d: look at $1 with $ARGUMENTS.\n%s' \
+		"$2" "${3:+$3$'\n'}" "$2" "$PARAGRAPH" >"$1"
 }
 
 # write_memory FILE N: a memory.json holding N entries.
@@ -193,7 +194,7 @@ make_many() {
 # nested commands, twenty to a directory (.claude/commands/gK/cI.md). The
 # workspace-relative paths of every file go to WS.files, one a line.
 make_claude() {
-	local ws=$1 n=$2 i rel
+	local ws=$1 n=$2 key_line=${3:-} i rel
 	mkdir -p "$ws/.claude/commands" "$ws/.claude/skills"
 	: >"$ws.files"
 	for ((i = 1; i <= n; i++)); do
@@ -203,7 +204,7 @@ make_claude() {
 		*) rel=.claude/commands/g$((i / 20))/c$i.md ;;
 		esac
 		mkdir -p "$ws/$(dirname "$rel")"
-		write_command "$ws/$rel" "$i"
+		write_command "$ws/$rel" "$i" "$key_line"
 		echo "$rel" >>"$ws.files"
 	done
 }
@@ -510,6 +511,8 @@ main() {
 	rm -rf "$tmp/k1/.claude/rules"
 	make_claude "$tmp/claude1k" 1000
 	make_claude "$tmp/claude10k" 10000
+	# Real files mostly carry an unquoted flow list as their hint.
+	make_claude "$tmp/claude1k-hint" 1000 "argument-hint: [x]"
 	make_huge "$tmp/huge-agents" AGENTS.md
 	make_huge "$tmp/huge-rule" .claude/rules/huge.md
 	make_huge "$tmp/huge-command" .claude/commands/huge.md
@@ -589,6 +592,13 @@ main() {
 		export COMPLETE=bash _CLAP_IFS=$'\013' _CLAP_COMPLETE_INDEX=4 _CLAP_COMPLETE_COMP_TYPE=9 \
 			_CLAP_COMPLETE_SPACE=false MECATL_TRUST_PROJECT=1
 		own_time "complete \`expand /\` --agent claude, 1,000 commands and skills (half nested)" 10 65536 \
+			"$bin -- mecatl-prompt --agent claude expand /"
+	)
+	(
+		cd "$tmp/claude1k-hint"
+		export COMPLETE=bash _CLAP_IFS=$'\013' _CLAP_COMPLETE_INDEX=4 _CLAP_COMPLETE_COMP_TYPE=9 \
+			_CLAP_COMPLETE_SPACE=false MECATL_TRUST_PROJECT=1
+		own_time "complete \`expand /\` --agent claude, 1,000 commands and skills (half nested, argument-hint: [x])" 10 65536 \
 			"$bin -- mecatl-prompt --agent claude expand /"
 	)
 

@@ -7,6 +7,8 @@
 
 use crate::limits;
 
+mod simple;
+
 /// Why a YAML document was rejected.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum YamlProblem {
@@ -86,8 +88,17 @@ pub struct MappingEntry {
 /// its top-level entries in document order, each with the line of its key
 /// (what a finding points at). An empty or comment-only document has no
 /// entries; a document that is not a mapping is
-/// [`YamlProblem::NotMapping`] at its first line.
+/// [`YamlProblem::NotMapping`] at its first line. The simplest blocks
+/// (`simple.rs`) are read without the library, exactly as it reads them.
 pub fn parse_mapping(text: &str) -> Result<Vec<MappingEntry>, YamlError> {
+    match simple::simple_mapping(text) {
+        Some(entries) => Ok(entries),
+        None => parse_mapping_with_library(text),
+    }
+}
+
+/// [`parse_mapping`] by the YAML library.
+fn parse_mapping_with_library(text: &str) -> Result<Vec<MappingEntry>, YamlError> {
     match parse_yaml::<serde_json::Value>(text)? {
         None | Some(serde_json::Value::Null) => return Ok(Vec::new()),
         Some(serde_json::Value::Object(_)) => {}
