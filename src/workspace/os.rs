@@ -384,7 +384,8 @@ mod tests {
                 "a/./b.md",
             ] {
                 assert_eq!(ws.display_owned(rel.to_string()), ws.display(rel), "{rel}");
-                assert_eq!((&ws).display_owned(rel.to_string()), ws.display(rel));
+                let through_ref = <&OsWorkspace as Workspace>::display_owned(&&ws, rel.into());
+                assert_eq!(through_ref, ws.display(rel));
             }
         }
     }
