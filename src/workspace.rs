@@ -104,6 +104,12 @@ pub trait Workspace: Send + Sync {
     /// a confined (project) reader, absolute for a user-tier reader.
     fn display(&self, rel: &str) -> String;
 
+    /// [`Workspace::display`] of a path the caller no longer needs: a
+    /// reader that displays it unchanged returns it without copying.
+    fn display_owned(&self, rel: String) -> String {
+        self.display(&rel)
+    }
+
     /// What `rel` is once symbolic links are resolved.
     fn stat(&self, rel: &str) -> Result<EntryKind, WsError>;
 
@@ -154,6 +160,10 @@ impl<T: Workspace + ?Sized> Workspace for &T {
 
     fn display(&self, rel: &str) -> String {
         (**self).display(rel)
+    }
+
+    fn display_owned(&self, rel: String) -> String {
+        (**self).display_owned(rel)
     }
 
     fn stat(&self, rel: &str) -> Result<EntryKind, WsError> {

@@ -288,6 +288,10 @@ impl Workspace for MemoWorkspace {
         self.inner.display(rel)
     }
 
+    fn display_owned(&self, rel: String) -> String {
+        self.inner.display_owned(rel)
+    }
+
     fn stat(&self, rel: &str) -> Result<EntryKind, WsError> {
         self.lookup(rel, |a| &mut a.stat, || self.inner.stat(rel))
     }

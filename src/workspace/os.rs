@@ -253,6 +253,13 @@ impl Workspace for OsWorkspace {
         }
     }
 
+    fn display_owned(&self, rel: String) -> String {
+        match self.policy {
+            LinkPolicy::Confine if !rel.starts_with("./") => rel,
+            _ => self.display(&rel),
+        }
+    }
+
     fn stat(&self, rel: &str) -> Result<EntryKind, WsError> {
         let parts = components(rel)?;
         if let Some((_, kind)) = self.quick_lstat(&parts) {
@@ -362,6 +369,26 @@ fn read_bounded(file: File, size: u64, max_bytes: u64) -> Result<Bounded, WsErro
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn display_owned_is_display() {
+        let dir = tempfile::tempdir().unwrap();
+        for policy in [LinkPolicy::Confine, LinkPolicy::Follow] {
+            let ws = OsWorkspace::new(dir.path(), policy);
+            for rel in [
+                "",
+                ".",
+                "./a.md",
+                "././a.md",
+                ".claude/rules/x.md",
+                "a/./b.md",
+            ] {
+                assert_eq!(ws.display_owned(rel.to_string()), ws.display(rel), "{rel}");
+                let through_ref = <&OsWorkspace as Workspace>::display_owned(&&ws, rel.into());
+                assert_eq!(through_ref, ws.display(rel));
+            }
+        }
+    }
 
     #[test]
     fn os_workspace_confines_links_and_skips_fifos() {

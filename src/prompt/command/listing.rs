@@ -6,8 +6,11 @@ use std::collections::BTreeMap;
 use crate::diagnostic::Diagnostic;
 use crate::prompt::command::files::CommandFiles;
 use crate::prompt::command::{Command, cannot_invoke, description, valid_command_name};
-use crate::prompt::tiers::{Fate, Losers, ReadPolicy, SearchDir, resolve_all};
+use crate::prompt::tiers::{
+    Fate, Kind, Listed, Loaded, Losers, Loss, ReadPolicy, SearchDir, Words, resolve_all,
+};
 use crate::prompt::turn0::ReadFault;
+use crate::workspace::EntryKind;
 
 /// One listed command file: the winner of its name, or, when nothing claims
 /// the name, the first withheld file holding it.
@@ -73,7 +76,7 @@ pub fn list_in(dirs: &[SearchDir<'_>], describe: bool) -> Listing {
         losers: Losers::Look,
         withheld: describe,
     };
-    let resolution = resolve_all(dirs, &CommandFiles::HEAD, policy);
+    let resolution = resolve_all(dirs, &Descriptions, policy);
     let mut rows: BTreeMap<String, ListedFile> = BTreeMap::new();
     for candidate in resolution.candidates {
         let withheld = match candidate.fate {
@@ -82,11 +85,7 @@ pub fn list_in(dirs: &[SearchDir<'_>], describe: bool) -> Listing {
             _ => continue,
         };
         let row = ListedFile {
-            description: candidate
-                .item
-                .as_deref()
-                .map(description)
-                .unwrap_or_default(),
+            description: candidate.item.unwrap_or_default(),
             name: candidate.name.clone(),
             dir_index: candidate.dir_index,
             source: candidate.source,
@@ -102,6 +101,38 @@ pub fn list_in(dirs: &[SearchDir<'_>], describe: bool) -> Listing {
         commands: rows.into_values().collect(),
         diagnostics,
         faults: resolution.faults,
+    }
+}
+
+/// The command files of a listing ([`CommandFiles::HEAD`]), each usable
+/// file yielding only its description: every file is resolved before the
+/// rows are built, and ten thousand heads kept till then were ten
+/// megabytes.
+struct Descriptions;
+
+impl Kind for Descriptions {
+    type Item = String;
+
+    fn words(&self, dir: &SearchDir<'_>) -> &Words {
+        CommandFiles::HEAD.words(dir)
+    }
+
+    fn load(&self, dir: &SearchDir<'_>, file: &Listed) -> Result<Loaded<String>, Loss> {
+        let Loaded { item, notes } = CommandFiles::HEAD.load(dir, file)?;
+        Ok(Loaded {
+            item: description(&item),
+            notes,
+        })
+    }
+
+    fn nested_dir(
+        &self,
+        dir: &SearchDir<'_>,
+        rel: &str,
+        name: &str,
+        kind: EntryKind,
+    ) -> Option<Diagnostic> {
+        CommandFiles::HEAD.nested_dir(dir, rel, name, kind)
     }
 }
 

@@ -105,18 +105,26 @@ pub fn assemble_rules(
         out.shown
             .push(DiscoveredRule::new(loaded, winner.source.clone(), false));
     }
-    for (dir_index, file) in order.take_rest() {
-        let source = active[dir_index].display(&file.rel);
+    let rest = order.take_rest();
+    let withheld_rest = InOrder::new(&withheld, &RuleFiles, ReadPolicy::LOOK).take_rest();
+    // One allocation of the right size: a fact per name left out can be
+    // ten thousand of them, and a growing vector would copy them all.
+    out.left_out.reserve_exact(rest.len() + withheld_rest.len());
+    for (dir_index, file) in rest {
+        let source = active[dir_index].display_owned(file.rel);
         out.left_out
             .push(left_out(file.name, source, LeftOutReason::DroppedAtCap));
     }
-    let mut listing = InOrder::new(&withheld, &RuleFiles, ReadPolicy::LOOK);
-    for (dir_index, file) in listing.take_rest() {
-        let source = withheld[dir_index].display(&file.rel);
+    for (dir_index, file) in withheld_rest {
+        let source = withheld[dir_index].display_owned(file.rel);
         out.left_out
             .push(left_out(file.name, source, LeftOutReason::Withheld));
     }
-    out.left_out.sort_by(|a, b| a.name.cmp(&b.name));
+    // Already in name order unless withheld names interleave: then the
+    // stable sort (and its scratch copy of every fact) is not needed.
+    if !out.left_out.is_sorted_by(|a, b| a.name <= b.name) {
+        out.left_out.sort_by(|a, b| a.name.cmp(&b.name));
+    }
     out.message = builder.finish(discovered - unavailable);
     out.diagnostics = order.resolution.diagnostics;
     out

@@ -109,6 +109,12 @@ impl<'r> SearchDir<'r> {
         self.reader.display(rel)
     }
 
+    /// [`SearchDir::display`] of a path no longer needed, without a copy
+    /// when the reader shows it unchanged.
+    pub fn display_owned(&self, rel: String) -> String {
+        self.reader.display_owned(rel)
+    }
+
     /// Where the file for `name` lies under this directory's layout,
     /// relative to the reader's root; `None` when no file can hold the name
     /// here (empty, a `/` or NUL in it, or an empty `:` segment).

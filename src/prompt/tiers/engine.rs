@@ -9,7 +9,7 @@ use std::io;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::prompt::tiers::dir::{SearchDir, Tier, Words};
 use crate::prompt::tiers::fate::{Candidate, Fate};
-use crate::prompt::tiers::walk::{self, DirEvent, Listed};
+use crate::prompt::tiers::walk::{self, DirEvent, Each, Listed, Sink};
 use crate::prompt::turn0::ReadFault;
 use crate::workspace::{Bounded, EntryKind, WsError};
 
@@ -429,25 +429,17 @@ pub fn resolve_all<K: Kind>(
     let nested =
         |d: &SearchDir<'_>, rel: &str, name: &str, k: EntryKind| kind.nested_dir(d, rel, name, k);
     for (dir_index, dir) in dirs.iter().enumerate() {
-        let entries = match walk::list_dir(dir, kind.words(dir), &nested) {
-            Ok(entries) => entries,
-            Err(problem) => {
-                if let Some(problem) = problem {
-                    resolution.push_listing(dir, problem);
-                }
-                continue;
+        let mut event = Each(|entry| match entry {
+            DirEvent::Note(note) => {
+                resolution.push(dir.tier, note);
             }
-        };
-        for entry in entries {
-            match entry {
-                DirEvent::Note(note) => {
-                    resolution.push(dir.tier, note);
-                }
-                DirEvent::File(file) => {
-                    let name_claims = claims.entry(file.name.clone()).or_default();
-                    resolution.consider(dirs, dir_index, file, name_claims, kind, policy);
-                }
+            DirEvent::File(file) => {
+                let name_claims = claims.entry(file.name.clone()).or_default();
+                resolution.consider(dirs, dir_index, file, name_claims, kind, policy);
             }
+        });
+        if let Err(Some(problem)) = walk::list_dir(dir, kind.words(dir), &nested, &mut event) {
+            resolution.push_listing(dir, problem);
         }
     }
     resolution
@@ -507,6 +499,30 @@ pub fn resolve_name<K: Kind>(
     NameResolution { resolution, places }
 }
 
+/// What [`InOrder::new`] keeps of one directory's listing: its files, in
+/// room made once, and its notes as diagnostics.
+struct Collect<'a, T> {
+    files: &'a mut Vec<(usize, Listed)>,
+    resolution: &'a mut Resolution<T>,
+    dir_index: usize,
+    tier: Tier,
+}
+
+impl<T> Sink for Collect<'_, T> {
+    fn expect(&mut self, entries: usize) {
+        self.files.reserve_exact(entries);
+    }
+
+    fn event(&mut self, event: DirEvent) {
+        match event {
+            DirEvent::File(file) => self.files.push((self.dir_index, file)),
+            DirEvent::Note(note) => {
+                self.resolution.push(self.tier, note);
+            }
+        }
+    }
+}
+
 /// The files of every directory grouped by name, resolved one name at a
 /// time in name order, so a consumer that stops early never opens the
 /// files of the names after it (SPEC §11).
@@ -536,24 +552,26 @@ impl<'d, K: Kind> InOrder<'d, K> {
         // the files it lists and opens, not the tree around them.
         let quiet = |_: &SearchDir<'_>, _: &str, _: &str, _: EntryKind| None;
         for (dir_index, dir) in dirs.iter().enumerate() {
-            match walk::list_dir(dir, kind.words(dir), &quiet) {
-                Ok(entries) => {
-                    for entry in entries {
-                        match entry {
-                            DirEvent::File(file) => files.push((dir_index, file)),
-                            DirEvent::Note(note) => {
-                                resolution.push(dir.tier, note);
-                            }
-                        }
-                    }
-                }
-                Err(Some(problem)) => resolution.push_listing(dir, problem),
-                Err(None) => {}
+            let mut sink = Collect {
+                files: &mut files,
+                resolution: &mut resolution,
+                dir_index,
+                tier: dir.tier,
+            };
+            if let Err(Some(problem)) = walk::list_dir(dir, kind.words(dir), &quiet, &mut sink) {
+                resolution.push_listing(dir, problem);
             }
         }
         // Last name first, so names pop off the end in order; the sort is
-        // stable, so each name's files stay in precedence order.
-        files.sort_by(|(_, a), (_, b)| b.name.cmp(&a.name));
+        // stable, so each name's files stay in precedence order. Names
+        // listed strictly ascending (one directory, the usual case) have
+        // one such order, their reverse, found without the sort's scratch
+        // copy of every file.
+        if files.is_sorted_by(|(_, a), (_, b)| a.name < b.name) {
+            files.reverse();
+        } else {
+            files.sort_by(|(_, a), (_, b)| b.name.cmp(&a.name));
+        }
         // Ascending starts: the first name's group, at the end of `files`,
         // is popped first.
         let starts: Vec<usize> = (0..files.len())

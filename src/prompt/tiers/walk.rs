@@ -32,6 +32,26 @@ pub(crate) enum DirEvent {
     Note(Diagnostic),
 }
 
+/// Where a listing's events go, in listing order.
+pub(crate) trait Sink {
+    /// Told, before any event, how many entries the directory itself
+    /// holds (at most that many files of a flat or skills directory), so
+    /// a sink that keeps them can make room once.
+    fn expect(&mut self, _entries: usize) {}
+
+    /// Takes one event.
+    fn event(&mut self, event: DirEvent);
+}
+
+/// A sink that hands each event to a function and keeps nothing.
+pub(crate) struct Each<F>(pub(crate) F);
+
+impl<F: FnMut(DirEvent)> Sink for Each<F> {
+    fn event(&mut self, event: DirEvent) {
+        (self.0)(event);
+    }
+}
+
 /// A directory that could not be listed: its diagnostic, and the read
 /// fault when the operating system refused (EACCES, EIO).
 #[derive(Debug)]
@@ -46,15 +66,19 @@ pub(crate) struct DirProblem {
 pub(crate) type NestedReport<'a> =
     &'a dyn Fn(&SearchDir<'_>, &str, &str, EntryKind) -> Option<Diagnostic>;
 
-/// Lists `dir` under its layout. A missing directory yields nothing;
-/// `Err` when it exists but cannot be listed.
+/// Lists `dir` under its layout, handing each event to `sink` in listing
+/// order (no vector of events: a consumer keeps only what it needs). A
+/// missing directory yields nothing; `Err` when it exists but cannot be
+/// listed.
 pub(crate) fn list_dir(
     dir: &SearchDir<'_>,
     words: &Words,
     nested: NestedReport<'_>,
-) -> Result<Vec<DirEvent>, Option<DirProblem>> {
+    sink: &mut dyn Sink,
+) -> Result<(), Option<DirProblem>> {
     let entries = list_or_problem(dir, &dir.dir, words)?;
-    let mut out = Vec::with_capacity(entries.len());
+    sink.expect(entries.len());
+    let mut emit = |event| sink.event(event);
     match dir.layout {
         Layout::Flat => {
             for entry in entries {
@@ -65,11 +89,13 @@ pub(crate) fn list_dir(
                 let maybe_dir = entry.kind == EntryKind::Dir
                     || (entry.kind == EntryKind::Symlink && !entry.name.ends_with(".md"));
                 if maybe_dir && !entry.lossy {
-                    out.extend(nested(dir, &rel, &entry.name, entry.kind).map(DirEvent::Note));
+                    if let Some(note) = nested(dir, &rel, &entry.name, entry.kind) {
+                        emit(DirEvent::Note(note));
+                    }
                     continue;
                 }
                 if let Some(event) = md_file(dir, words, entry, rel, |stem| stem) {
-                    out.push(event);
+                    emit(event);
                 }
             }
         }
@@ -78,20 +104,19 @@ pub(crate) fn list_dir(
                 dir,
                 words,
                 budget: limits::MAX_TREE_ENTRIES,
-                out,
+                emit: &mut emit,
             };
             walk.walk(&dir.dir, "", 0, entries);
-            out = walk.out;
         }
         Layout::SkillDirs => {
             for entry in entries {
                 if let Some(event) = skill_dir(dir, words, entry) {
-                    out.push(event);
+                    emit(event);
                 }
             }
         }
     }
-    Ok(out)
+    Ok(())
 }
 
 /// How many files `dir` offers for names under its layout, found by
@@ -100,12 +125,12 @@ pub(crate) fn list_dir(
 /// directories of a flat directory are not counted.
 pub fn count_offered(dir: &SearchDir<'_>, words: &Words) -> usize {
     let silent = |_: &SearchDir<'_>, _: &str, _: &str, _: EntryKind| None;
-    list_dir(dir, words, &silent).map_or(0, |events| {
-        events
-            .iter()
-            .filter(|event| matches!(event, DirEvent::File(_)))
-            .count()
-    })
+    let mut count = 0;
+    let mut tally = Each(|event| count += usize::from(matches!(event, DirEvent::File(_))));
+    match list_dir(dir, words, &silent, &mut tally) {
+        Ok(()) => count,
+        Err(_) => 0,
+    }
 }
 
 /// The listing of `rel`, or the problem that stopped it (`Err(None)` when
@@ -194,7 +219,8 @@ struct NestedWalk<'a, 'r> {
     words: &'a Words,
     /// Entries left before the walk stops.
     budget: usize,
-    out: Vec<DirEvent>,
+    /// Where the events go.
+    emit: &'a mut dyn FnMut(DirEvent),
 }
 
 impl NestedWalk<'_, '_> {
@@ -204,14 +230,14 @@ impl NestedWalk<'_, '_> {
         let (dir, words) = (self.dir, self.words);
         for entry in entries {
             if self.budget == 0 {
-                self.out.push(DirEvent::Note(tree_cut(dir, rel, words)));
+                (self.emit)(DirEvent::Note(tree_cut(dir, rel, words)));
                 return;
             }
             self.budget -= 1;
             let path = join(rel, &entry.name);
             if entry.kind == EntryKind::Dir && !entry.lossy {
                 if depth + 1 >= limits::MAX_TREE_DEPTH {
-                    self.out.push(DirEvent::Note(Diagnostic::warning(
+                    (self.emit)(DirEvent::Note(Diagnostic::warning(
                         dir.display(&path),
                         format!(
                             "deeper than {} levels; the {} below it are not read",
@@ -226,15 +252,17 @@ impl NestedWalk<'_, '_> {
                         let prefix = format!("{prefix}{}:", entry.name);
                         self.walk(&path, &prefix, depth + 1, inner);
                     }
-                    Err(problem) => self
-                        .out
-                        .extend(problem.map(|p| DirEvent::Note(p.diagnostic))),
+                    Err(problem) => {
+                        if let Some(problem) = problem {
+                            (self.emit)(DirEvent::Note(problem.diagnostic));
+                        }
+                    }
                 }
                 continue;
             }
             let named = |stem: String| format!("{prefix}{stem}");
             if let Some(event) = md_file(dir, words, entry, path, named) {
-                self.out.push(event);
+                (self.emit)(event);
             }
         }
     }
