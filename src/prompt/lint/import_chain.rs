@@ -52,8 +52,8 @@ pub(super) fn check(lint: &Lint<'_>, docs: &[Doc], out: &mut Out) {
         workspace: root,
         external_approved: false,
     };
-    let walk: HashSet<&str> = starts.iter().map(String::as_str).collect();
-    for start in &starts {
+    let walk: HashSet<&str> = starts.iter().map(|(rel, _)| rel.as_str()).collect();
+    for (start, text) in &starts {
         let mut chain = Chain {
             lint,
             bounds: &bounds,
@@ -63,13 +63,18 @@ pub(super) fn check(lint: &Lint<'_>, docs: &[Doc], out: &mut Out) {
             stack: vec![start.clone()],
         };
         chain.loaded.claim(&chain.absolute(start));
-        chain.follow(start, 0, out);
+        match text {
+            Some(text) => chain.follow_text(start, text, 0, out),
+            None => chain.follow(start, 0, out),
+        }
     }
 }
 
-/// The files Claude Code's walk loads, workspace-relative, in walk order.
-fn walk_files(lint: &Lint<'_>, docs: &[Doc]) -> Vec<String> {
-    let mut files: Vec<String> = Vec::new();
+/// The files Claude Code's walk loads, workspace-relative, in walk order,
+/// each with its text when it was already read (the Claude Code files, read
+/// to decide the fallback), so a chain does not read its start again.
+fn walk_files(lint: &Lint<'_>, docs: &[Doc]) -> Vec<(String, Option<String>)> {
+    let mut files: Vec<(String, Option<String>)> = Vec::new();
     let mut claude_dirs: Vec<&str> = Vec::new();
     for dir in lint.survey.dirs() {
         for name in [names::CLAUDE_MD, names::DOT_CLAUDE_MD, names::LOCAL_MD] {
@@ -78,10 +83,11 @@ fn walk_files(lint: &Lint<'_>, docs: &[Doc]) -> Vec<String> {
                 // Read quietly: a file that cannot be read is reported when
                 // its chain is followed, and leaves the fallback on.
                 let read = lint.reader.read(&rel, limits::MAX_CLAUDE_FILE_BYTES);
-                if read.is_ok_and(|read| switches_fallback_off(&decode_lossy(&read.bytes))) {
+                let text = read.ok().map(|read| decode_lossy(&read.bytes).into_owned());
+                if text.as_deref().is_some_and(switches_fallback_off) {
                     claude_dirs.push(dir);
                 }
-                files.push(rel);
+                files.push((rel, text));
             }
         }
     }
@@ -92,14 +98,14 @@ fn walk_files(lint: &Lint<'_>, docs: &[Doc]) -> Vec<String> {
         for name in [names::AGENTS_MD, names::DOT_AGENTS_MD] {
             let rel = join(dir, name);
             if lint.survey.has_file(&rel) {
-                files.push(rel);
+                files.push((rel, None));
             }
         }
     }
     let rules = docs
         .iter()
         .filter(|doc| doc.kind == DocKind::Rule && doc.read_by(Agent::Claude));
-    files.extend(rules.map(|doc| doc.rel.clone()));
+    files.extend(rules.map(|doc| (doc.rel.clone(), None)));
     files
 }
 
@@ -131,10 +137,14 @@ impl Chain<'_> {
     /// Reports and follows the imports of `rel`, which lies `depth`
     /// imports below the start.
     fn follow(&mut self, rel: &str, depth: usize, out: &mut Out) {
-        let Some(text) = self.lint.read(rel, out) else {
-            return;
-        };
-        let body = split_frontmatter(&text).1;
+        if let Some(text) = self.lint.read(rel, out) {
+            self.follow_text(rel, &text, depth, out);
+        }
+    }
+
+    /// [`Chain::follow`] of `rel` whose text is `text`.
+    fn follow_text(&mut self, rel: &str, text: &str, depth: usize, out: &mut Out) {
+        let body = split_frontmatter(text).1;
         let body_at = text.len() - body.len();
         let found = scan(body);
         let importer = self.absolute(rel);
@@ -143,7 +153,7 @@ impl Chain<'_> {
             .filter(|i| looks_like_a_file(&i.path))
             .collect();
         for candidate in candidates(found, &importer, depth, Origin::Project, self.bounds) {
-            let line = Some(line_at(&text, body_at + candidate.import.offset));
+            let line = Some(line_at(text, body_at + candidate.import.offset));
             let written = quote(&candidate.import.path);
             let (code, message) = match self.judge(&candidate, &written) {
                 Judged::Follow(target) => {
