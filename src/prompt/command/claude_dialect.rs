@@ -105,6 +105,12 @@ pub fn split_frontmatter(raw: &str) -> (Option<&str>, &str) {
     }
 }
 
+/// Where the text of `raw`'s frontmatter block lies, when it has one (the
+/// block [`split_frontmatter`] gives).
+pub fn frontmatter_block(raw: &str) -> Option<std::ops::Range<usize>> {
+    frontmatter_bounds(raw).map(|(content, close, _)| content..close)
+}
+
 /// The byte offset where the body starts, when `raw` has a block.
 fn frontmatter_end(raw: &str) -> Option<usize> {
     frontmatter_bounds(raw).map(|(_, _, end)| end)
