@@ -84,7 +84,7 @@ pub fn assemble_rules(
                 fate: first.fate.clone(),
                 reason,
             };
-            let reason = LeftOutReason::Rejected(rejection);
+            let reason = LeftOutReason::rejected(rejection);
             out.left_out
                 .push(left_out(first.name.clone(), first.source.clone(), reason));
             continue;
