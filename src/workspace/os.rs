@@ -699,9 +699,8 @@ mod tests {
 
     #[test]
     fn a_listed_directory_swapped_for_a_link_is_not_read_through() {
-        let outside = tempfile::tempdir().unwrap();
+        let (outside, dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
         std::fs::write(outside.path().join("x.md"), "outside").unwrap();
-        let dir = tempfile::tempdir().unwrap();
         let root = dir.path();
         for sub in ["d", "e", "shared"] {
             std::fs::create_dir(root.join(sub)).unwrap();
