@@ -10,7 +10,6 @@
 //! Anything it does not open (a link met, a missing file, a kernel or
 //! sandbox without `openat2`) is left to the exact route, so links keep
 //! working as before and every error is classified as before.
-
 //!
 //! Elsewhere than on Linux there is no such call: [`Beneath::open`]
 //! yields nothing and every open takes the exact route.
