@@ -222,7 +222,7 @@ fn read_soul((workspace, rel): &SoulLocation) -> Result<Option<Accepted>, Refuse
                 path.as_str(),
                 format!("soul file rejected: {rejection}"),
             ),
-            reason: LeftOutReason::Rejected(Rejection::Soul(rejection)),
+            reason: LeftOutReason::rejected(Rejection::Soul(rejection)),
         }),
     }
 }
@@ -451,7 +451,7 @@ mod tests {
                 provenance: Provenance::Soul,
                 name: None,
                 source: Some("/home/u/.config/mecatl/soul.md".into()),
-                reason: LeftOutReason::Rejected(Rejection::Soul(SoulRejection::Injection(
+                reason: LeftOutReason::rejected(Rejection::Soul(SoulRejection::Injection(
                     "you are now (a|an|the)"
                 ))),
             }]

@@ -2,6 +2,8 @@
 //! profile the parts that agent loads at start (SPEC §14.7, rendered by
 //! [`crate::cli::parts`]).
 
+use std::mem::ManuallyDrop;
+
 use clap::Args;
 use serde::Serialize;
 
@@ -112,7 +114,10 @@ pub fn run(ctx: &Context, args: &AssembleArgs) -> Result<Status, CliError> {
     if ctx.agent != Agent::Mecatl {
         return run_profile(ctx, args, &profile);
     }
-    let mut turn0 = collect_turn0(ctx, &args.turn0)?;
+    // The process ends once the report is printed, so it is not freed
+    // piece by piece: over 10,000 rules it holds 10,000 left-out facts,
+    // and freeing them cost a tenth of the run.
+    let mut turn0 = ManuallyDrop::new(collect_turn0(ctx, &args.turn0)?);
     // Only when the engine sent AGENTS.md does Claude Code load another file.
     let sent = turn0
         .message(Provenance::Project)

@@ -826,7 +826,7 @@ mod tests {
         let message = |provenance| {
             AssembledMessage::new(provenance, Message::user("text"), Some("src".into()))
         };
-        let rejected = LeftOutReason::Rejected(Rejection::Soul(SoulRejection::Blank));
+        let rejected = LeftOutReason::rejected(Rejection::Soul(SoulRejection::Blank));
         let mut report = Turn0Report {
             messages: vec![message(Provenance::Project), message(Provenance::Memory)],
             left_out: vec![
@@ -860,7 +860,7 @@ mod tests {
         let statuses: Vec<String> = [
             LeftOutReason::Withheld,
             LeftOutReason::DroppedAtCap,
-            LeftOutReason::Rejected(Rejection::Rule {
+            LeftOutReason::rejected(Rejection::Rule {
                 fate: Fate::Malformed { reason: "x".into() },
                 reason: Some("bad YAML; rule dropped".into()),
             }),

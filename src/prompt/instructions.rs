@@ -92,7 +92,7 @@ pub fn load_instructions(ws: &dyn Workspace) -> Result<Instructions, ReadFault> 
         let (size, read) = (bounded.size, bounded.bytes.len());
         let cut_read = bounded.is_truncated();
         let Some(rendered) = render_instructions(name, bounded) else {
-            let blank = LeftOutReason::Rejected(Rejection::Blank);
+            let blank = LeftOutReason::rejected(Rejection::Blank);
             left_out.push(passed_over(name, &path, blank));
             diagnostics.push(if cut_read {
                 Diagnostic::warning(
@@ -349,7 +349,7 @@ mod tests {
                 provenance: Provenance::Project,
                 name: Some("AGENTS.md".into()),
                 source: Some("AGENTS.md".into()),
-                reason: LeftOutReason::Rejected(Rejection::Blank),
+                reason: LeftOutReason::rejected(Rejection::Blank),
             }],
             "the blank file passed over is a typed fact"
         );
@@ -676,7 +676,7 @@ mod tests {
         let content = message.content.clone().unwrap();
         assert_eq!(message.message.text[content].len(), CAP);
         let left_out: Vec<_> = report.left_out.iter().map(|f| &f.reason).collect();
-        assert_eq!(left_out, [&LeftOutReason::Rejected(Rejection::Blank)]);
+        assert_eq!(left_out, [&LeftOutReason::rejected(Rejection::Blank)]);
         let reasons: Vec<&str> = report
             .diagnostics
             .iter()

@@ -239,7 +239,7 @@ fn sorted_listing(answers: &mut Answers) -> &mut Option<Result<Vec<DirEntry>, Ws
             .and_then(replay)
             .map(|listed| {
                 listed.map(|mut entries| {
-                    entries.sort_unstable_by(|a, b| a.name.cmp(&b.name));
+                    crate::workspace::sort_by_name(&mut entries);
                     entries
                 })
             });

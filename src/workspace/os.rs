@@ -313,9 +313,7 @@ impl Workspace for OsWorkspace {
 
     fn list(&self, rel: &str) -> Result<Vec<DirEntry>, WsError> {
         let mut entries = self.list_unsorted(rel)?;
-        // Names within one directory are unique, so an unstable sort gives
-        // the one order there is.
-        entries.sort_unstable_by(|a, b| a.name.cmp(&b.name));
+        crate::workspace::sort_by_name(&mut entries);
         Ok(entries)
     }
 

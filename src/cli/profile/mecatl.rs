@@ -147,7 +147,9 @@ fn not_loaded(fact: &LeftOut) -> NotLoaded {
     let reason = match &fact.reason {
         LeftOutReason::Withheld => NotLoadedReason::Withheld,
         LeftOutReason::DroppedAtCap => NotLoadedReason::PastCap,
-        LeftOutReason::Rejected(Rejection::Blank) => NotLoadedReason::Blank,
+        LeftOutReason::Rejected(rejection) if **rejection == Rejection::Blank => {
+            NotLoadedReason::Blank
+        }
         LeftOutReason::Rejected(rejection) => NotLoadedReason::Unusable(rejection.to_string()),
         LeftOutReason::Unreadable { cause } => NotLoadedReason::Unusable(cause.clone()),
         LeftOutReason::NotFound => NotLoadedReason::Missing,
@@ -293,7 +295,7 @@ mod tests {
         let reasons: Vec<(String, Scope, String)> = [
             fact(".mecatl/rules/a.md", LeftOutReason::Withheld),
             fact("/h/rules/b.md", LeftOutReason::DroppedAtCap),
-            fact("AGENTS.md", LeftOutReason::Rejected(Rejection::Blank)),
+            fact("AGENTS.md", LeftOutReason::rejected(Rejection::Blank)),
             fact(
                 "c.md",
                 LeftOutReason::Unreadable {

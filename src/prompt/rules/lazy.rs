@@ -9,7 +9,7 @@ use crate::prompt::rules::files::RuleFiles;
 use crate::prompt::rules::{
     RenderedRules, RulesError, RulesMessage, RulesMessageBuilder, RulesSource, ShownRule,
 };
-use crate::prompt::tiers::{Fate, InOrder, Losers, ReadPolicy, SearchDir, Tier};
+use crate::prompt::tiers::{Fate, InOrder, Listed, Losers, ReadPolicy, SearchDir, Tier};
 use crate::prompt::turn0::{Delivery, LeftOut, LeftOutReason, Provenance, Rejection};
 
 /// What [`assemble_rules`] produced.
@@ -84,7 +84,7 @@ pub fn assemble_rules(
                 fate: first.fate.clone(),
                 reason,
             };
-            let reason = LeftOutReason::Rejected(rejection);
+            let reason = LeftOutReason::rejected(rejection);
             out.left_out
                 .push(left_out(first.name.clone(), first.source.clone(), reason));
             continue;
@@ -106,20 +106,27 @@ pub fn assemble_rules(
             .push(DiscoveredRule::new(loaded, winner.source.clone(), false));
     }
     let rest = order.take_rest();
+    // The facts of the names past the caps take the listing's own memory
+    // (a fact is no larger than a listed file, so the collect happens in
+    // place): 10,000 of them cost no second 800 KB of fresh pages. The
+    // facts found while reading come first, so the whole stays in name
+    // order.
+    let early = out.left_out.len();
+    let mut facts: Vec<LeftOut> = rest
+        .into_iter()
+        .map(|(dir_index, file)| {
+            let source = active[dir_index].display_owned(file.rel);
+            left_out(file.name, source, LeftOutReason::DroppedAtCap)
+        })
+        .collect();
+    facts.append(&mut out.left_out);
+    facts.rotate_right(early);
     let withheld_rest = InOrder::new(&withheld, &RuleFiles, ReadPolicy::LOOK).take_rest();
-    // One allocation of the right size: a fact per name left out can be
-    // ten thousand of them, and a growing vector would copy them all.
-    out.left_out.reserve_exact(rest.len() + withheld_rest.len());
-    for (dir_index, file) in rest {
-        let source = active[dir_index].display_owned(file.rel);
-        out.left_out
-            .push(left_out(file.name, source, LeftOutReason::DroppedAtCap));
-    }
-    for (dir_index, file) in withheld_rest {
+    facts.extend(withheld_rest.into_iter().map(|(dir_index, file)| {
         let source = withheld[dir_index].display_owned(file.rel);
-        out.left_out
-            .push(left_out(file.name, source, LeftOutReason::Withheld));
-    }
+        left_out(file.name, source, LeftOutReason::Withheld)
+    }));
+    out.left_out = facts;
     // Already in name order unless withheld names interleave: then the
     // stable sort (and its scratch copy of every fact) is not needed.
     if !out.left_out.is_sorted_by(|a, b| a.name <= b.name) {
@@ -129,6 +136,10 @@ pub fn assemble_rules(
     out.diagnostics = order.resolution.diagnostics;
     out
 }
+
+// The collect of the facts past the caps is in place only while a fact is
+// no larger than what `InOrder::take_rest` hands out.
+const _: () = assert!(size_of::<LeftOut>() <= size_of::<(usize, Listed)>());
 
 /// The fact that the rule `name` (its first file `source`) was left out.
 fn left_out(name: String, source: String, reason: LeftOutReason) -> LeftOut {

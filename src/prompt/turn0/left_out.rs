@@ -34,8 +34,10 @@ pub enum LeftOutReason {
     /// A cap was reached before it (the rules message's count or byte cap,
     /// SPEC §6.3); it was never opened.
     DroppedAtCap,
-    /// It was read and refused; the typed reason says why.
-    Rejected(Rejection),
+    /// It was read and refused; the typed reason says why (boxed: the
+    /// reasons left out most, caps and trust, carry nothing, and 10,000
+    /// rules past a cap are 10,000 facts).
+    Rejected(Box<Rejection>),
     /// It exists but could not be used as a file: an operating-system error,
     /// a refused or dangling link, a special file. `cause` says which.
     Unreadable {
@@ -44,6 +46,13 @@ pub enum LeftOutReason {
     },
     /// The operator named it (`--soul-file`) and it does not exist.
     NotFound,
+}
+
+impl LeftOutReason {
+    /// [`LeftOutReason::Rejected`] for `rejection`.
+    pub fn rejected(rejection: Rejection) -> Self {
+        Self::Rejected(Box::new(rejection))
+    }
 }
 
 /// Why a file that was read was refused, typed by the source that refused
