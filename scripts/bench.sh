@@ -472,11 +472,26 @@ skipped() {
 # selected NAME: true when BENCH_ONLY lets the scenario NAME run.
 selected() { [[ -z ${BENCH_ONLY:-} ]] || grep -Eq -- "$BENCH_ONLY" <<<"$1"; }
 
+# trace_opens LOG CMD...: runs CMD under strace, logging every call that
+# opens a file (openat2 too: the binary opens listed files beneath the
+# workspace root with it) with the paths of descriptors (-y).
+trace_opens() {
+	local log=$1
+	shift
+	strace -f -y -e trace=open,openat,openat2 -o "$log" "$@" >/dev/null 2>&1 || true
+}
+
+# opened_paths LOG: the path each open of a trace_opens log names, a path
+# relative to a directory descriptor joined to that directory's path.
+opened_paths() {
+	sed -nE 's/.*open(at2?)?\((AT_FDCWD|[0-9]+)?(<([^>]*)>)?(, )?"([^"]*)".*/\4|\6/p' "$1" |
+		awk -F'|' '{ if ($1 == "" || substr($2, 1, 1) == "/") print $2; else print $1 "/" $2 }'
+}
+
 # opened_rules WS: how many rule files `assemble` opens, from strace.
 opened_rules() {
-	strace -f -e trace=open,openat -o "$tmp/strace.out" \
-		"$bin" -C "$1" --trust-project assemble >/dev/null 2>&1 || true
-	grep -c '/rules/[^"]*\.md"' "$tmp/strace.out" || true
+	trace_opens "$tmp/strace.out" "$bin" -C "$1" --trust-project assemble
+	opened_paths "$tmp/strace.out" | grep -c '/rules/.*\.md$' || true
 }
 
 # dirs_listed CMD...: how many directories CMD lists (directories opened
@@ -543,8 +558,9 @@ main() {
 		"$compare --agents mecatl,claude" "$bin -C $tmp/codex --trust-project assemble"
 	if command -v strace >/dev/null && selected "compare, files opened twice"; then
 		local twice
-		strace -f -e trace=open,openat -o "$tmp/strace.out" $compare >/dev/null 2>&1 || true
-		twice=$(grep -o "\"$tmp/codex/[^\"]*\"" "$tmp/strace.out" | sort | uniq -d | wc -l)
+		# shellcheck disable=SC2086 # $compare is a command line
+		trace_opens "$tmp/strace.out" $compare
+		twice=$(opened_paths "$tmp/strace.out" | grep "^$tmp/codex/" | sort | uniq -d | wc -l)
 		row "compare, files opened twice (strace)" "-" "-" "-" "-" "-" "-" "0 files, got $twice" \
 			"$(verdict "$(le "$twice" 0)")"
 	fi

@@ -59,6 +59,10 @@ pub const YAML_MAX_DEPTH: usize = 16;
 pub const YAML_MAX_ALIASES: usize = 64;
 /// Most YAML nodes accepted in frontmatter.
 pub const YAML_MAX_NODES: usize = 10_000;
+/// Most keys of a frontmatter block read without the YAML library (the
+/// fast reading of the simplest blocks looks back over the keys for a
+/// repeated one); a longer block is left to the library.
+pub const YAML_SIMPLE_MAX_KEYS: usize = 64;
 /// Largest instructions file read (AGENTS.md/CLAUDE.md): the cap plus room
 /// for the leading whitespace a trim removes before the cap applies.
 pub const MAX_INSTRUCTIONS_READ_BYTES: u64 = 4 * MAX_INSTRUCTIONS_BYTES as u64;

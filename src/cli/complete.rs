@@ -20,6 +20,7 @@ use std::collections::BTreeSet;
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 
+use clap::builder::StyledStr;
 use clap::{ArgMatches, Args, CommandFactory, FromArgMatches};
 use clap_complete::engine::{CompletionCandidate, PathCompleter, ValueCompleter};
 
@@ -173,6 +174,33 @@ pub(crate) fn rule_names(ctx: &Context, current: &OsStr) -> Vec<CompletionCandid
     names.into_iter().map(CompletionCandidate::new).collect()
 }
 
+/// `candidates` of the argument `id` of `A`, each tagged as clap_complete
+/// tags a candidate that comes back without a tag: with the argument as
+/// its usage shows it (`<INPUT>...`). clap_complete renders that once per
+/// candidate, a tenth of a thousand-name completion's own work; rendered
+/// here once, the candidates come back tagged and it renders nothing.
+pub(crate) fn tagged<A: Args>(
+    id: &str,
+    candidates: Vec<CompletionCandidate>,
+) -> Vec<CompletionCandidate> {
+    let mut command = A::augment_args(clap::Command::new("mecatl-prompt"));
+    command.build();
+    let Some(tag) = command
+        .get_arguments()
+        .find(|arg| arg.get_id() == id)
+        .map(|arg| StyledStr::from(arg.to_string()))
+    else {
+        return candidates;
+    };
+    candidates
+        .into_iter()
+        .map(|candidate| match candidate.get_tag() {
+            Some(_) => candidate,
+            None => candidate.tag(Some(tag.clone())),
+        })
+        .collect()
+}
+
 /// Paths starting with `current`, relative paths taken from `dir`.
 pub(crate) fn paths_under(dir: &Path, current: &OsStr) -> Vec<CompletionCandidate> {
     PathCompleter::any().current_dir(dir).complete(current)
@@ -237,6 +265,31 @@ mod tests {
         assert_eq!(line.path, ["rules", "list"]);
         assert_eq!(line.global.workspace.as_deref(), Some(Path::new("ws")));
         assert!(!line.global.no_trust_project);
+    }
+
+    #[test]
+    fn candidates_are_tagged_as_clap_complete_tags_them() {
+        // clap_complete tags an untagged candidate with its argument as the
+        // whole, built command renders it.
+        let mut cli = Cli::command();
+        cli.build();
+        for (sub, id) in [("expand", "input"), ("explain", "name")] {
+            let arg = cli
+                .find_subcommand(sub)
+                .and_then(|sub| sub.get_arguments().find(|a| a.get_id() == id))
+                .unwrap();
+            let expected = StyledStr::from(arg.to_string());
+            let candidates = vec![
+                CompletionCandidate::new("/a"),
+                CompletionCandidate::new("/b").tag(Some("mine".into())),
+            ];
+            let tagged = match sub {
+                "expand" => tagged::<crate::cli::expand::ExpandArgs>(id, candidates),
+                _ => tagged::<crate::cli::explain::ExplainArgs>(id, candidates),
+            };
+            assert_eq!(tagged[0].get_tag(), Some(&expected), "{sub}");
+            assert_eq!(tagged[1].get_tag(), Some(&"mine".into()), "{sub}");
+        }
     }
 
     #[test]

@@ -53,7 +53,8 @@ pub struct ExpandArgs {
 /// the words after it are the command's arguments, usually files, so they
 /// complete to paths relative to the workspace.
 fn complete_input(current: &OsStr) -> Vec<CompletionCandidate> {
-    complete_input_on(&complete::completion_words(), current)
+    let candidates = complete_input_on(&complete::completion_words(), current);
+    complete::tagged::<ExpandArgs>("input", candidates)
 }
 
 fn complete_input_on(words: &[OsString], current: &OsStr) -> Vec<CompletionCandidate> {

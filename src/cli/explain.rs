@@ -73,7 +73,8 @@ pub struct ExplainArgs {
 /// another word to the rule names, and an empty word offers both.
 /// Commands are offered with their `/` only, so a bare word is a rule.
 fn complete_name(current: &OsStr) -> Vec<CompletionCandidate> {
-    complete_name_on(&complete::completion_words(), current)
+    let candidates = complete_name_on(&complete::completion_words(), current);
+    complete::tagged::<ExplainArgs>("name", candidates)
 }
 
 fn complete_name_on(words: &[OsString], current: &OsStr) -> Vec<CompletionCandidate> {

@@ -1,13 +1,18 @@
 //! [`OsWorkspace`]: the workspace port over a directory on disk (SPEC §3.1).
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
-use std::io::{self, Read};
-use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+use std::io;
+use std::os::unix::fs::{FileExt, FileTypeExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use super::{Bounded, DirEntry, EntryKind, LinkPolicy, Workspace, WsError, components};
+
+mod beneath;
+
+use beneath::Beneath;
 
 fn kind_of(file_type: std::fs::FileType) -> EntryKind {
     if file_type.is_symlink() {
@@ -47,6 +52,11 @@ fn other_name(kind: EntryKind) -> &'static str {
 /// file a listing reported as regular is opened with `O_NOFOLLOW` straight
 /// away. Links, and everything under a directory that does not resolve
 /// inside the root, take the exact (resolving) route.
+///
+/// On Linux a listed regular file is first opened beneath the root held
+/// open ([`beneath`]): the kernel refuses any link on its path, so no
+/// directory of it needs looking up; what that open refuses takes the
+/// routes above.
 #[derive(Debug)]
 pub struct OsWorkspace {
     root: PathBuf,
@@ -56,6 +66,8 @@ pub struct OsWorkspace {
     /// path when it resolves inside the root, `None` when it does not
     /// resolve or lies outside (paths below it take the exact route).
     dirs: Mutex<HashMap<String, Option<PathBuf>>>,
+    /// Confine only: the root held open, when it could be opened.
+    beneath: Option<Beneath>,
 }
 
 impl OsWorkspace {
@@ -63,15 +75,16 @@ impl OsWorkspace {
     /// not exist yields a workspace where every path is not found.
     pub fn new(root: impl Into<PathBuf>, policy: LinkPolicy) -> Self {
         let root = root.into();
-        let canonical_root = match policy {
-            LinkPolicy::Confine => std::fs::canonicalize(&root).ok(),
-            LinkPolicy::Follow => None,
+        let (canonical_root, beneath) = match policy {
+            LinkPolicy::Confine => (std::fs::canonicalize(&root).ok(), Beneath::open(&root)),
+            LinkPolicy::Follow => (None, None),
         };
         Self {
             root,
             canonical_root,
             policy,
             dirs: Mutex::new(HashMap::new()),
+            beneath,
         }
     }
 
@@ -172,6 +185,25 @@ impl OsWorkspace {
         read_regular(file, max_bytes)
     }
 
+    /// Reads `rel`, known or taken to be a regular file, opened beneath the
+    /// root ([`beneath`]); what that open refuses takes the exact route.
+    /// `None` when it was not tried.
+    fn read_beneath(&self, rel: &str, max_bytes: u64) -> Option<Result<Bounded, WsError>> {
+        let beneath = self.beneath.as_ref()?;
+        let opened = match beneath.open_file(rel) {
+            Some(opened) => opened,
+            // Not plain (`./a.md`, `a//b.md`): its components, joined.
+            None => match components(rel) {
+                Ok(parts) => beneath.open_file(&parts.join("/"))?,
+                Err(err) => return Some(Err(err)),
+            },
+        };
+        Some(match opened {
+            Ok(file) => read_regular(file, max_bytes),
+            Err(_) => components(rel).and_then(|parts| self.read_resolved(&parts, max_bytes)),
+        })
+    }
+
     /// Opens `path`, known to be a regular file below a directory inside the
     /// root, without following a final link. `None` when it was replaced by
     /// a link since it was looked at: the caller takes the exact route.
@@ -196,14 +228,66 @@ fn open_nonblocking(path: &Path, nofollow: bool) -> io::Result<File> {
     OpenOptions::new().read(true).custom_flags(flags).open(path)
 }
 
-/// Reads an opened file, checking with `fstat` that it is regular.
+/// How much of a file the first read asks for: all of a command, a rule or
+/// a skill as people write them, so such a file takes one read.
+const FIRST_READ_BYTES: usize = 16 * 1024;
+
+/// Reads at most `max_bytes` of an opened file that was found regular
+/// (by its listing or a look-up before the open).
+///
+/// Reads are positioned (`pread`), which every file that is not seekable
+/// refuses (a FIFO or socket swapped in since the look-up: `ESPIPE`), as a
+/// directory does (`EISDIR`); such a file is classified with `fstat` and
+/// reported as not regular, never read. A first read shorter than asked
+/// is the end of the file, which then needs no `fstat` at all: a file
+/// that fills it is measured with `fstat` (checked regular again) and read
+/// on to the bound.
 fn read_regular(file: File, max_bytes: u64) -> Result<Bounded, WsError> {
+    let asked = usize::try_from(max_bytes).map_or(FIRST_READ_BYTES, |m| m.min(FIRST_READ_BYTES));
+    let first = match first_read(&file, asked) {
+        Ok(first) => first,
+        Err(err) => match err.raw_os_error() {
+            Some(libc::ESPIPE | libc::EISDIR | libc::EINVAL) => {
+                let kind = kind_of(file.metadata()?.file_type());
+                if kind == EntryKind::File {
+                    return Err(WsError::Io(err));
+                }
+                return Err(WsError::NotRegular(other_name(kind)));
+            }
+            _ => return Err(WsError::Io(err)),
+        },
+    };
+    if first.len() < asked {
+        let size = first.len() as u64;
+        return Ok(Bounded { bytes: first, size });
+    }
     let meta = file.metadata()?;
     let kind = kind_of(meta.file_type());
     if kind != EntryKind::File {
         return Err(WsError::NotRegular(other_name(kind)));
     }
-    read_bounded(file, meta.len(), max_bytes)
+    read_bounded(&file, first, meta.len(), max_bytes)
+}
+
+thread_local! {
+    /// Where each first read on this thread lands before it is copied out
+    /// at its length: zeroed once, not once a file.
+    static FIRST_READ: RefCell<Vec<u8>> = RefCell::new(vec![0; FIRST_READ_BYTES]);
+}
+
+/// The first bytes of `file`, at most `asked` (at most
+/// [`FIRST_READ_BYTES`]), from one positioned read.
+fn first_read(file: &File, asked: usize) -> io::Result<Vec<u8>> {
+    FIRST_READ.with_borrow_mut(|buffer| {
+        let buffer = &mut buffer[..asked.min(FIRST_READ_BYTES)];
+        loop {
+            match file.read_at(buffer, 0) {
+                Ok(got) => return Ok(buffer[..got].to_vec()),
+                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+                Err(err) => return Err(err),
+            }
+        }
+    })
 }
 
 /// Classifies a failure to look at a path whose directory is known and
@@ -274,6 +358,9 @@ impl Workspace for OsWorkspace {
         let parts = components(rel)?;
         match self.quick_lstat(&parts) {
             Some((path, Ok(EntryKind::File))) => {
+                if let Some(read) = self.read_beneath(rel, max_bytes) {
+                    return read;
+                }
                 if let Some(read) = self.read_known_file(&path, max_bytes) {
                     return read;
                 }
@@ -288,6 +375,9 @@ impl Workspace for OsWorkspace {
     fn read_listed(&self, rel: &str, kind: EntryKind, max_bytes: u64) -> Result<Bounded, WsError> {
         if kind != EntryKind::File {
             return self.read(rel, max_bytes);
+        }
+        if let Some(read) = self.read_beneath(rel, max_bytes) {
+            return read;
         }
         let parts = components(rel)?;
         let known = match self.policy {
@@ -345,19 +435,43 @@ impl Workspace for OsWorkspace {
     }
 }
 
-fn read_bounded(file: File, size: u64, max_bytes: u64) -> Result<Bounded, WsError> {
-    let capacity = usize::try_from(size.min(max_bytes)).unwrap_or(0);
-    let mut bytes = Vec::with_capacity(capacity);
+/// Reads `file` on from the end of `bytes` (its first bytes) up to the
+/// bound, given the `size` fstat reported.
+fn read_bounded(
+    file: &File,
+    mut bytes: Vec<u8>,
+    size: u64,
+    max_bytes: u64,
+) -> Result<Bounded, WsError> {
     // A file is read as large as fstat said it was (no read that only
-    // finds the end): one read for a small file. A size of 0 may be a
-    // file that does not know its size (procfs), so it is read to the
-    // bound.
+    // finds the end). A size of 0 may be a file that does not know its
+    // size (procfs), so it is read to the bound.
     let want = if size == 0 {
         max_bytes
     } else {
         size.min(max_bytes)
     };
-    file.take(want).read_to_end(&mut bytes)?;
+    let want = usize::try_from(want).unwrap_or(usize::MAX);
+    // Straight into the buffer, as large as fstat said; a file of unknown
+    // size a chunk at a time.
+    while bytes.len() < want {
+        let start = bytes.len();
+        let end = if size == 0 {
+            want.min(start + FIRST_READ_BYTES)
+        } else {
+            want
+        };
+        bytes.resize(end, 0);
+        match file.read_at(&mut bytes[start..], start as u64) {
+            Ok(0) => {
+                bytes.truncate(start);
+                break;
+            }
+            Ok(got) => bytes.truncate(start + got),
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => bytes.truncate(start),
+            Err(err) => return Err(WsError::Io(err)),
+        }
+    }
     // The size from fstat can lag a file that grows while we read; never
     // report fewer bytes than we actually got.
     let size = size.max(bytes.len() as u64);
@@ -581,6 +695,86 @@ mod tests {
             ws.read_listed("fifo.md", EntryKind::Other("FIFO"), 100),
             Err(WsError::NotRegular("FIFO"))
         ));
+    }
+
+    #[test]
+    fn a_listed_directory_swapped_for_a_link_is_not_read_through() {
+        let (outside, dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        std::fs::write(outside.path().join("x.md"), "outside").unwrap();
+        let root = dir.path();
+        for sub in ["d", "e", "shared"] {
+            std::fs::create_dir(root.join(sub)).unwrap();
+            std::fs::write(root.join(sub).join("x.md"), sub).unwrap();
+        }
+        let ws = OsWorkspace::new(root, LinkPolicy::Confine);
+        assert_eq!(ws.list("d").unwrap()[0].kind, EntryKind::File);
+        assert_eq!(ws.list("e").unwrap()[0].kind, EntryKind::File);
+        assert_eq!(
+            ws.read_listed("d/x.md", EntryKind::File, 100)
+                .unwrap()
+                .bytes,
+            b"d"
+        );
+        // Between the listing and the read, the directories become links:
+        // one leading out of the workspace, one to a directory inside.
+        std::fs::remove_dir_all(root.join("d")).unwrap();
+        std::fs::remove_dir_all(root.join("e")).unwrap();
+        symlink(outside.path(), root.join("d"));
+        symlink("shared", root.join("e"));
+        let read = |rel: &str| ws.read_listed(rel, EntryKind::File, 100);
+        assert!(matches!(read("d/x.md"), Err(WsError::Refused(_))));
+        assert_eq!(read("e/x.md").unwrap().bytes, b"shared");
+        // A directory where the listing saw a file is not read either.
+        std::fs::remove_file(root.join("shared/x.md")).unwrap();
+        std::fs::create_dir(root.join("shared/x.md")).unwrap();
+        assert!(matches!(
+            read("shared/x.md"),
+            Err(WsError::NotRegular("directory"))
+        ));
+        // So are paths that are not plain components, however they are read.
+        assert!(matches!(read("./d/x.md"), Err(WsError::Refused(_))));
+        assert!(matches!(ws.read("./d/x.md", 100), Err(WsError::Refused(_))));
+        assert!(matches!(ws.read("d/x.md", 100), Err(WsError::Refused(_))));
+        assert!(matches!(read("../x.md"), Err(WsError::Refused(_))));
+    }
+
+    #[test]
+    fn reads_are_whole_or_cut_at_the_bound_around_the_first_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let sizes = [
+            0,
+            1,
+            FIRST_READ_BYTES - 1,
+            FIRST_READ_BYTES,
+            FIRST_READ_BYTES + 1,
+            3 * FIRST_READ_BYTES + 7,
+        ];
+        for size in sizes {
+            let text: Vec<u8> = (0..size).map(|i| b'a' + (i % 26) as u8).collect();
+            std::fs::write(root.join(format!("f{size}.md")), &text).unwrap();
+        }
+        let ws = OsWorkspace::new(root, LinkPolicy::Confine);
+        let user = OsWorkspace::new(root, LinkPolicy::Follow);
+        for size in sizes {
+            let rel = format!("f{size}.md");
+            let text = std::fs::read(root.join(&rel)).unwrap();
+            for bound in [0, 10, FIRST_READ_BYTES, FIRST_READ_BYTES + 5, 1 << 20] {
+                let want = &text[..size.min(bound)];
+                for read in [
+                    ws.read_listed(&rel, EntryKind::File, bound as u64),
+                    ws.read(&rel, bound as u64),
+                    user.read_listed(&rel, EntryKind::File, bound as u64),
+                ] {
+                    let read = read.unwrap();
+                    assert_eq!(read.bytes, want, "{size} bytes read to {bound}");
+                    assert_eq!(read.is_truncated(), size > bound, "{size} to {bound}");
+                    if size > bound {
+                        assert_eq!(read.size, size as u64);
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -5,7 +5,7 @@
 use crate::corpus::corpus_dir;
 use crate::golden::{assert_golden, assert_json_shape, keys_of};
 use crate::hardening::{Outcome, finish, run, symlink};
-use crate::support::TestEnv;
+use crate::support::{STRACE_OPENS, TestEnv, opened_path};
 
 /// The keys of `compare --format json`, in order.
 const COMPARE_KEYS: &[&str] = &[
@@ -512,7 +512,7 @@ fn opened(env: &TestEnv, args: &[&str]) -> Option<Vec<String>> {
     let log = env.root.join("strace.log");
     let out = env
         .program("strace")
-        .args(["-f", "-qq", "-e", "trace=open,openat", "-o"])
+        .args(["-f", "-qq", "-y", "-e", STRACE_OPENS, "-o"])
         .arg(&log)
         .arg(env!("CARGO_BIN_EXE_mecatl-prompt"))
         .args(args)
@@ -520,15 +520,13 @@ fn opened(env: &TestEnv, args: &[&str]) -> Option<Vec<String>> {
         .unwrap();
     assert!(out.status.code().is_some_and(|code| code < 2), "{out:?}");
     let trace = std::fs::read_to_string(&log).unwrap();
-    let inside = format!("\"{}/", env.ws.display());
+    let inside = format!("{}/", env.ws.display());
     Some(
         trace
             .lines()
-            .filter_map(|line| {
-                let at = line.find(&inside)? + 1;
-                let path = &line[at..];
-                Some(path[..path.find('"')?].to_string())
-            })
+            .filter_map(opened_path)
+            .map(|(path, _)| path)
+            .filter(|path| path.starts_with(&inside))
             .collect(),
     )
 }

@@ -237,3 +237,53 @@ pub(crate) fn make_unreadable(path: &Path) {
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o000)).expect("chmod 000");
 }
+
+/// The system calls that open a file, traced together: files opened
+/// beneath a directory descriptor (`openat2`) name their path relative to
+/// it, so traces are taken with `strace -y` and read with [`opened_path`].
+pub(crate) const STRACE_OPENS: &str = "trace=open,openat,openat2";
+
+/// The path a line of an `strace -y -e` [`STRACE_OPENS`] log opens, and
+/// whether the call failed (`= -1`): a relative path joined to its
+/// directory descriptor's path (`openat2(3</ws>, "a.md", …)` opens
+/// `/ws/a.md`); `None` for any other line.
+pub(crate) fn opened_path(line: &str) -> Option<(String, bool)> {
+    let call = line.find("open")?;
+    let args = &line[call + line[call..].find('(')? + 1..];
+    let quote = args.find('"')?;
+    let path = &args[quote + 1..];
+    let path = &path[..path.find('"')?];
+    // What precedes the path: nothing (`open`), `AT_FDCWD, `, or
+    // `N</dir>, ` under -y.
+    let dir = args[..quote]
+        .split_once('<')
+        .and_then(|(_, dir)| dir.rsplit_once('>'))
+        .map(|(dir, _)| dir);
+    let full = match dir {
+        Some(dir) if !path.starts_with('/') => format!("{dir}/{path}"),
+        _ => path.to_string(),
+    };
+    Some((full, line.contains(" = -1 ")))
+}
+
+#[test]
+fn strace_lines_name_the_paths_they_open() {
+    let lines = [
+        r#"77 openat(AT_FDCWD, "/ws/AGENTS.md", O_RDONLY|O_CLOEXEC) = 3</ws/AGENTS.md>"#,
+        r#"77 openat2(3</ws>, ".claude/rules/r.md", {flags=O_RDONLY, resolve=RESOLVE_BENEATH}, 24) = 4</ws/.claude/rules/r.md>"#,
+        r#"openat2(3</ws>, "gone.md", {flags=O_RDONLY, resolve=RESOLVE_BENEATH}, 24) = -1 ENOENT (No such file or directory)"#,
+        r#"open("/etc/x", O_RDONLY) = 3"#,
+        r#"77 read(3</ws/a.md>, "x", 1) = 1"#,
+    ];
+    let parsed: Vec<Option<(String, bool)>> = lines.iter().map(|l| opened_path(l)).collect();
+    assert_eq!(
+        parsed,
+        [
+            Some(("/ws/AGENTS.md".into(), false)),
+            Some(("/ws/.claude/rules/r.md".into(), false)),
+            Some(("/ws/gone.md".into(), true)),
+            Some(("/etc/x".into(), false)),
+            None,
+        ]
+    );
+}

@@ -105,6 +105,12 @@ pub fn split_frontmatter(raw: &str) -> (Option<&str>, &str) {
     }
 }
 
+/// Where the text of `raw`'s frontmatter block lies, when it has one (the
+/// block [`split_frontmatter`] gives).
+pub fn frontmatter_block(raw: &str) -> Option<std::ops::Range<usize>> {
+    frontmatter_bounds(raw).map(|(content, close, _)| content..close)
+}
+
 /// The byte offset where the body starts, when `raw` has a block.
 fn frontmatter_end(raw: &str) -> Option<usize> {
     frontmatter_bounds(raw).map(|(_, _, end)| end)
@@ -120,7 +126,7 @@ fn frontmatter_bounds(raw: &str) -> Option<(usize, usize, usize)> {
     };
     let after_open = raw[bom..].strip_prefix("---")?;
     let content = bom + 3 + leading_space(after_open).rfind('\n')? + 1;
-    let close = content + raw[content..].find("---")?;
+    let close = content + first_dashes(&raw[content..])?;
     let end = close + 3;
     Some((content, close, end + leading_space(&raw[end..]).len()))
 }
@@ -196,15 +202,14 @@ impl Frontmatter {
 /// [`requote_frontmatter`], else no keys at all. Lines (of errors and of
 /// keys) are the file's.
 pub fn read_frontmatter(raw: &str) -> Frontmatter {
-    let Some((content, _, _)) = frontmatter_bounds(raw) else {
+    let Some((content, close, _)) = frontmatter_bounds(raw) else {
         return Frontmatter {
             reading: Reading::NoBlock,
             entries: Vec::new(),
             first_line: 1,
         };
     };
-    let (yaml, _) = split_frontmatter(raw);
-    let yaml = yaml.unwrap_or_default();
+    let yaml = &raw[content..close];
     let before = raw[..content].bytes().filter(|b| *b == b'\n').count() as u64;
     let in_file = |mut err: YamlError| {
         err.line += before;
@@ -260,6 +265,19 @@ fn requote_line(line: &str, is_flow_list: &impl Fn(&str) -> bool) -> Option<Stri
         let escaped = value.replace('\\', "\\\\").replace('"', "\\\"");
         format!("{key}: \"{escaped}\"")
     })
+}
+
+/// Where the first `---` in `text` starts (what `text.find("---")` says,
+/// found by looking only at each `-`).
+fn first_dashes(text: &str) -> Option<usize> {
+    let mut from = 0;
+    loop {
+        let at = from + text[from..].find('-')?;
+        if text.as_bytes()[at..].starts_with(b"---") {
+            return Some(at);
+        }
+        from = at + 1;
+    }
 }
 
 fn leading_space(text: &str) -> &str {

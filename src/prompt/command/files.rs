@@ -51,11 +51,12 @@ pub(crate) fn read_text(
     read_bytes: u64,
 ) -> Result<(String, Vec<Diagnostic>), Loss> {
     let content = read_listed(words, dir, file, read_bytes)?;
-    let source = dir.display(&file.rel);
+    // Named only when something is said about it.
+    let source = || dir.display(&file.rel);
     let mut notes = Vec::new();
     if content.size > limits::MAX_COMMAND_FILE_BYTES {
         notes.push(Diagnostic::warning(
-            &source,
+            source(),
             format!(
                 "file is {} bytes; only the first {} bytes are used",
                 content.size,
@@ -66,7 +67,7 @@ pub(crate) fn read_text(
     let truncated = content.is_truncated();
     let decoded = decode_read(content.bytes, truncated);
     if decoded.lossy {
-        notes.push(Diagnostic::warning(&source, INVALID_UTF8_REPLACED));
+        notes.push(Diagnostic::warning(source(), INVALID_UTF8_REPLACED));
     }
     Ok((decoded.text.into_owned(), notes))
 }

@@ -9,7 +9,7 @@ use std::io;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::prompt::tiers::dir::{SearchDir, Tier, Words};
 use crate::prompt::tiers::fate::{Candidate, Fate};
-use crate::prompt::tiers::walk::{self, DirEvent, Each, Listed, Sink};
+use crate::prompt::tiers::walk::{self, DirEvent, Listed, Sink};
 use crate::prompt::turn0::ReadFault;
 use crate::workspace::{Bounded, EntryKind, WsError};
 
@@ -224,20 +224,24 @@ impl ReadPolicy {
 
 /// Who provides a name so far, per view: active directories see only
 /// active claims; withheld directories also see withheld ones.
+/// A claim is the index of the providing candidate in
+/// [`Resolution::candidates`] (its source is cloned only to word a shadowed
+/// or dropped file), so a listing of 10,000 names keeps no second copy of
+/// each winner's path.
 #[derive(Debug, Default)]
 struct Claims {
-    active: Option<String>,
-    withheld: Option<String>,
+    active: Option<u32>,
+    withheld: Option<u32>,
     /// Dropped files waiting to learn what is used instead: (diagnostic
     /// index, from a withheld directory).
     pending: Vec<(usize, bool)>,
 }
 
 impl Claims {
-    fn holder(&self, withheld: bool) -> Option<&String> {
+    fn holder(&self, withheld: bool) -> Option<u32> {
         match withheld {
-            true => self.active.as_ref().or(self.withheld.as_ref()),
-            false => self.active.as_ref(),
+            true => self.active.or(self.withheld),
+            false => self.active,
         }
     }
 }
@@ -316,7 +320,9 @@ impl<T> Resolution<T> {
     ) -> Option<usize> {
         let dir = &dirs[dir_index];
         let words = kind.words(dir);
-        let holder = claims.holder(dir.withheld).cloned();
+        let holder = claims
+            .holder(dir.withheld)
+            .map(|at| self.candidates[at as usize].source.clone());
         let read = match (dir.withheld, &holder) {
             (_, Some(_)) if policy.losers == Losers::Skip => return None,
             (true, None) => policy.withheld,
@@ -397,11 +403,13 @@ impl<T> Resolution<T> {
 
     /// Records `source` as providing the name in its view, and names it in
     /// the diagnostics of the files dropped before it that see that view.
+    /// The claim is the candidate pushed next.
     fn claim(&mut self, claims: &mut Claims, withheld: bool, source: &str) {
+        let at = u32::try_from(self.candidates.len()).ok();
         if withheld {
-            claims.withheld = Some(source.to_string());
+            claims.withheld = at;
         } else {
-            claims.active = Some(source.to_string());
+            claims.active = at;
         }
         let diagnostics = &mut self.diagnostics;
         claims.pending.retain(|&(index, pending_withheld)| {
@@ -429,20 +437,57 @@ pub fn resolve_all<K: Kind>(
     let nested =
         |d: &SearchDir<'_>, rel: &str, name: &str, k: EntryKind| kind.nested_dir(d, rel, name, k);
     for (dir_index, dir) in dirs.iter().enumerate() {
-        let mut event = Each(|entry| match entry {
-            DirEvent::Note(note) => {
-                resolution.push(dir.tier, note);
-            }
-            DirEvent::File(file) => {
-                let name_claims = claims.entry(file.name.clone()).or_default();
-                resolution.consider(dirs, dir_index, file, name_claims, kind, policy);
-            }
-        });
-        if let Err(Some(problem)) = walk::list_dir(dir, kind.words(dir), &nested, &mut event) {
+        let mut sink = Resolve {
+            dirs,
+            dir_index,
+            kind,
+            policy,
+            claims: &mut claims,
+            resolution: &mut resolution,
+        };
+        if let Err(Some(problem)) = walk::list_dir(dir, kind.words(dir), &nested, &mut sink) {
             resolution.push_listing(dir, problem);
         }
     }
     resolution
+}
+
+/// What [`resolve_all`] does with one directory's listing: each file is
+/// considered for its name as it comes.
+struct Resolve<'a, 'd, K: Kind> {
+    dirs: &'a [SearchDir<'d>],
+    dir_index: usize,
+    kind: &'a K,
+    policy: ReadPolicy,
+    claims: &'a mut HashMap<String, Claims>,
+    resolution: &'a mut Resolution<K::Item>,
+}
+
+impl<K: Kind> Sink for Resolve<'_, '_, K> {
+    /// Makes room for every name of the directory at once: a table grown
+    /// by doubling to 10,000 names touches twice the memory it ends with.
+    fn expect(&mut self, entries: usize) {
+        self.claims.reserve(entries);
+    }
+
+    fn event(&mut self, event: DirEvent) {
+        match event {
+            DirEvent::Note(note) => {
+                self.resolution.push(self.dirs[self.dir_index].tier, note);
+            }
+            DirEvent::File(file) => {
+                let claims = self.claims.entry(file.name.clone()).or_default();
+                self.resolution.consider(
+                    self.dirs,
+                    self.dir_index,
+                    file,
+                    claims,
+                    self.kind,
+                    self.policy,
+                );
+            }
+        }
+    }
 }
 
 /// Every directory's place for one name and what became of the file there

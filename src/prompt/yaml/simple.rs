@@ -11,10 +11,9 @@
 //!   (`description: …`, `argument-hint: [x]`, the re-quoted
 //!   `argument-hint: "[a] [b]"`); a property test checks the reading
 //!   against the library on generated simple and near-simple blocks.
-//! - **Size.** A block whose nodes could approach the node budget is left
-//!   to the library, which enforces it.
-
-use std::collections::HashSet;
+//! - **Size.** A block whose nodes could approach the node budget, or of
+//!   more than [`limits::YAML_SIMPLE_MAX_KEYS`] keys, is left to the
+//!   library, which enforces the budget.
 
 use super::MappingEntry;
 use crate::limits;
@@ -29,16 +28,18 @@ const NOT_STRINGS: [&str; 12] = [
 /// The entries of `text` when every line is simple (see the module docs);
 /// `None` leaves the block to the YAML library.
 pub(super) fn simple_mapping(text: &str) -> Option<Vec<MappingEntry>> {
-    let mut entries = Vec::new();
-    let mut keys = HashSet::new();
+    let mut entries: Vec<MappingEntry> = Vec::new();
     let mut nodes = 1;
     for (index, line) in text.split('\n').enumerate() {
         if line.is_empty() {
             continue;
         }
         let (key, value) = line.split_once(": ")?;
-        if !plain_word(key, |b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
-            || !keys.insert(key)
+        // A block holds a few keys: a repeated one is found by looking
+        // back, with no set to build.
+        if entries.len() == limits::YAML_SIMPLE_MAX_KEYS
+            || !plain_word(key, |b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+            || entries.iter().any(|entry| entry.key == key)
         {
             return None;
         }
@@ -123,9 +124,19 @@ mod tests {
             "a: [x] [y]\n",
             "a: \"x\\n\"\n",
             "a: é\n",
+            &(0..=limits::YAML_SIMPLE_MAX_KEYS)
+                .map(|i| format!("k{i}: v\n"))
+                .collect::<String>(),
         ] {
             assert_eq!(simple_mapping(left), None, "{left:?}");
         }
+        let most: String = (0..limits::YAML_SIMPLE_MAX_KEYS)
+            .map(|i| format!("k{i}: v\n"))
+            .collect();
+        assert_eq!(
+            simple_mapping(&most).map(|entries| entries.len()),
+            Some(limits::YAML_SIMPLE_MAX_KEYS)
+        );
     }
 
     /// Pieces of lines, simple and near-simple, that YAML reads in many ways.

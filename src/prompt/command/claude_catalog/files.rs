@@ -3,6 +3,7 @@
 //! read the way Claude Code reads it.
 
 use std::cell::OnceCell;
+use std::ops::Range;
 
 use serde_json::{Map, Value};
 
@@ -58,6 +59,8 @@ pub struct ClaudeFile {
     /// The file's text, decoded (lossily).
     pub text: String,
     frontmatter: OnceCell<Frontmatter>,
+    /// Where the frontmatter block's text lies in `text`, found once.
+    block: OnceCell<Option<Range<usize>>>,
 }
 
 impl ClaudeFile {
@@ -67,6 +70,7 @@ impl ClaudeFile {
             kind,
             text,
             frontmatter: OnceCell::new(),
+            block: OnceCell::new(),
         }
     }
 
@@ -84,8 +88,10 @@ impl ClaudeFile {
     /// is not parsed for it: a listing or a completion that needs only a
     /// few keys parses only the blocks that may have them.
     fn value(&self, key: &str) -> Option<&Value> {
-        let (block, _) = claude_dialect::split_frontmatter(&self.text);
-        if !block?.contains(key) {
+        let block = self
+            .block
+            .get_or_init(|| claude_dialect::frontmatter_block(&self.text));
+        if !self.text[block.clone()?].contains(key) {
             return None;
         }
         self.frontmatter().get(key).map(|entry| &entry.value)

@@ -529,3 +529,10 @@ fn shell_commands_are_inline_bangs_and_bang_fences() {
     let commands: Vec<&str> = odd.iter().map(|c| c.command.as_str()).collect();
     assert_eq!(commands, ["open\nclose", "!`b`"]);
 }
+
+proptest! {
+    #[test]
+    fn the_closing_dashes_are_found_where_find_finds_them(text in "[-a\n é]{0,40}") {
+        prop_assert_eq!(first_dashes(&text), text.find("---"));
+    }
+}
