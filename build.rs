@@ -6,7 +6,8 @@
 //!   `o200k_pairs.bin`: every token of the encoding, its bytes in one blob,
 //!   a hash table from bytes to rank in the layout of
 //!   `src/prompt/tokens/o200k/layout.rs`, the length of each rank, and the
-//!   rank of every two-byte string. The vocabulary is read
+//!   rank of every two-byte string; `o200k_filter.bin`, the filter in
+//!   front of the hash table. The vocabulary is read
 //!   from the `bpe-openai` crate (a build dependency), so no vocabulary file
 //!   lives in this repository.
 //! - `o200k_classes.rs`: the Unicode classes the encoding's pre-tokenizing
@@ -64,6 +65,7 @@ fn write_vocabulary(out: &Path) {
     );
     let mut blob: Vec<u8> = Vec::new();
     let mut slots = vec![layout::EMPTY; layout::SLOT_COUNT];
+    let mut filter = vec![0u64; layout::FILTER_WORDS];
     for rank in 0..count {
         let token = bpe.token_bytes(rank);
         assert!(
@@ -73,6 +75,7 @@ fn write_vocabulary(out: &Path) {
         let offset = blob.len() as u64;
         blob.extend_from_slice(token);
         let hash = layout::hash(token);
+        filter[layout::filter_word(hash)] |= layout::filter_bits(hash);
         let mut slot = layout::home_slot(hash);
         while slots[slot] != layout::EMPTY {
             slot = layout::next_slot(slot);
@@ -99,6 +102,8 @@ fn write_vocabulary(out: &Path) {
     write(&out.join("o200k_bytes.bin"), &blob);
     write(&out.join("o200k_lens.bin"), &lens);
     write(&out.join("o200k_pairs.bin"), &pair_ranks(&slots, &blob));
+    let filter: Vec<u8> = filter.iter().flat_map(|word| word.to_le_bytes()).collect();
+    write(&out.join("o200k_filter.bin"), &filter);
 }
 
 /// The rank of every two-byte string (`u32::MAX` for none), indexed by

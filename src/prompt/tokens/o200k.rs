@@ -3,8 +3,10 @@
 //! and each piece is encoded by byte-pair merging with the ranks of the
 //! vocabulary ([`vocab`]), as OpenAI's `tiktoken` does:
 //!
-//! - a piece that is one token (most are) costs one table lookup, and a
-//!   two-byte string one read of a table of all of them;
+//! - a piece that is one token (most are) costs one table lookup, a
+//!   two-byte string one read of a table of all of them, a single byte
+//!   nothing (every byte is a token); most strings that are no token are
+//!   turned away by a filter in front of the table (see [`layout`]);
 //! - a short piece is merged as `tiktoken` merges it: repeatedly join the
 //!   adjacent pair whose joined bytes have the lowest rank, the leftmost
 //!   on a tie, until no joined pair is a token; quadratic in the piece,
@@ -14,8 +16,11 @@
 //!   by rank ([`Queue`]) over a bitmap of part boundaries, `O(n log n)` in
 //!   the piece at worst and mostly sequential reads;
 //! - in a text of [`limits::O200K_PIECE_CACHE_MIN_BYTES`] or more, the
-//!   count of each piece is kept in a small cache ([`PieceCache`]) and
-//!   reused when the same bytes come again, since text repeats its words.
+//!   count of each piece of three bytes or more is kept in a two-way cache
+//!   ([`PieceCache`]) and reused when the same bytes come again, since
+//!   text repeats its words; the first eight bytes of a piece are kept in
+//!   the cache itself, so a short piece is recognised without a read of
+//!   the text.
 //!
 //! Only the count is kept, never the tokens. Every step is checked against
 //! the `bpe-openai` crate in the tests: splits character by character over
@@ -35,7 +40,7 @@ use crate::limits;
 pub(super) fn count(text: &str) -> usize {
     if text.len() < limits::O200K_PIECE_CACHE_MIN_BYTES {
         return split::pieces(text)
-            .map(|piece| count_piece(piece.as_bytes()))
+            .map(|piece| count_piece(piece.as_bytes(), layout::hash))
             .sum();
     }
     let mut cache = PieceCache::new(text.as_bytes());
@@ -51,23 +56,40 @@ pub(super) fn count(text: &str) -> usize {
 
 /// The counts of pieces met earlier in the same text: text repeats its
 /// words, so most pieces of a long text are counted once and then found
-/// here, at the cost of one hash and one comparison. Direct-mapped: a
-/// piece takes the slot its hash names, replacing what was there.
+/// here, at the cost of one hash and a comparison of one or two words.
+/// Two-way set-associative: a piece may be in either slot of the set its
+/// hash names, the one met last first; a new piece takes the first slot
+/// and moves the other out.
 struct PieceCache<'t> {
     /// The text whose pieces are counted.
     text: &'t [u8],
-    /// Each slot's piece and count, packed as offset in the text (the high
-    /// bits), length and count (a byte each); 0 is an empty slot.
-    slots: Vec<u64>,
+    /// The sets of two slots; their number is a power of two.
+    sets: Vec<[CachedPiece; 2]>,
+}
+
+/// A slot of [`PieceCache`].
+#[derive(Clone, Copy, Default)]
+struct CachedPiece {
+    /// The piece's first eight bytes, zero-padded: the whole of the short
+    /// pieces most text is cut into, so those are compared without a read
+    /// of the text.
+    head: u64,
+    /// Where the piece starts in the text (the high bits), its length and
+    /// its count (a byte each); 0 is an empty slot (no piece is empty).
+    meta: u64,
 }
 
 impl<'t> PieceCache<'t> {
-    /// An empty cache of [`limits::O200K_PIECE_CACHE_SLOTS`] slots for the
-    /// pieces of `text`.
+    /// An empty cache for the pieces of `text`: a slot per
+    /// [`limits::O200K_PIECE_CACHE_BYTES_PER_SLOT`] bytes of it, up to
+    /// [`limits::O200K_PIECE_CACHE_SLOTS`].
     fn new(text: &'t [u8]) -> Self {
+        let slots = (text.len() / limits::O200K_PIECE_CACHE_BYTES_PER_SLOT)
+            .min(limits::O200K_PIECE_CACHE_SLOTS);
+        let sets = (slots / 2).next_power_of_two();
         Self {
             text,
-            slots: vec![0; limits::O200K_PIECE_CACHE_SLOTS],
+            sets: vec![[CachedPiece::default(); 2]; sets],
         }
     }
 
@@ -75,32 +97,70 @@ impl<'t> PieceCache<'t> {
     /// of the text, from the cache or counted. Pieces of more than 255
     /// bytes, or of more than 255 tokens, are always counted.
     fn count(&mut self, at: usize, len: usize) -> usize {
-        let piece = self.text.get(at..at + len).unwrap_or_default();
-        if len > 0xff {
-            return count_piece(piece);
+        let text = self.text;
+        let piece = text.get(at..at + len).unwrap_or_default();
+        if len <= 2 || len > 0xff {
+            // A byte or two is counted with no hash (see `count_piece`),
+            // faster than the cache would answer.
+            return count_piece(piece, layout::hash);
         }
-        let hash = layout::hash(piece) as usize;
-        let slots = self.slots.len().max(1);
-        let Some(slot) = self.slots.get_mut(hash % slots) else {
-            return count_piece(piece);
+        let hash = layout::hash(piece);
+        let head = head_word(text, at, len);
+        let mask = self.sets.len() - 1;
+        let Some(set) = self.sets.get_mut(hash as usize & mask) else {
+            return count_piece(piece, |_| hash);
         };
-        let cached_at = (*slot >> 16) as usize;
-        let cached = self.text.get(cached_at..cached_at + len);
-        if (*slot >> 8) & 0xff == len as u64 && cached.is_some_and(|c| vocab::same_bytes(c, piece))
-        {
-            return (*slot & 0xff) as usize;
+        let is_piece = |slot: &CachedPiece| {
+            let cached_at = (slot.meta >> 16) as usize;
+            slot.head == head
+                && (slot.meta >> 8) & 0xff == len as u64
+                && (len <= 8
+                    || text
+                        .get(cached_at + 8..cached_at + len)
+                        .zip(piece.get(8..))
+                        .is_some_and(|(cached, tail)| vocab::same_bytes(cached, tail)))
+        };
+        if is_piece(&set[0]) {
+            return (set[0].meta & 0xff) as usize;
         }
-        let count = count_piece(piece);
+        if is_piece(&set[1]) {
+            set.swap(0, 1);
+            return (set[0].meta & 0xff) as usize;
+        }
+        let count = count_piece(piece, |_| hash);
         if count <= 0xff {
-            *slot = (at as u64) << 16 | (len as u64) << 8 | count as u64;
+            set[1] = set[0];
+            set[0] = CachedPiece {
+                head,
+                meta: (at as u64) << 16 | (len as u64) << 8 | count as u64,
+            };
         }
         count
     }
 }
 
-/// The number of tokens of one pre-tokenized piece.
-fn count_piece(piece: &[u8]) -> usize {
-    if vocab::rank(piece).is_some() {
+/// The first (up to) eight bytes of the `len` bytes at `at` in `text`, as
+/// a little-endian word padded with zeros.
+fn head_word(text: &[u8], at: usize, len: usize) -> u64 {
+    let take = len.min(8);
+    let mask = u64::MAX >> (64 - 8 * take.max(1));
+    match text.get(at..).and_then(<[u8]>::first_chunk::<8>) {
+        Some(word) => u64::from_le_bytes(*word) & mask,
+        None => {
+            let mut word = [0; 8];
+            if let (Some(to), Some(from)) = (word.get_mut(..take), text.get(at..at + take)) {
+                to.copy_from_slice(from);
+            }
+            u64::from_le_bytes(word)
+        }
+    }
+}
+
+/// The number of tokens of one pre-tokenized piece; `hash` gives its
+/// [`layout::hash`] when the lookup needs it. A single byte is always one
+/// token (the encoding is byte-level: every byte is a token).
+fn count_piece(piece: &[u8], hash: impl FnOnce(&[u8]) -> u64) -> usize {
+    if piece.len() == 1 || vocab::lookup(piece, hash).is_some() {
         1
     } else if piece.len() <= limits::O200K_SHORT_PIECE_BYTES {
         merge_short(piece)
@@ -414,6 +474,56 @@ mod tests {
                 assert_eq!(merge_short(piece), merge_long(piece), "{piece:?}");
             }
         }
+    }
+
+    #[test]
+    fn every_byte_is_a_token() {
+        for byte in 0..=u8::MAX {
+            assert!(vocab::rank(&[byte]).is_some(), "{byte:#x}");
+            assert_eq!(count_piece(&[byte], layout::hash), 1);
+        }
+    }
+
+    /// The head of a piece is its first eight bytes padded with zeros,
+    /// also where fewer than eight bytes of text are left.
+    #[test]
+    fn a_piece_s_head_is_its_first_eight_bytes() {
+        let text = b"abcdefghijkl\x00\xffz";
+        for at in 0..text.len() {
+            for len in 1..=text.len() - at {
+                let mut word = [0; 8];
+                let take = len.min(8);
+                word[..take].copy_from_slice(&text[at..at + take]);
+                assert_eq!(
+                    head_word(text, at, len),
+                    u64::from_le_bytes(word),
+                    "{at} {len}"
+                );
+            }
+        }
+    }
+
+    /// More distinct pieces than the cache has slots, many of them longer
+    /// than the head it keeps and alike in their first eight bytes, each
+    /// met several times: evicted, moved and compared pieces all count as
+    /// the reference counts them.
+    #[test]
+    fn a_full_cache_counts_exactly() {
+        // More words than the most slots a cache has (it has fewer for a
+        // shorter text).
+        let words = limits::O200K_PIECE_CACHE_SLOTS as u32 * 5 / 4;
+        let mut text = String::new();
+        for round in 0..2 {
+            for i in 0..words {
+                // `i` in base 26, so every word is another.
+                let word: String = (0..4)
+                    .map(|k| char::from(b'a' + (i / 26u32.pow(k) % 26) as u8))
+                    .collect();
+                let prefix = if i % 2 == 0 { "interchangeab" } else { "" };
+                text.push_str(&format!(" {prefix}{word}{}", round + i % 7));
+            }
+        }
+        assert_eq!(count(&text), reference(&text));
     }
 
     #[test]

@@ -8,6 +8,11 @@ use super::layout;
 /// array type makes a table of another size a compile error).
 static SLOTS: &[u8; layout::SLOT_COUNT * 8] =
     include_bytes!(concat!(env!("OUT_DIR"), "/o200k_slots.bin"));
+/// The filter in front of the rank table: [`layout::FILTER_WORDS`]
+/// little-endian `u64` words, the [`layout::filter_bits`] of every token
+/// set in its [`layout::filter_word`].
+static FILTER: &[u8; layout::FILTER_WORDS * 8] =
+    include_bytes!(concat!(env!("OUT_DIR"), "/o200k_filter.bin"));
 /// Every token's bytes, one after the other in rank order.
 static BYTES: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/o200k_bytes.bin"));
 /// The length in bytes of each rank's token.
@@ -26,11 +31,18 @@ const OFFSET_MASK: u64 = (1 << layout::OFFSET_BITS) - 1;
 
 /// The rank of the token whose bytes are exactly `bytes`, if there is one.
 pub(super) fn rank(bytes: &[u8]) -> Option<u32> {
+    lookup(bytes, layout::hash)
+}
+
+/// [`rank`], with `hash` giving the [`layout::hash`] of `bytes` (which a
+/// caller may have computed already), called only when the hash table is
+/// needed (two bytes are read from their own table).
+pub(super) fn lookup(bytes: &[u8], hash: impl FnOnce(&[u8]) -> u64) -> Option<u32> {
     match *bytes {
         [] => None,
         [first, second] => pair_rank(first, second),
         _ if bytes.len() > MAX_TOKEN_LEN => None,
-        _ => hashed_rank(bytes, layout::hash(bytes)),
+        _ => hashed_rank(bytes, hash(bytes)),
     }
 }
 
@@ -47,6 +59,14 @@ pub(super) fn pair_rank(first: u8, second: u8) -> Option<u32> {
 /// [`rank`] of bytes (1 to [`MAX_TOKEN_LEN`] of them) whose
 /// [`layout::hash`] is `hash`, from the hash table.
 fn hashed_rank(bytes: &[u8], hash: u64) -> Option<u32> {
+    let (words, _) = FILTER.as_chunks::<8>();
+    let bits = layout::filter_bits(hash);
+    let word = words
+        .get(layout::filter_word(hash))
+        .map_or(0, |word| u64::from_le_bytes(*word));
+    if word & bits != bits {
+        return None;
+    }
     let key = layout::key(hash, bytes.len());
     let (slots, _) = SLOTS.as_chunks::<8>();
     let mut slot = layout::home_slot(hash);
@@ -89,7 +109,9 @@ pub(super) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
             .map_or(0, |word| u64::from_le_bytes(*word))
     };
     match len {
-        0..4 => a == b,
+        0 => true,
+        // The first, middle and last byte are every byte of up to three.
+        1..4 => a[0] == b[0] && a[len / 2] == b[len / 2] && a[len - 1] == b[len - 1],
         4..8 => {
             let half = |bytes: &[u8], at: usize| {
                 bytes
@@ -139,6 +161,35 @@ mod tests {
                 hashed_rank(&[first, second], layout::hash(&[first, second]))
             );
         }
+    }
+
+    /// The filter turns away most strings that are no token (it lets
+    /// every token through: the test above finds them all), so a lookup
+    /// rarely reads the table for nothing.
+    #[test]
+    fn the_filter_turns_away_most_strings_that_are_no_token() {
+        let mut passed = 0;
+        let mut absent = 0;
+        for a in b'a'..=b'z' {
+            for b in b'a'..=b'z' {
+                for c in b'a'..=b'z' {
+                    for d in [b'q', b'x', b'z', b'0'] {
+                        let text = [b' ', a, b, c, d];
+                        if rank(&text).is_some() {
+                            continue;
+                        }
+                        absent += 1;
+                        let hash = layout::hash(&text);
+                        let (words, _) = FILTER.as_chunks::<8>();
+                        let word = u64::from_le_bytes(words[layout::filter_word(hash)]);
+                        let bits = layout::filter_bits(hash);
+                        passed += usize::from(word & bits == bits);
+                    }
+                }
+            }
+        }
+        assert!(absent > 60_000, "{absent}");
+        assert!(passed * 100 < absent * 8, "{passed} of {absent} passed");
     }
 
     #[test]
