@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::io;
 
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::prompt::tiers::dir::{SearchDir, Tier, Words};
+use crate::prompt::tiers::dir::{Layout, SearchDir, Tier, Words};
 use crate::prompt::tiers::fate::{Candidate, Fate};
 use crate::prompt::tiers::walk::{self, DirEvent, Listed, Sink};
 use crate::prompt::turn0::ReadFault;
@@ -61,6 +61,9 @@ pub enum Loss {
     /// Nothing is there (only when the file was looked up by name, not
     /// listed): no candidate at all.
     Absent,
+    /// Nothing is there, and the listing offered it by name without looking
+    /// (a skill directory's `SKILL.md`): no candidate, this note instead.
+    Noted(Diagnostic),
     /// The file is there and dropped: it claims nothing and the next
     /// directory's file may win.
     Dropped {
@@ -112,6 +115,10 @@ fn loss(words: &Words, dir: &SearchDir<'_>, file: &Listed, err: WsError) -> Loss
     };
     match err {
         WsError::NotFound | WsError::NotADirectory if !listed => Loss::Absent,
+        WsError::NotFound if dir.layout == Layout::SkillDirs => {
+            let skill_dir = file.rel.rsplit_once('/').map_or("", |(parent, _)| parent);
+            Loss::Noted(walk::no_skill_file(dir, words, skill_dir))
+        }
         WsError::Io(e) if !listed && e.kind() == io::ErrorKind::InvalidFilename => Loss::Absent,
         WsError::NotFound => dropped(
             Fate::NotFound {
@@ -165,10 +172,11 @@ fn loss(words: &Words, dir: &SearchDir<'_>, file: &Listed, err: WsError) -> Loss
 }
 
 /// Finds out whether `file` is a usable file without reading it, trusting
-/// a listing's kind unless it is a link.
+/// a listing's kind unless it is a link or a skill's file (offered without
+/// looking).
 fn look(words: &Words, dir: &SearchDir<'_>, file: &Listed) -> Result<(), Loss> {
     let kind = match file.kind {
-        Some(kind) if kind != EntryKind::Symlink => Ok(kind),
+        Some(kind) if kind != EntryKind::Symlink && dir.layout != Layout::SkillDirs => Ok(kind),
         _ => dir.reader.stat(&file.rel),
     };
     let err = match kind {
@@ -349,6 +357,10 @@ impl<T> Resolution<T> {
         };
         match outcome {
             Err(Loss::Absent) => return None,
+            Err(Loss::Noted(note)) => {
+                self.push(dir.tier, note);
+                return None;
+            }
             Err(Loss::Dropped {
                 fate,
                 mut diagnostic,

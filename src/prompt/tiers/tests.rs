@@ -577,3 +577,32 @@ fn a_walk_following_links_enters_each_real_directory_once() {
     assert_eq!(walked.dir_links, vec!["r/linked", "r/again", "r/up"]);
     assert_eq!(walk_tree(&tree, "r", true).files, vec!["r/a.md", "r/out"]);
 }
+
+#[test]
+fn a_skill_directory_without_its_file_is_a_note_whether_files_are_read_or_looked_at() {
+    // The listing offers each directory's SKILL.md without looking; reading
+    // it or looking at it finds the missing one.
+    let reader: Arc<dyn crate::workspace::Workspace> = Arc::new(
+        MemWorkspace::new()
+            .file("skills/deploy/SKILL.md", "d")
+            .file("skills/empty/readme.txt", "r"),
+    );
+    let skills = SearchDir::flat(reader, "skills", Tier::Project).with_layout(Layout::SkillDirs);
+    for policy in [ReadPolicy::ALL, ReadPolicy::LOOK] {
+        let found = resolve_all(std::slice::from_ref(&skills), &Toy::new(), policy);
+        assert_eq!(
+            fates(&found),
+            vec![pair("skills/deploy/SKILL.md", "winner")]
+        );
+        assert_eq!(
+            triples(&found.diagnostics),
+            vec![(
+                Severity::Warning,
+                "skills/empty".into(),
+                "no SKILL.md in this toy directory; skipped".into()
+            )],
+            "{policy:?}"
+        );
+    }
+    assert_eq!(count_offered(&skills, &Toy::new().words), 1);
+}

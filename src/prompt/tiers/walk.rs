@@ -126,7 +126,15 @@ pub(crate) fn list_dir(
 pub fn count_offered(dir: &SearchDir<'_>, words: &Words) -> usize {
     let silent = |_: &SearchDir<'_>, _: &str, _: &str, _: EntryKind| None;
     let mut count = 0;
-    let mut tally = Each(|event| count += usize::from(matches!(event, DirEvent::File(_))));
+    // A skill directory's file is offered unlooked-at: one stat says
+    // whether it is there.
+    let offered = |file: &Listed| {
+        dir.layout != Layout::SkillDirs
+            || !matches!(dir.reader.stat(&file.rel), Err(WsError::NotFound))
+    };
+    let mut tally = Each(|event| {
+        count += usize::from(matches!(&event, DirEvent::File(file) if offered(file)));
+    });
     match list_dir(dir, words, &silent, &mut tally) {
         Ok(()) => count,
         Err(_) => 0,
@@ -280,10 +288,16 @@ fn tree_cut(dir: &SearchDir<'_>, rel: &str, words: &Words) -> Diagnostic {
 }
 
 /// A [`Layout::SkillDirs`] entry: a directory (or a link to one) whose
-/// `SKILL.md` names it; a directory without one is reported; files at the
-/// top are not entries. A link that cannot be followed (it leaves the
-/// workspace, dangles or loops) is offered itself, so reading it reports
-/// why, with the fate every candidate gets.
+/// `SKILL.md` names it; files at the top are not entries. A directory the
+/// listing saw is offered its `SKILL.md` unlooked-at, as a regular file:
+/// reading it (or, for a consumer that only looks, one stat) finds out
+/// whether it is there, and a missing one is the directory's note
+/// ([`no_skill_file`], reported by the engine instead of a candidate).
+/// Looking first would cost two system calls a skill (the directory's
+/// guard and the file), a tenth of completing 1,000 commands and skills.
+/// A link is followed first: one that cannot be (it leaves the workspace,
+/// dangles or loops) is offered itself, so reading it reports why, with the
+/// fate every candidate gets.
 fn skill_dir(dir: &SearchDir<'_>, words: &Words, entry: DirEntry) -> Option<DirEvent> {
     let path = dir.rel(&entry.name);
     let is_dir = match entry.kind {
@@ -315,25 +329,34 @@ fn skill_dir(dir: &SearchDir<'_>, words: &Words, entry: DirEntry) -> Option<DirE
         )));
     }
     let file = join(&path, SKILL_FILE);
-    // What the file is, links resolved, stands in for a listing's kind: a
-    // regular file is then opened without resolving its path again (a link
-    // is still refused or followed as the reader's policy says), anything
-    // else is dropped unopened.
-    let kind = match dir.reader.stat(&file) {
-        Err(WsError::NotFound) => {
-            return Some(DirEvent::Note(Diagnostic::warning(
-                dir.display(&path),
-                format!("no {SKILL_FILE} in this {} directory; skipped", words.noun),
-            )));
+    let kind = if entry.kind == EntryKind::Dir {
+        Some(EntryKind::File)
+    } else {
+        // Through a link: what the file is, links resolved, stands in for
+        // a listing's kind (a link is still refused or followed as the
+        // reader's policy says when it is read).
+        match dir.reader.stat(&file) {
+            Err(WsError::NotFound) => {
+                return Some(DirEvent::Note(no_skill_file(dir, words, &path)));
+            }
+            Ok(kind) => Some(kind),
+            Err(_) => None,
         }
-        Ok(kind) => Some(kind),
-        Err(_) => None,
     };
     Some(DirEvent::File(Listed {
         name: entry.name,
         rel: file,
         kind,
     }))
+}
+
+/// The note for a skill directory `skill_dir` (relative to the reader)
+/// without its `SKILL.md`: nothing is offered for its name.
+pub(crate) fn no_skill_file(dir: &SearchDir<'_>, words: &Words, skill_dir: &str) -> Diagnostic {
+    Diagnostic::warning(
+        dir.display(skill_dir),
+        format!("no {SKILL_FILE} in this {} directory; skipped", words.noun),
+    )
 }
 
 /// Counts the `.md` files below `rel` at any depth, without following
