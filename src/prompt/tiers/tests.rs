@@ -233,6 +233,15 @@ fn one_name_is_looked_up_in_every_place_without_listing() {
     }
 }
 
+/// The note for a toy skill directory without its file.
+fn no_toy_file(dir: &str) -> (Severity, String, String) {
+    (
+        Severity::Warning,
+        dir.into(),
+        "no SKILL.md in this toy directory; skipped".into(),
+    )
+}
+
 #[test]
 fn layouts_map_files_to_names() {
     let reader: Arc<dyn crate::workspace::Workspace> = Arc::new(
@@ -266,11 +275,7 @@ fn layouts_map_files_to_names() {
     );
     assert_eq!(
         triples(&found.diagnostics),
-        vec![(
-            Severity::Warning,
-            "skills/empty".into(),
-            "no SKILL.md in this toy directory; skipped".into()
-        )]
+        vec![no_toy_file("skills/empty")]
     );
     assert_eq!(
         nested.file_for("git:commit").as_deref(),
@@ -596,11 +601,7 @@ fn a_skill_directory_without_its_file_is_a_note_whether_files_are_read_or_looked
         );
         assert_eq!(
             triples(&found.diagnostics),
-            vec![(
-                Severity::Warning,
-                "skills/empty".into(),
-                "no SKILL.md in this toy directory; skipped".into()
-            )],
+            vec![no_toy_file("skills/empty")],
             "{policy:?}"
         );
     }
