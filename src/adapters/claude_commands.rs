@@ -87,8 +87,8 @@ impl ClaudeCatalog {
     /// The names shell completion offers, with their `argument-hint`: the
     /// winners the user may type (not withheld, not `user-invocable:
     /// false`, names of the grammar), sorted. Reads only the winners'
-    /// heads, and parses a frontmatter block only when it names one of the
-    /// keys shown.
+    /// heads and keeps only their frontmatter blocks, parsed only when they
+    /// name one of the keys shown.
     pub fn completion_names(&self) -> Vec<(String, Option<String>)> {
         let listing = list_claude(
             &self.dirs,
@@ -97,7 +97,7 @@ impl ClaudeCatalog {
                 losers: Losers::Skip,
                 withheld: false,
             },
-            &ClaudeFiles::QUIET_HEAD,
+            &ClaudeFiles::KEYS,
         );
         listing
             .winners()

@@ -16,7 +16,7 @@
 //! `read_line`; this module imports no subcommand, so no subcommand
 //! imports another through it.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashSet};
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 
@@ -148,10 +148,17 @@ pub(crate) fn command_names(
             Err(_) => Vec::new(),
         },
     };
-    let mut seen = BTreeSet::new();
+    // The first of each name, without copying the names to remember them.
+    let mut seen = HashSet::with_capacity(named.len());
+    let offered: Vec<bool> = named
+        .iter()
+        .map(|(name, _)| name.starts_with(prefix) && seen.insert(name.as_str()))
+        .collect();
+    drop(seen);
     named
         .into_iter()
-        .filter(|(name, _)| name.starts_with(prefix) && seen.insert(name.clone()))
+        .zip(offered)
+        .filter_map(|(named, offered)| offered.then_some(named))
         .map(|(name, help)| {
             CompletionCandidate::new(name).help(help.map(|h| output::one_line(&h).into()))
         })

@@ -108,7 +108,7 @@ fn shadowed_by_skills(lint: &Lint<'_>, out: &mut Out) {
         let listing = claude_catalog::list_claude(
             &dirs,
             ReadPolicy::LOOK,
-            &claude_catalog::ClaudeFiles::QUIET_HEAD,
+            &claude_catalog::ClaudeFiles::KEYS,
         );
         for entry in &listing.entries {
             let Fate::Shadowed { by } = &entry.fate else {

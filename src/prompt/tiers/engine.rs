@@ -345,12 +345,11 @@ impl<T> Resolution<T> {
         } else {
             look(words, dir, &file).map(|()| None)
         };
-        let source = dir.display(&file.rel);
         let mut candidate = Candidate {
             name: file.name,
             dir_index,
+            source: dir.display(&file.rel),
             rel: file.rel,
-            source: source.clone(),
             fate: Fate::Winner,
             item: None,
             diagnostics: Vec::new(),
@@ -388,12 +387,12 @@ impl<T> Resolution<T> {
                 if let Some(by) = holder {
                     let index = self.push(
                         dir.tier,
-                        Diagnostic::warning(&source, format!("shadowed by {by}")),
+                        Diagnostic::warning(&candidate.source, format!("shadowed by {by}")),
                     );
                     candidate.diagnostics.push(index);
                     candidate.fate = Fate::Shadowed { by };
                 } else {
-                    self.claim(claims, dir.withheld, &source);
+                    self.claim(claims, dir.withheld, &candidate.source);
                     candidate.fate = if dir.withheld {
                         Fate::Withheld
                     } else {

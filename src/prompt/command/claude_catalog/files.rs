@@ -56,7 +56,9 @@ fn flag(value: Option<&Value>) -> Option<bool> {
 pub struct ClaudeFile {
     /// Command or skill.
     pub kind: Kind,
-    /// The file's text, decoded (lossily).
+    /// The file's text, decoded (lossily): whole, its head, or only its
+    /// frontmatter block (fences included; empty without one), as the read
+    /// asked ([`ClaudeFiles`]).
     pub text: String,
     frontmatter: OnceCell<Frontmatter>,
     /// Where the frontmatter block's text lies in `text`, found once.
@@ -191,6 +193,10 @@ pub struct ClaudeFiles {
     /// YAML, a misplaced fence): off for completion, which reports nothing
     /// and parses only what it shows.
     pub diagnose: bool,
+    /// Whether the body is kept after the read: off for a consumer that
+    /// asks only frontmatter keys, so a thousand files do not keep a
+    /// thousand bodies (a completion over 1,000 commands held 1 MB of them).
+    pub keep_body: bool,
 }
 
 impl ClaudeFiles {
@@ -199,16 +205,20 @@ impl ClaudeFiles {
     pub const WHOLE: Self = Self {
         read_bytes: limits::MAX_COMMAND_FILE_BYTES,
         diagnose: true,
+        keep_body: true,
     };
     /// The first [`limits::COMMAND_DESCRIPTION_HEAD_BYTES`], for listings.
     pub const HEAD: Self = Self {
         read_bytes: limits::COMMAND_DESCRIPTION_HEAD_BYTES,
         diagnose: true,
+        keep_body: true,
     };
-    /// The same head, unchecked, for completion.
-    pub const QUIET_HEAD: Self = Self {
+    /// Only the frontmatter block of the same head, unchecked: completion
+    /// (`argument-hint:`, `user-invocable:`) and a skill's `name:`.
+    pub const KEYS: Self = Self {
         read_bytes: limits::COMMAND_DESCRIPTION_HEAD_BYTES,
         diagnose: false,
+        keep_body: false,
     };
 }
 
@@ -220,7 +230,11 @@ impl crate::prompt::tiers::Kind for ClaudeFiles {
     }
 
     fn load(&self, dir: &SearchDir<'_>, file: &Listed) -> Result<Loaded<ClaudeFile>, Loss> {
-        let (text, mut notes) = read_text(words_of(dir), dir, file, self.read_bytes)?;
+        let (mut text, mut notes) = read_text(words_of(dir), dir, file, self.read_bytes)?;
+        if !self.keep_body {
+            text.truncate(text.len() - claude_dialect::strip_frontmatter(&text).len());
+            text.shrink_to_fit();
+        }
         let file_read = ClaudeFile::new(kind_of(dir), text);
         if self.diagnose {
             notes.extend(frontmatter_note(&dir.display(&file.rel), &file_read));

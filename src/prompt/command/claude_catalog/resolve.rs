@@ -215,7 +215,7 @@ pub fn alias_of(dirs: &[SearchDir<'_>], name: &str) -> Option<Alias> {
         losers: Losers::Skip,
         withheld: true,
     };
-    let resolution = resolve_all(&skills, &ClaudeFiles::QUIET_HEAD, policy);
+    let resolution = resolve_all(&skills, &ClaudeFiles::KEYS, policy);
     let declares = |fate: &Fate| {
         resolution.candidates.iter().find(|c| {
             c.fate == *fate

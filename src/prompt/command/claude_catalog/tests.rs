@@ -532,3 +532,42 @@ fn names_of_the_claude_grammar() {
     assert!(parse_claude_invocation("/ x").is_none());
     assert!(parse_claude_invocation("x /y").is_none());
 }
+
+#[test]
+fn a_keys_read_keeps_only_the_frontmatter_and_answers_the_same() {
+    let hinted = "---\nargument-hint: [file]\nuser-invocable: false\n---\n\nBody $ARGUMENTS.\n";
+    let named = "---\nname: other\ndescription: d\n---\nSkill body.\n";
+    let project = project(&[
+        (".claude/commands/hinted.md", hinted),
+        (".claude/commands/bare.md", "No frontmatter at all.\n"),
+        (".claude/skills/s/SKILL.md", named),
+    ]);
+    let dirs = dirs(&project, &user(&[]), "");
+    let read = |files: &ClaudeFiles| list_claude(&dirs, ReadPolicy::ALL, files);
+    let (whole, keys) = (read(&ClaudeFiles::WHOLE), read(&ClaudeFiles::KEYS));
+    let texts: Vec<&str> = keys
+        .entries
+        .iter()
+        .map(|e| e.file.as_ref().unwrap().text.as_str())
+        .collect();
+    // Sorted by name: bare, hinted, s.
+    assert_eq!(
+        texts,
+        [
+            "",
+            "---\nargument-hint: [file]\nuser-invocable: false\n---\n\n",
+            "---\nname: other\ndescription: d\n---\n"
+        ]
+    );
+    for (whole, keys) in whole.entries.iter().zip(&keys.entries) {
+        let (whole, keys) = (whole.file.as_ref().unwrap(), keys.file.as_ref().unwrap());
+        assert_eq!(keys.argument_hint(), whole.argument_hint());
+        assert_eq!(keys.model_only(), whole.model_only());
+        assert_eq!(keys.declared_name(), whole.declared_name());
+        assert_eq!(keys.keys(), whole.keys());
+    }
+    assert_eq!(
+        keys.entries[1].file.as_ref().unwrap().argument_hint(),
+        Some("[file]".to_string())
+    );
+}
