@@ -45,30 +45,38 @@ pub struct DirEntry {
 }
 
 /// Sorts a listing by name, byte-wise (names within one directory are
-/// unique, so the one order there is). The sort works on each name's first
+/// unique, so the one order there is), as [`sort_by_name_then`] does.
+pub fn sort_by_name(entries: &mut [DirEntry]) {
+    sort_by_name_then(entries, |entry| (&entry.name, 0));
+}
+
+/// Sorts `items` by their `key`, a name (byte-wise) then a number, keeping
+/// items of equal keys in their order. The sort works on each name's first
 /// eight bytes as one big-endian integer (zero-padded: the order of the
 /// padded prefixes is the order of the names whenever they differ) paired
-/// with the entry's index, comparing whole names only between equal
-/// prefixes, then moves the entries into place along the permutation's
+/// with the item's index, comparing whole keys only between equal
+/// prefixes, then moves the items into place along the permutation's
 /// cycles: sorting 10,000 short names (`r1.md`) costs a fifth of comparing
-/// names with a `memcmp` call per comparison.
-pub fn sort_by_name(entries: &mut [DirEntry]) {
-    let mut order: Vec<(u64, usize)> = entries
+/// names with a `memcmp` call per comparison, and large items are never
+/// copied into a scratch buffer as a stable sort of them would.
+pub fn sort_by_name_then<T>(items: &mut [T], key: impl Fn(&T) -> (&str, usize)) {
+    let mut order: Vec<(u64, usize)> = items
         .iter()
         .enumerate()
-        .map(|(at, entry)| (name_prefix(&entry.name), at))
+        .map(|(at, item)| (name_prefix(key(item).0), at))
         .collect();
     order.sort_unstable_by(|a, b| {
         a.0.cmp(&b.0)
-            .then_with(|| entries[a.1].name.cmp(&entries[b.1].name))
+            .then_with(|| key(&items[a.1]).cmp(&key(&items[b.1])))
+            .then(a.1.cmp(&b.1))
     });
-    // Position `k` takes the entry at `order[k].1`; a placed position
+    // Position `k` takes the item at `order[k].1`; a placed position
     // points at itself.
     for start in 0..order.len() {
         let mut at = start;
         while order[at].1 != start {
             let from = order[at].1;
-            entries.swap(at, from);
+            items.swap(at, from);
             order[at].1 = at;
             at = from;
         }
@@ -346,6 +354,23 @@ mod tests {
             expected.sort();
             let got: Vec<String> = entries.into_iter().map(|e| e.name).collect();
             prop_assert_eq!(got, expected);
+        }
+
+        /// Keys that repeat keep their items' order, as a stable sort by
+        /// the whole key does.
+        #[test]
+        fn sorting_by_name_then_a_number_is_a_stable_sort(
+            keys in proptest::collection::vec(
+                (proptest::sample::select(vec!["", "a", "a\0", "ab", "abcdefgh", "abcdefghi", "é"]), 0..3usize),
+                0..60,
+            ),
+        ) {
+            let mut items: Vec<(&str, usize, usize)> =
+                keys.iter().enumerate().map(|(at, &(name, n))| (name, n, at)).collect();
+            let mut expected = items.clone();
+            expected.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+            sort_by_name_then(&mut items, |item| (item.0, item.1));
+            prop_assert_eq!(items, expected);
         }
     }
 }

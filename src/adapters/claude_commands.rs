@@ -99,12 +99,15 @@ impl ClaudeCatalog {
             },
             &ClaudeFiles::KEYS,
         );
+        // Each entry is consumed as it is answered, so the memory of one
+        // file's parsed frontmatter is reused by the next.
         listing
-            .winners()
-            .filter(|entry| entry.user_invocable())
+            .entries
+            .into_iter()
+            .filter(|entry| entry.fate == Fate::Winner && entry.user_invocable())
             .map(|entry| {
-                let hint = entry.file.as_ref().and_then(|f| f.argument_hint());
-                (entry.name.clone(), hint)
+                let hint = entry.file.and_then(|f| f.argument_hint());
+                (entry.name, hint)
             })
             .collect()
     }

@@ -111,6 +111,11 @@ pub fn frontmatter_block(raw: &str) -> Option<std::ops::Range<usize>> {
     frontmatter_bounds(raw).map(|(content, close, _)| content..close)
 }
 
+/// [`frontmatter_block`] and where the body starts, found at once.
+pub fn frontmatter_block_and_body(raw: &str) -> Option<(std::ops::Range<usize>, usize)> {
+    frontmatter_bounds(raw).map(|(content, close, end)| (content..close, end))
+}
+
 /// The byte offset where the body starts, when `raw` has a block.
 fn frontmatter_end(raw: &str) -> Option<usize> {
     frontmatter_bounds(raw).map(|(_, _, end)| end)
@@ -202,14 +207,21 @@ impl Frontmatter {
 /// [`requote_frontmatter`], else no keys at all. Lines (of errors and of
 /// keys) are the file's.
 pub fn read_frontmatter(raw: &str) -> Frontmatter {
-    let Some((content, close, _)) = frontmatter_bounds(raw) else {
+    read_frontmatter_block(raw, frontmatter_block(raw))
+}
+
+/// [`read_frontmatter`] of `raw` whose block is already known to be at
+/// `block` ([`frontmatter_block`]), or known to be absent.
+pub fn read_frontmatter_block(raw: &str, block: Option<std::ops::Range<usize>>) -> Frontmatter {
+    let Some(block) = block else {
         return Frontmatter {
             reading: Reading::NoBlock,
             entries: Vec::new(),
             first_line: 1,
         };
     };
-    let yaml = &raw[content..close];
+    let content = block.start;
+    let yaml = &raw[block];
     let before = raw[..content].bytes().filter(|b| *b == b'\n').count() as u64;
     let in_file = |mut err: YamlError| {
         err.line += before;

@@ -2,6 +2,7 @@
 //! it: its text, whether it is a command or a skill, and its frontmatter
 //! read the way Claude Code reads it.
 
+use std::borrow::Cow;
 use std::cell::OnceCell;
 use std::ops::Range;
 
@@ -9,7 +10,7 @@ use serde_json::{Map, Value};
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::limits;
-use crate::prompt::command::claude_dialect::{self, Frontmatter, Reading, read_frontmatter};
+use crate::prompt::command::claude_dialect::{self, Frontmatter, Reading, read_frontmatter_block};
 use crate::prompt::command::claude_listing::{self, Kind};
 use crate::prompt::command::command_frontmatter::misplaced_frontmatter;
 use crate::prompt::command::files::{COMMAND_WORDS, read_text};
@@ -28,10 +29,15 @@ pub const SKILL_WORDS: Words = Words {
 /// trimmed, a number or boolean spelled out; blank and other values give
 /// nothing.
 pub fn value_text(value: Option<&Value>) -> Option<String> {
-    match value? {
-        Value::String(s) => Some(s.trim().to_string()).filter(|s| !s.is_empty()),
-        Value::Number(n) => Some(n.to_string()),
-        Value::Bool(b) => Some(b.to_string()),
+    value_str(value?).map(Cow::into_owned)
+}
+
+/// [`value_text`] without copying a string.
+fn value_str(value: &Value) -> Option<Cow<'_, str>> {
+    match value {
+        Value::String(s) => Some(Cow::Borrowed(s.trim())).filter(|s| !s.is_empty()),
+        Value::Number(n) => Some(Cow::Owned(n.to_string())),
+        Value::Bool(b) => Some(Cow::Borrowed(if *b { "true" } else { "false" })),
         _ => None,
     }
 }
@@ -60,7 +66,10 @@ pub struct ClaudeFile {
     /// frontmatter block (fences included; empty without one), as the read
     /// asked ([`ClaudeFiles`]).
     pub text: String,
-    frontmatter: OnceCell<Frontmatter>,
+    /// Boxed: most files of a listing are never parsed, and a candidate
+    /// that carries a file stays small (a completion over 1,000 files
+    /// holds 1,000 of them).
+    frontmatter: OnceCell<Box<Frontmatter>>,
     /// Where the frontmatter block's text lies in `text`, found once.
     block: OnceCell<Option<Range<usize>>>,
 }
@@ -76,10 +85,25 @@ impl ClaudeFile {
         }
     }
 
+    /// A file of `kind` holding `text`, whose frontmatter block is already
+    /// known to lie at `block` (or to be absent).
+    fn with_block(kind: Kind, text: String, block: Option<Range<usize>>) -> Self {
+        Self {
+            block: OnceCell::from(block),
+            ..Self::new(kind, text)
+        }
+    }
+
     /// The frontmatter as Claude Code reads it, parsed the first time.
     pub fn frontmatter(&self) -> &Frontmatter {
         self.frontmatter
-            .get_or_init(|| read_frontmatter(&self.text))
+            .get_or_init(|| Box::new(read_frontmatter_block(&self.text, self.block().clone())))
+    }
+
+    /// Where the frontmatter block's text lies, found once.
+    fn block(&self) -> &Option<Range<usize>> {
+        self.block
+            .get_or_init(|| claude_dialect::frontmatter_block(&self.text))
     }
 
     fn key(&self, key: &str) -> Option<String> {
@@ -90,10 +114,7 @@ impl ClaudeFile {
     /// is not parsed for it: a listing or a completion that needs only a
     /// few keys parses only the blocks that may have them.
     fn value(&self, key: &str) -> Option<&Value> {
-        let block = self
-            .block
-            .get_or_init(|| claude_dialect::frontmatter_block(&self.text));
-        if !self.text[block.clone()?].contains(key) {
+        if !self.text[self.block().clone()?].contains(key) {
             return None;
         }
         self.frontmatter().get(key).map(|entry| &entry.value)
@@ -130,8 +151,15 @@ impl ClaudeFile {
     pub fn argument_hint(&self) -> Option<String> {
         match self.value("argument-hint")? {
             Value::Array(items) => {
-                let items: Vec<String> = items.iter().filter_map(|i| value_text(Some(i))).collect();
-                Some(format!("[{}]", items.join(", ")))
+                let mut hint = String::from("[");
+                for (at, item) in items.iter().filter_map(value_str).enumerate() {
+                    if at > 0 {
+                        hint.push_str(", ");
+                    }
+                    hint.push_str(&item);
+                }
+                hint.push(']');
+                Some(hint)
             }
             other => value_text(Some(other)),
         }
@@ -231,11 +259,12 @@ impl crate::prompt::tiers::Kind for ClaudeFiles {
 
     fn load(&self, dir: &SearchDir<'_>, file: &Listed) -> Result<Loaded<ClaudeFile>, Loss> {
         let (mut text, mut notes) = read_text(words_of(dir), dir, file, self.read_bytes)?;
+        let found = claude_dialect::frontmatter_block_and_body(&text);
         if !self.keep_body {
-            text.truncate(text.len() - claude_dialect::strip_frontmatter(&text).len());
+            text.truncate(found.as_ref().map_or(0, |(_, body)| *body));
             text.shrink_to_fit();
         }
-        let file_read = ClaudeFile::new(kind_of(dir), text);
+        let file_read = ClaudeFile::with_block(kind_of(dir), text, found.map(|(block, _)| block));
         if self.diagnose {
             notes.extend(frontmatter_note(&dir.display(&file.rel), &file_read));
         }

@@ -9,6 +9,7 @@ use crate::prompt::tiers::{
     Fate, Layout, Losers, NameResolution, ReadPolicy, SearchDir, Tier, resolve_all, resolve_name,
 };
 use crate::prompt::turn0::ReadFault;
+use crate::workspace::sort_by_name_then;
 
 fn is_name_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | ':')
@@ -135,7 +136,7 @@ pub fn list_claude(
             }
         })
         .collect();
-    entries.sort_by(|a, b| (&a.name, a.dir_index).cmp(&(&b.name, b.dir_index)));
+    sort_by_name_then(&mut entries, |entry| (&entry.name, entry.dir_index));
     for entry in &entries {
         if matches!(entry.fate, Fate::Winner | Fate::Withheld) && !valid_claude_name(&entry.name) {
             diagnostics.push(Diagnostic::warning(
