@@ -586,11 +586,14 @@ mod tests {
         );
     }
 
-    fn symlink(target: impl AsRef<Path>, link: impl AsRef<Path>) {
+    /// Makes `link` a symbolic link to `target` (for the tests of the
+    /// submodules too).
+    pub(super) fn symlink(target: impl AsRef<Path>, link: impl AsRef<Path>) {
         std::os::unix::fs::symlink(target, link).unwrap();
     }
 
-    fn mkfifo(path: &Path) {
+    /// Makes a FIFO at `path`.
+    pub(super) fn mkfifo(path: &Path) {
         let status = std::process::Command::new("mkfifo")
             .arg(path)
             .status()

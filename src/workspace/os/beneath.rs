@@ -207,15 +207,10 @@ impl Beneath {
 
 #[cfg(all(test, target_os = "linux"))]
 mod tests {
-    use std::path::Path;
-
     use super::super::OsWorkspace;
+    use super::super::tests::symlink;
     use crate::limits::HELD_DIRECTORY_FDS;
     use crate::workspace::{EntryKind, LinkPolicy, Workspace, WsError};
-
-    fn symlink(target: impl AsRef<Path>, link: impl AsRef<Path>) {
-        std::os::unix::fs::symlink(target, link).unwrap();
-    }
 
     fn read(ws: &OsWorkspace, rel: &str) -> Result<Vec<u8>, WsError> {
         ws.read_listed(rel, EntryKind::File, 100)

@@ -135,16 +135,9 @@ mod tests {
     use std::os::unix::ffi::OsStrExt;
 
     use super::super::OsWorkspace;
+    use super::super::tests::{mkfifo, symlink};
     use super::*;
     use crate::workspace::{LinkPolicy, Workspace, WsError};
-
-    fn mkfifo(path: &Path) {
-        let status = std::process::Command::new("mkfifo")
-            .arg(path)
-            .status()
-            .unwrap();
-        assert!(status.success());
-    }
 
     /// A directory holding one entry of each kind, a non-UTF-8 name among
     /// them.
@@ -155,7 +148,7 @@ mod tests {
         std::fs::create_dir(root.join("d")).unwrap();
         std::fs::write(root.join("d/x.md"), "x").unwrap();
         mkfifo(&root.join("fifo"));
-        std::os::unix::fs::symlink("a.md", root.join("link")).unwrap();
+        symlink("a.md", root.join("link"));
         let odd = std::ffi::OsStr::from_bytes(b"n\xffx.md");
         std::fs::write(root.join(odd), "odd").unwrap();
         dir
@@ -213,9 +206,9 @@ mod tests {
         let outside = tempfile::tempdir().unwrap();
         let dir = one_of_each();
         let root = dir.path();
-        std::os::unix::fs::symlink(outside.path(), root.join("out")).unwrap();
-        std::os::unix::fs::symlink("d", root.join("in")).unwrap();
-        std::os::unix::fs::symlink("nowhere", root.join("dangling")).unwrap();
+        symlink(outside.path(), root.join("out"));
+        symlink("d", root.join("in"));
+        symlink("nowhere", root.join("dangling"));
         let ws = OsWorkspace::new(root, LinkPolicy::Confine);
         assert!(matches!(ws.list("missing"), Err(WsError::NotFound)));
         assert!(matches!(ws.list("d/missing"), Err(WsError::NotFound)));
