@@ -195,10 +195,7 @@ impl OsWorkspace {
     /// `None` when it was not tried.
     fn read_beneath(&self, rel: &str, max_bytes: u64) -> Option<Result<Bounded, WsError>> {
         let beneath = self.beneath.as_ref()?;
-        if let Some(file) = beneath.open_listed(rel) {
-            return Some(read_regular(file, max_bytes));
-        }
-        let opened = match beneath.open_file(rel) {
+        let opened = match beneath.open_listed(rel).or_else(|| beneath.open_file(rel)) {
             Some(opened) => opened,
             // Not plain (`./a.md`, `a//b.md`): its components, joined.
             None => match components(rel) {

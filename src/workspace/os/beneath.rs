@@ -21,9 +21,9 @@
 //! walks one component and refuses a final link; more with `openat2`
 //! beneath that directory, no link allowed. That open is as confined as
 //! the one from the root because the directory was opened beneath the
-//! root with no link on its path; what it does not open takes the route from the root, then
-//! the exact route, so a directory or file swapped for a link since it
-//! was listed is looked at again.
+//! root with no link on its path; what it does not open takes the exact
+//! route, so a directory or file swapped for a link since it was listed
+//! is looked at again.
 //!
 //! One case differs from opening from the root: a directory listed inside
 //! the workspace and then renamed out of it by another process during the
@@ -144,9 +144,11 @@ impl Beneath {
     /// relative to the deepest directory above it that a listing holds
     /// open: a single name with `openat` and `O_NOFOLLOW`, more with
     /// `openat2` beneath that directory, no link allowed. `None` when no
-    /// directory above it is held, `rel` is not plain, or the open fails,
-    /// for the route from the root to try.
-    pub(super) fn open_listed(&self, rel: &str) -> Option<File> {
+    /// directory above it is held or `rel` is not plain, for the route
+    /// from the root to try; the error when the open fails, for the exact
+    /// route to classify (opening from the root would find what the held
+    /// directory does, or a link the kernel refuses as well).
+    pub(super) fn open_listed(&self, rel: &str) -> Option<io::Result<File>> {
         if !is_plain(rel) || rel.contains('\0') {
             return None;
         }
@@ -166,7 +168,7 @@ impl Beneath {
         } else {
             rustix::fs::openat(dir, below, flags, Mode::empty()).map_err(io::Error::from)
         };
-        opened.ok().map(File::from)
+        Some(opened.map(File::from))
     }
 }
 
@@ -200,7 +202,7 @@ impl Beneath {
     }
 
     /// Unreachable: no value of this type exists.
-    pub(super) fn open_listed(&self, _rel: &str) -> Option<File> {
+    pub(super) fn open_listed(&self, _rel: &str) -> Option<io::Result<File>> {
         match *self {}
     }
 }
