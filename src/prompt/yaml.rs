@@ -97,6 +97,14 @@ pub fn parse_mapping(text: &str) -> Result<Vec<MappingEntry>, YamlError> {
     }
 }
 
+/// The value of `key` as [`parse_mapping`] gives it (`Some(None)`: no such
+/// key), when `text` is one of the simplest blocks (`simple.rs`), found
+/// without turning the other values into JSON; `None` for any other block,
+/// which only [`parse_mapping`] reads.
+pub fn simple_value_of(text: &str, key: &str) -> Option<Option<serde_json::Value>> {
+    simple::simple_value_of(text, key)
+}
+
 /// [`parse_mapping`] by the YAML library.
 fn parse_mapping_with_library(text: &str) -> Result<Vec<MappingEntry>, YamlError> {
     match parse_yaml::<serde_json::Value>(text)? {

@@ -25,60 +25,122 @@ const NOT_STRINGS: [&str; 12] = [
     "true", "false", "null", "yes", "no", "on", "off", "y", "n", "inf", "infinity", "nan",
 ];
 
-/// The entries of `text` when every line is simple (see the module docs);
-/// `None` leaves the block to the YAML library.
-pub(super) fn simple_mapping(text: &str) -> Option<Vec<MappingEntry>> {
-    let mut entries: Vec<MappingEntry> = Vec::new();
+/// One line's value in a simple block, not yet turned into JSON.
+#[derive(Clone, Copy)]
+enum SimpleValue<'a> {
+    /// A plain or double-quoted string, unquoted.
+    Text(&'a str),
+    /// A flow list: the text between its brackets, and its item count.
+    List(&'a str, usize),
+}
+
+impl SimpleValue<'_> {
+    /// The value as the YAML library reads it.
+    fn to_json(self) -> serde_json::Value {
+        match self {
+            Self::Text(text) => serde_json::Value::String(text.to_string()),
+            Self::List(inner, _) => serde_json::Value::Array(
+                inner
+                    .split(',')
+                    .map(|item| serde_json::Value::String(item.trim_matches(' ').to_string()))
+                    .collect(),
+            ),
+        }
+    }
+}
+
+/// Hands every entry of `text` to `each` (key, 1-based line, value) in
+/// order, and says whether every line was simple (see the module docs);
+/// on `false` the entries handed over mean nothing.
+fn each_simple_entry<'a>(
+    text: &'a str,
+    mut each: impl FnMut(&'a str, u64, SimpleValue<'a>),
+) -> bool {
+    // A block holds a few keys: a repeated one is found by looking back
+    // over the keys kept here, with no set to build.
+    let mut keys = [""; limits::YAML_SIMPLE_MAX_KEYS];
+    let mut count = 0;
     let mut nodes = 1;
     for (index, line) in text.split('\n').enumerate() {
         if line.is_empty() {
             continue;
         }
-        let (key, value) = line.split_once(": ")?;
-        // A block holds a few keys: a repeated one is found by looking
-        // back, with no set to build.
-        if entries.len() == limits::YAML_SIMPLE_MAX_KEYS
+        let Some((key, value)) = line.split_once(": ") else {
+            return false;
+        };
+        if count == limits::YAML_SIMPLE_MAX_KEYS
             || !plain_word(key, |b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
-            || entries.iter().any(|entry| entry.key == key)
+            || keys[..count].contains(&key)
         {
-            return None;
+            return false;
         }
-        let value = simple_value(value.trim_start_matches(' '))?;
-        nodes += 2 + value.as_array().map_or(0, Vec::len);
+        let Some(value) = simple_value(value.trim_start_matches(' ')) else {
+            return false;
+        };
+        nodes += 2 + match value {
+            SimpleValue::List(_, items) => items,
+            SimpleValue::Text(_) => 0,
+        };
         if nodes > limits::YAML_MAX_NODES / 2 {
-            return None;
+            return false;
         }
+        keys[count] = key;
+        count += 1;
+        each(key, index as u64 + 1, value);
+    }
+    true
+}
+
+/// The entries of `text` when every line is simple (see the module docs);
+/// `None` leaves the block to the YAML library.
+pub(super) fn simple_mapping(text: &str) -> Option<Vec<MappingEntry>> {
+    let mut entries = Vec::new();
+    let simple = each_simple_entry(text, |key, line, value| {
         entries.push(MappingEntry {
             key: key.to_string(),
-            line: index as u64 + 1,
-            value,
+            line,
+            value: value.to_json(),
         });
-    }
-    Some(entries)
+    });
+    simple.then_some(entries)
+}
+
+/// The value of `key` in `text` when every line is simple, as
+/// [`simple_mapping`] would give it, without turning the other values into
+/// JSON (`Some(None)`: simple, no such key); `None` leaves the block to the
+/// YAML library.
+pub(super) fn simple_value_of(text: &str, key: &str) -> Option<Option<serde_json::Value>> {
+    let mut found = None;
+    let simple = each_simple_entry(text, |entry_key, _, value| {
+        if entry_key == key {
+            found = Some(value);
+        }
+    });
+    simple.then(|| found.map(SimpleValue::to_json))
 }
 
 /// A value that reads as a string or a flow list of strings.
-fn simple_value(value: &str) -> Option<serde_json::Value> {
+fn simple_value(value: &str) -> Option<SimpleValue<'_>> {
     if let Some(inner) = value.strip_prefix('"') {
         let inner = inner.strip_suffix('"')?;
         let plain = inner
             .bytes()
             .all(|b| (b' '..=b'~').contains(&b) && b != b'"' && b != b'\\');
-        return plain.then(|| serde_json::Value::String(inner.to_string()));
+        return plain.then_some(SimpleValue::Text(inner));
     }
     if let Some(inner) = value.strip_prefix('[') {
         let inner = inner.strip_suffix(']')?;
-        let items = inner
-            .split(',')
-            .map(|item| {
-                let item = item.trim_matches(' ');
-                let plain = plain_word(item, |b| plain_byte(b) && !b"[]{},".contains(&b));
-                plain.then(|| serde_json::Value::String(item.to_string()))
-            })
-            .collect::<Option<Vec<_>>>()?;
-        return Some(serde_json::Value::Array(items));
+        let mut items = 0;
+        for item in inner.split(',') {
+            let item = item.trim_matches(' ');
+            if !plain_word(item, |b| plain_byte(b) && !b"[]{},".contains(&b)) {
+                return None;
+            }
+            items += 1;
+        }
+        return Some(SimpleValue::List(inner, items));
     }
-    plain_word(value, plain_byte).then(|| serde_json::Value::String(value.to_string()))
+    plain_word(value, plain_byte).then_some(SimpleValue::Text(value))
 }
 
 /// A plain scalar YAML reads as this very string: it starts with a letter,
@@ -182,6 +244,27 @@ mod tests {
             let text = lines.join("\n") + "\n";
             if let Some(fast) = simple_mapping(&text) {
                 prop_assert_eq!(Ok(fast), parse_mapping_with_library(&text), "{:?}", text);
+            }
+        }
+
+        /// One key looked up reads as the whole reading has it, and is
+        /// left to the library exactly when the whole reading is.
+        #[test]
+        fn one_value_reads_as_the_whole_block_has_it(
+            lines in prop::collection::vec(line(), 0..5),
+            key in "[a-zA-Z][a-zA-Z0-9_-]{0,6}|true",
+        ) {
+            let text = lines.join("\n") + "\n";
+            let keys: Vec<String> = simple_mapping(&text)
+                .into_iter()
+                .flatten()
+                .map(|entry| entry.key)
+                .chain([key])
+                .collect();
+            for key in &keys {
+                let whole = simple_mapping(&text)
+                    .map(|entries| entries.into_iter().find(|e| e.key == *key).map(|e| e.value));
+                prop_assert_eq!(simple_value_of(&text, key), whole, "{:?} {}", text, key);
             }
         }
     }

@@ -15,6 +15,7 @@ use crate::prompt::command::claude_listing::{self, Kind};
 use crate::prompt::command::command_frontmatter::misplaced_frontmatter;
 use crate::prompt::command::files::{COMMAND_WORDS, read_text};
 use crate::prompt::tiers::{Layout, Listed, Loaded, Loss, SearchDir, Words};
+use crate::prompt::yaml;
 
 /// How skill files are named in diagnostics; like a command, a refused
 /// symlink or a name that is not UTF-8 is a warning (SPEC §5.5).
@@ -107,17 +108,28 @@ impl ClaudeFile {
     }
 
     fn key(&self, key: &str) -> Option<String> {
-        value_text(self.value(key))
+        value_text(self.value(key).as_deref())
     }
 
     /// The value of `key`. A block whose text does not hold the key's name
     /// is not parsed for it: a listing or a completion that needs only a
-    /// few keys parses only the blocks that may have them.
-    fn value(&self, key: &str) -> Option<&Value> {
-        if !self.text[self.block().clone()?].contains(key) {
+    /// few keys parses only the blocks that may have them. Until the whole
+    /// block is parsed, one of the simplest blocks
+    /// ([`yaml::simple_value_of`]) gives the one value asked, so a
+    /// completion never builds the others.
+    fn value(&self, key: &str) -> Option<Cow<'_, Value>> {
+        let yaml = &self.text[self.block().clone()?];
+        if !yaml.contains(key) {
             return None;
         }
-        self.frontmatter().get(key).map(|entry| &entry.value)
+        if self.frontmatter.get().is_none()
+            && let Some(found) = yaml::simple_value_of(yaml, key)
+        {
+            return found.map(Cow::Owned);
+        }
+        self.frontmatter()
+            .get(key)
+            .map(|entry| Cow::Borrowed(&entry.value))
     }
 
     /// Every frontmatter key Claude Code reads, with its value, in order.
@@ -149,7 +161,7 @@ impl ClaudeFile {
     /// A list (`[message]` is YAML for a list of one word) is shown as
     /// written, its items between brackets.
     pub fn argument_hint(&self) -> Option<String> {
-        match self.value("argument-hint")? {
+        match self.value("argument-hint")?.as_ref() {
             Value::Array(items) => {
                 let mut hint = String::from("[");
                 for (at, item) in items.iter().filter_map(value_str).enumerate() {
@@ -177,13 +189,13 @@ impl ClaudeFile {
 
     /// `disable-model-invocation: true`: left out of the skills listing.
     pub fn hidden_from_model(&self) -> bool {
-        flag(self.value("disable-model-invocation")) == Some(true)
+        flag(self.value("disable-model-invocation").as_deref()) == Some(true)
     }
 
     /// `user-invocable: false`: only the model may invoke it; Claude Code
     /// sends nothing when the user types it.
     pub fn model_only(&self) -> bool {
-        flag(self.value("user-invocable")) == Some(false)
+        flag(self.value("user-invocable").as_deref()) == Some(false)
     }
 
     /// The names of `arguments:` (a list, or a space-separated string), as
