@@ -482,10 +482,12 @@ trace_opens() {
 }
 
 # opened_paths LOG: the path each open of a trace_opens log names, a path
-# relative to a directory descriptor joined to that directory's path.
+# relative to a directory descriptor (the root held open, or a directory
+# a listing holds open) joined to that directory's path; "." names the
+# directory itself.
 opened_paths() {
 	sed -nE 's/.*open(at2?)?\((AT_FDCWD|[0-9]+)?(<([^>]*)>)?(, )?"([^"]*)".*/\4|\6/p' "$1" |
-		awk -F'|' '{ if ($1 == "" || substr($2, 1, 1) == "/") print $2; else print $1 "/" $2 }'
+		awk -F'|' '{ if ($1 == "" || substr($2, 1, 1) == "/") print $2; else if ($2 == ".") print $1; else print $1 "/" $2 }'
 }
 
 # opened_rules WS: how many rule files `assemble` opens, from strace.
@@ -495,9 +497,9 @@ opened_rules() {
 }
 
 # dirs_listed CMD...: how many directories CMD lists (directories opened
-# for reading, from strace).
+# for reading, from strace; a confined reader opens them with openat2).
 dirs_listed() {
-	strace -f -e trace=open,openat -o "$tmp/strace.dirs" "$@" >/dev/null 2>&1 || true
+	strace -f -e trace=open,openat,openat2 -o "$tmp/strace.dirs" "$@" >/dev/null 2>&1 || true
 	grep 'O_DIRECTORY' "$tmp/strace.dirs" | grep -vc '= -1 ' || true
 }
 

@@ -218,3 +218,14 @@ pub const COMPARE_LISTED_FILES: usize = 5;
 /// How long `compare --diff` looks for the smallest diff before it settles
 /// for a correct, larger one (ours).
 pub const COMPARE_DIFF_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
+
+// Reading the workspace (SPEC §3.1).
+
+/// Most directories a confined reader keeps open after listing them, to
+/// open their listed files relative to them (one path component for the
+/// kernel to walk, not the whole path below the root). 128 holds the
+/// command and skill directories of a large project while staying far
+/// below the usual limit of 1,024 open descriptors per process; past it a
+/// listed directory is closed and its files take the path from the root
+/// (ours).
+pub const HELD_DIRECTORY_FDS: usize = 128;

@@ -11,6 +11,7 @@ use std::sync::Mutex;
 use super::{Bounded, DirEntry, EntryKind, LinkPolicy, Workspace, WsError, components};
 
 mod beneath;
+mod dirent;
 
 use beneath::Beneath;
 
@@ -56,7 +57,11 @@ fn other_name(kind: EntryKind) -> &'static str {
 /// On Linux a listed regular file is first opened beneath the root held
 /// open ([`beneath`]): the kernel refuses any link on its path, so no
 /// directory of it needs looking up; what that open refuses takes the
-/// routes above.
+/// routes above. Directories are listed the same way, and a few of them
+/// held open so that a file listed in one is opened relative to it: see
+/// [`beneath`] for the one case where that differs from opening the file
+/// from the root (a listed directory renamed out of the workspace during
+/// the run).
 #[derive(Debug)]
 pub struct OsWorkspace {
     root: PathBuf,
@@ -190,7 +195,7 @@ impl OsWorkspace {
     /// `None` when it was not tried.
     fn read_beneath(&self, rel: &str, max_bytes: u64) -> Option<Result<Bounded, WsError>> {
         let beneath = self.beneath.as_ref()?;
-        let opened = match beneath.open_file(rel) {
+        let opened = match beneath.open_listed(rel).or_else(|| beneath.open_file(rel)) {
             Some(opened) => opened,
             // Not plain (`./a.md`, `a//b.md`): its components, joined.
             None => match components(rel) {
@@ -202,6 +207,22 @@ impl OsWorkspace {
             Ok(file) => read_regular(file, max_bytes),
             Err(_) => components(rel).and_then(|parts| self.read_resolved(&parts, max_bytes)),
         })
+    }
+
+    /// Lists the directory `parts` opened beneath the root ([`beneath`]),
+    /// and remembers that it lies inside the root; `None` when it was not
+    /// opened so, for the exact route to list or classify.
+    fn list_beneath(&self, parts: &[&str]) -> Option<io::Result<Vec<DirEntry>>> {
+        let dir = parts.join("/");
+        let listed = self.beneath.as_ref()?.list(&dir)?;
+        // No link on its path: its canonical path is the root's joined
+        // with its components, with no look-up (a poisoned lock only
+        // loses that).
+        if let (Some(root), Ok(mut dirs)) = (&self.canonical_root, self.dirs.lock()) {
+            dirs.entry(dir)
+                .or_insert_with(|| Some(parts.iter().fold(root.clone(), |p, c| p.join(c))));
+        }
+        Some(listed)
     }
 
     /// Opens `path`, known to be a regular file below a directory inside the
@@ -409,29 +430,18 @@ impl Workspace for OsWorkspace {
 
     fn list_unsorted(&self, rel: &str) -> Result<Vec<DirEntry>, WsError> {
         let parts = components(rel)?;
+        if let Some(listed) = self.list_beneath(&parts) {
+            return Ok(listed?);
+        }
         let path = match self.canonical_dir(&parts) {
             Some(path) => path,
             None => self.resolve(&parts)?,
         };
-        let reader = std::fs::read_dir(&path).map_err(|e| match e.raw_os_error() {
+        let dir = dirent::open_dir(&path).map_err(|e| match e.raw_os_error() {
             Some(libc::ENOTDIR) => WsError::NotADirectory,
             _ => io_to_ws(&path, e),
         })?;
-        let mut entries = Vec::with_capacity(64);
-        for entry in reader {
-            let entry = entry?;
-            let os_name = entry.file_name();
-            let (name, lossy) = match os_name.into_string() {
-                Ok(name) => (name, false),
-                Err(os_name) => (os_name.to_string_lossy().into_owned(), true),
-            };
-            let kind = match entry.file_type() {
-                Ok(t) => kind_of(t),
-                Err(_) => EntryKind::Other("unknown"),
-            };
-            entries.push(DirEntry { name, lossy, kind });
-        }
-        Ok(entries)
+        Ok(dirent::read_all(dir)?)
     }
 }
 
@@ -573,11 +583,14 @@ mod tests {
         );
     }
 
-    fn symlink(target: impl AsRef<Path>, link: impl AsRef<Path>) {
+    /// Makes `link` a symbolic link to `target` (for the tests of the
+    /// submodules too).
+    pub(super) fn symlink(target: impl AsRef<Path>, link: impl AsRef<Path>) {
         std::os::unix::fs::symlink(target, link).unwrap();
     }
 
-    fn mkfifo(path: &Path) {
+    /// Makes a FIFO at `path`.
+    pub(super) fn mkfifo(path: &Path) {
         let status = std::process::Command::new("mkfifo")
             .arg(path)
             .status()

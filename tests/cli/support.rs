@@ -246,7 +246,9 @@ pub(crate) const STRACE_OPENS: &str = "trace=open,openat,openat2";
 /// The path a line of an `strace -y -e` [`STRACE_OPENS`] log opens, and
 /// whether the call failed (`= -1`): a relative path joined to its
 /// directory descriptor's path (`openat2(3</ws>, "a.md", …)` opens
-/// `/ws/a.md`); `None` for any other line.
+/// `/ws/a.md`, `openat(4</ws/d>, "b.md", …)` opens `/ws/d/b.md`, and
+/// `openat2(3</ws>, ".", …)` the directory `/ws` itself); `None` for any
+/// other line.
 pub(crate) fn opened_path(line: &str) -> Option<(String, bool)> {
     let call = line.find("open")?;
     let args = &line[call + line[call..].find('(')? + 1..];
@@ -260,6 +262,7 @@ pub(crate) fn opened_path(line: &str) -> Option<(String, bool)> {
         .and_then(|(_, dir)| dir.rsplit_once('>'))
         .map(|(dir, _)| dir);
     let full = match dir {
+        Some(dir) if path == "." => dir.to_string(),
         Some(dir) if !path.starts_with('/') => format!("{dir}/{path}"),
         _ => path.to_string(),
     };
@@ -274,6 +277,9 @@ fn strace_lines_name_the_paths_they_open() {
         r#"openat2(3</ws>, "gone.md", {flags=O_RDONLY, resolve=RESOLVE_BENEATH}, 24) = -1 ENOENT (No such file or directory)"#,
         r#"open("/etc/x", O_RDONLY) = 3"#,
         r#"77 read(3</ws/a.md>, "x", 1) = 1"#,
+        r#"openat2(3</ws>, ".", {flags=O_RDONLY|O_DIRECTORY, resolve=RESOLVE_BENEATH}, 24) = 4</ws>"#,
+        r#"openat(5</ws/.claude/commands>, "c.md", O_RDONLY|O_NOFOLLOW) = 6</ws/.claude/commands/c.md>"#,
+        r#"openat2(5</ws/.claude/skills>, "s/SKILL.md", {flags=O_RDONLY, resolve=RESOLVE_BENEATH}, 24) = 6</ws/.claude/skills/s/SKILL.md>"#,
     ];
     let parsed: Vec<Option<(String, bool)>> = lines.iter().map(|l| opened_path(l)).collect();
     assert_eq!(
@@ -284,6 +290,9 @@ fn strace_lines_name_the_paths_they_open() {
             Some(("/ws/gone.md".into(), true)),
             Some(("/etc/x".into(), false)),
             None,
+            Some(("/ws".into(), false)),
+            Some(("/ws/.claude/commands/c.md".into(), false)),
+            Some(("/ws/.claude/skills/s/SKILL.md".into(), false)),
         ]
     );
 }

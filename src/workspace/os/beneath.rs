@@ -11,12 +11,36 @@
 //! sandbox without `openat2`) is left to the exact route, so links keep
 //! working as before and every error is classified as before.
 //!
+//! A directory is listed the same way: opened with `openat2` beneath the
+//! root, no link allowed on its path, and read from that descriptor
+//! ([`super::dirent`]). What the kernel refuses there too (a link on the
+//! path, a missing directory, a file) takes the exact route, which
+//! classifies it. Up to [`HELD_DIRECTORY_FDS`] listed directories are
+//! kept open, and a file below one is opened relative to the deepest such
+//! directory: a single name with `openat` and `O_NOFOLLOW`, so the kernel
+//! walks one component and refuses a final link; more with `openat2`
+//! beneath that directory, no link allowed. That open is as confined as
+//! the one from the root because the directory was opened beneath the
+//! root with no link on its path; what it does not open takes the exact
+//! route, so a directory or file swapped for a link since it was listed
+//! is looked at again.
+//!
+//! One case differs from opening from the root: a directory listed inside
+//! the workspace and then renamed out of it by another process during the
+//! run is still read through the descriptor held on it. Its content was
+//! inside the workspace when it was listed; a hard link to a file outside
+//! the workspace already gives the same.
+//!
 //! Elsewhere than on Linux there is no such call: [`Beneath::open`]
 //! yields nothing and every open takes the exact route.
 
+#[cfg(target_os = "linux")]
+use std::collections::HashMap;
 use std::fs::File;
 use std::io;
 use std::path::Path;
+#[cfg(target_os = "linux")]
+use std::sync::Mutex;
 #[cfg(target_os = "linux")]
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -27,6 +51,12 @@ use rustix::fs::{Mode, OFlags, ResolveFlags};
 #[cfg(target_os = "linux")]
 use rustix::io::Errno;
 
+#[cfg(target_os = "linux")]
+use super::dirent;
+#[cfg(target_os = "linux")]
+use crate::limits::HELD_DIRECTORY_FDS;
+use crate::workspace::DirEntry;
+
 /// The root directory of a confined reader, held open.
 #[cfg(target_os = "linux")]
 #[derive(Debug)]
@@ -36,6 +66,9 @@ pub(super) struct Beneath {
     /// kernel, a seccomp filter): every later open takes the exact route
     /// without trying again.
     supported: AtomicBool,
+    /// Directories listed beneath the root, held open: normalised relative
+    /// path (`""` for the root) → descriptor.
+    listed: Mutex<HashMap<String, OwnedFd>>,
 }
 
 #[cfg(target_os = "linux")]
@@ -48,6 +81,7 @@ impl Beneath {
         Some(Self {
             root,
             supported: AtomicBool::new(true),
+            listed: Mutex::new(HashMap::new()),
         })
     }
 
@@ -58,15 +92,24 @@ impl Beneath {
     /// kernel refused (a link met, a step out, a missing file), for the
     /// exact route to classify.
     pub(super) fn open_file(&self, rel: &str) -> Option<io::Result<File>> {
-        let plain = rel.split('/').all(|part| !matches!(part, "" | "." | ".."));
-        if !plain || !self.supported.load(Ordering::Relaxed) {
+        if !is_plain(rel) || !self.supported.load(Ordering::Relaxed) {
             return None;
         }
         let flags = OFlags::RDONLY | OFlags::NONBLOCK | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+        Some(self.open_beneath(&self.root, rel, flags)?.map(File::from))
+    }
+
+    /// `openat2` of `rel` beneath the directory `dir` with `flags`, no
+    /// link allowed: `None` when the system refuses the call itself (or
+    /// refused it before).
+    fn open_beneath(&self, dir: &OwnedFd, rel: &str, flags: OFlags) -> Option<io::Result<OwnedFd>> {
+        if !self.supported.load(Ordering::Relaxed) {
+            return None;
+        }
         let resolve =
             ResolveFlags::BENEATH | ResolveFlags::NO_SYMLINKS | ResolveFlags::NO_MAGICLINKS;
-        match rustix::fs::openat2(&self.root, rel, flags, Mode::empty(), resolve) {
-            Ok(fd) => Some(Ok(File::from(fd))),
+        match rustix::fs::openat2(dir, rel, flags, Mode::empty(), resolve) {
+            Ok(fd) => Some(Ok(fd)),
             Err(Errno::NOSYS | Errno::PERM | Errno::INVAL) => {
                 self.supported.store(false, Ordering::Relaxed);
                 None
@@ -74,6 +117,66 @@ impl Beneath {
             Err(err) => Some(Err(err.into())),
         }
     }
+
+    /// Lists the directory at `dir` (plain relative components joined by
+    /// `/`, `""` for the root) when it lies beneath the root with no link
+    /// on its path, and keeps it open while fewer than
+    /// [`HELD_DIRECTORY_FDS`] are: `None` when it was not opened (a link
+    /// on the path, a missing directory, a file, no `openat2`), for the
+    /// exact route to list or classify.
+    pub(super) fn list(&self, dir: &str) -> Option<io::Result<Vec<DirEntry>>> {
+        let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+        let path = if dir.is_empty() { "." } else { dir };
+        let fd = self.open_beneath(&self.root, path, flags)?.ok()?;
+        let entries = dirent::entries(&fd);
+        if entries.is_ok() {
+            // A poisoned lock only loses the shortcut.
+            if let Ok(mut listed) = self.listed.lock()
+                && (listed.len() < HELD_DIRECTORY_FDS || listed.contains_key(dir))
+            {
+                listed.insert(dir.to_string(), fd);
+            }
+        }
+        Some(entries)
+    }
+
+    /// Opens `rel` (plain relative components) for reading, non-blocking,
+    /// relative to the deepest directory above it that a listing holds
+    /// open: a single name with `openat` and `O_NOFOLLOW`, more with
+    /// `openat2` beneath that directory, no link allowed. `None` when no
+    /// directory above it is held or `rel` is not plain, for the route
+    /// from the root to try; the error when the open fails, for the exact
+    /// route to classify (opening from the root would find what the held
+    /// directory does, or a link the kernel refuses as well).
+    pub(super) fn open_listed(&self, rel: &str) -> Option<io::Result<File>> {
+        if !is_plain(rel) || rel.contains('\0') {
+            return None;
+        }
+        let listed = self.listed.lock().ok()?;
+        let mut end = rel.len();
+        let (dir, below) = loop {
+            let cut = rel[..end].rfind('/');
+            let dir = cut.map_or("", |cut| &rel[..cut]);
+            if let Some(fd) = listed.get(dir) {
+                break (fd, &rel[cut.map_or(0, |cut| cut + 1)..]);
+            }
+            end = cut?;
+        };
+        let flags = OFlags::RDONLY | OFlags::NONBLOCK | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+        let opened = if below.contains('/') {
+            self.open_beneath(dir, below, flags)?
+        } else {
+            rustix::fs::openat(dir, below, flags, Mode::empty()).map_err(io::Error::from)
+        };
+        Some(opened.map(File::from))
+    }
+}
+
+/// Whether `rel` is relative components joined by `/`, none of them empty,
+/// `.` or `..`.
+#[cfg(target_os = "linux")]
+fn is_plain(rel: &str) -> bool {
+    rel.split('/').all(|part| !matches!(part, "" | "." | ".."))
 }
 
 /// No `openat2` here: nothing is opened beneath the root.
@@ -91,5 +194,101 @@ impl Beneath {
     /// Unreachable: no value of this type exists.
     pub(super) fn open_file(&self, _rel: &str) -> Option<io::Result<File>> {
         match *self {}
+    }
+
+    /// Unreachable: no value of this type exists.
+    pub(super) fn list(&self, _dir: &str) -> Option<io::Result<Vec<DirEntry>>> {
+        match *self {}
+    }
+
+    /// Unreachable: no value of this type exists.
+    pub(super) fn open_listed(&self, _rel: &str) -> Option<io::Result<File>> {
+        match *self {}
+    }
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use super::super::OsWorkspace;
+    use super::super::tests::symlink;
+    use crate::limits::HELD_DIRECTORY_FDS;
+    use crate::workspace::{EntryKind, LinkPolicy, Workspace, WsError};
+
+    fn read(ws: &OsWorkspace, rel: &str) -> Result<Vec<u8>, WsError> {
+        ws.read_listed(rel, EntryKind::File, 100)
+            .map(|read| read.bytes)
+    }
+
+    #[test]
+    fn files_below_a_listed_directory_are_opened_from_its_descriptor() {
+        let (outside, dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("cmds/sub")).unwrap();
+        std::fs::create_dir_all(root.join("skills/k")).unwrap();
+        std::fs::write(root.join("cmds/a.md"), "a").unwrap();
+        std::fs::write(root.join("cmds/sub/b.md"), "b").unwrap();
+        std::fs::write(root.join("skills/k/SKILL.md"), "k").unwrap();
+        let ws = OsWorkspace::new(root, LinkPolicy::Confine);
+        assert_eq!(ws.list("cmds").unwrap().len(), 2);
+        assert_eq!(ws.list("skills").unwrap().len(), 1);
+        assert_eq!(read(&ws, "cmds/a.md").unwrap(), b"a");
+        assert_eq!(read(&ws, "cmds/sub/b.md").unwrap(), b"b");
+        assert_eq!(read(&ws, "skills/k/SKILL.md").unwrap(), b"k");
+        assert_eq!(ws.read("cmds/a.md", 100).unwrap().bytes, b"a");
+        // The held descriptors are what these reads go through: the
+        // directories, moved out of the workspace by someone else, are
+        // still read (the one case the module documents).
+        let moved = outside.path().join("moved");
+        std::fs::rename(root.join("cmds"), &moved).unwrap();
+        assert_eq!(read(&ws, "cmds/a.md").unwrap(), b"a");
+        assert_eq!(read(&ws, "cmds/sub/b.md").unwrap(), b"b");
+        // A path that is not plain never goes through them.
+        assert!(matches!(read(&ws, "cmds/./a.md"), Err(WsError::NotFound)));
+        // Links met below a held directory are refused or followed as from
+        // the root: a file swapped for a link, a directory swapped for one.
+        std::fs::write(outside.path().join("secret"), "s3cret").unwrap();
+        std::fs::write(root.join("inner.md"), "inner").unwrap();
+        std::fs::remove_file(moved.join("a.md")).unwrap();
+        symlink(outside.path().join("secret"), moved.join("a.md"));
+        std::fs::rename(&moved, root.join("cmds")).unwrap();
+        assert!(matches!(read(&ws, "cmds/a.md"), Err(WsError::Refused(_))));
+        std::fs::remove_file(root.join("cmds/a.md")).unwrap();
+        symlink("../inner.md", root.join("cmds/a.md"));
+        assert_eq!(read(&ws, "cmds/a.md").unwrap(), b"inner");
+        std::fs::remove_dir_all(root.join("skills/k")).unwrap();
+        symlink(outside.path(), root.join("skills/k"));
+        std::fs::write(outside.path().join("SKILL.md"), "out").unwrap();
+        assert!(matches!(
+            read(&ws, "skills/k/SKILL.md"),
+            Err(WsError::Refused(_))
+        ));
+    }
+
+    #[test]
+    fn past_the_bound_listed_directories_are_not_held() {
+        let (outside, dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let root = dir.path();
+        let count = HELD_DIRECTORY_FDS + 3;
+        for at in 0..count {
+            std::fs::create_dir(root.join(format!("d{at}"))).unwrap();
+            std::fs::write(root.join(format!("d{at}/x.md")), format!("{at}")).unwrap();
+        }
+        let ws = OsWorkspace::new(root, LinkPolicy::Confine);
+        for at in 0..count {
+            assert_eq!(ws.list(&format!("d{at}")).unwrap().len(), 1);
+            let rel = format!("d{at}/x.md");
+            assert_eq!(read(&ws, &rel).unwrap(), format!("{at}").as_bytes());
+        }
+        // Moved out of the workspace, the held ones are still read through
+        // their descriptors, the others are not found: exactly the bound
+        // is held.
+        for at in 0..count {
+            let to = outside.path().join(format!("d{at}"));
+            std::fs::rename(root.join(format!("d{at}")), to).unwrap();
+        }
+        let still_read = (0..count)
+            .filter(|at| read(&ws, &format!("d{at}/x.md")).is_ok())
+            .count();
+        assert_eq!(still_read, HELD_DIRECTORY_FDS);
     }
 }
