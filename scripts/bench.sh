@@ -486,7 +486,8 @@ trace_opens() {
 # a listing holds open) joined to that directory's path; "." names the
 # directory itself.
 opened_paths() {
-	sed -nE 's/.*open(at2?)?\((AT_FDCWD|[0-9]+)?(<([^>]*)>)?(, )?"([^"]*)".*/\4|\6/p' "$1" |
+	# An O_PATH open only looks at a path (a stat through a descriptor).
+	grep -v 'O_PATH' "$1" | sed -nE 's/.*open(at2?)?\((AT_FDCWD|[0-9]+)?(<([^>]*)>)?(, )?"([^"]*)".*/\4|\6/p' |
 		awk -F'|' '{ if ($1 == "" || substr($2, 1, 1) == "/") print $2; else if ($2 == ".") print $1; else print $1 "/" $2 }'
 }
 

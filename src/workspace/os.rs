@@ -13,7 +13,7 @@ use super::{Bounded, DirEntry, EntryKind, LinkPolicy, Workspace, WsError, compon
 mod beneath;
 mod dirent;
 
-use beneath::Beneath;
+use beneath::{Beneath, Looked};
 
 fn kind_of(file_type: std::fs::FileType) -> EntryKind {
     if file_type.is_symlink() {
@@ -165,17 +165,25 @@ impl OsWorkspace {
         Some(self.canonical_dir(dir)?.join(name))
     }
 
-    /// Confine only: what `parts` is without resolving anything, when its
-    /// directory is known to lie inside the root and it is not a link.
-    /// `None` sends the caller down the exact route.
-    fn quick_lstat(&self, parts: &[&str]) -> Option<(PathBuf, Result<EntryKind, WsError>)> {
+    /// Confine only: what `parts` is when no link needs resolving, found
+    /// without following one: beneath the root ([`Beneath::stat`]); where
+    /// that is not tried (no `openat2`), by its name below its directory's
+    /// remembered canonical path, when that is known. `None` sends the
+    /// caller down the exact route.
+    fn quick_lstat(&self, parts: &[&str]) -> Option<Result<EntryKind, WsError>> {
+        if let Some(beneath) = &self.beneath {
+            match beneath.stat(&parts.join("/")) {
+                Looked::Kind(kind) => return Some(kind.map_err(lstat_failure)),
+                Looked::Link => return None,
+                Looked::Untried => {}
+            }
+        }
         let path = self.beneath_known_dir(parts)?;
-        let kind = match std::fs::symlink_metadata(&path) {
-            Ok(meta) if meta.file_type().is_symlink() => return None,
-            Ok(meta) => Ok(kind_of(meta.file_type())),
-            Err(err) => Err(lstat_failure(err)),
-        };
-        Some((path, kind))
+        match std::fs::symlink_metadata(&path) {
+            Ok(meta) if meta.file_type().is_symlink() => None,
+            Ok(meta) => Some(Ok(kind_of(meta.file_type()))),
+            Err(err) => Some(Err(lstat_failure(err))),
+        }
     }
 
     /// The exact route of `read`: resolve, check the type, then open.
@@ -367,7 +375,7 @@ impl Workspace for OsWorkspace {
 
     fn stat(&self, rel: &str) -> Result<EntryKind, WsError> {
         let parts = components(rel)?;
-        if let Some((_, kind)) = self.quick_lstat(&parts) {
+        if let Some(kind) = self.quick_lstat(&parts) {
             return kind;
         }
         let path = self.resolve(&parts)?;
@@ -378,16 +386,17 @@ impl Workspace for OsWorkspace {
     fn read(&self, rel: &str, max_bytes: u64) -> Result<Bounded, WsError> {
         let parts = components(rel)?;
         match self.quick_lstat(&parts) {
-            Some((path, Ok(EntryKind::File))) => {
+            Some(Ok(EntryKind::File)) => {
                 if let Some(read) = self.read_beneath(rel, max_bytes) {
                     return read;
                 }
-                if let Some(read) = self.read_known_file(&path, max_bytes) {
+                let known = self.beneath_known_dir(&parts);
+                if let Some(read) = known.and_then(|path| self.read_known_file(&path, max_bytes)) {
                     return read;
                 }
             }
-            Some((_, Ok(kind))) => return Err(WsError::NotRegular(other_name(kind))),
-            Some((_, Err(err))) => return Err(err),
+            Some(Ok(kind)) => return Err(WsError::NotRegular(other_name(kind))),
+            Some(Err(err)) => return Err(err),
             None => {}
         }
         self.read_resolved(&parts, max_bytes)
@@ -708,6 +717,34 @@ mod tests {
             ws.read_listed("fifo.md", EntryKind::Other("FIFO"), 100),
             Err(WsError::NotRegular("FIFO"))
         ));
+    }
+
+    #[test]
+    fn a_listed_directory_swapped_for_a_link_is_not_looked_through() {
+        let (outside, dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        std::fs::create_dir(outside.path().join("sub")).unwrap();
+        std::fs::write(outside.path().join("x.md"), "outside").unwrap();
+        let root = dir.path();
+        for sub in ["d", "e", "shared"] {
+            std::fs::create_dir(root.join(sub)).unwrap();
+            std::fs::write(root.join(sub).join("x.md"), sub).unwrap();
+        }
+        let ws = OsWorkspace::new(root, LinkPolicy::Confine);
+        for sub in ["d", "e"] {
+            assert_eq!(ws.list(sub).unwrap()[0].kind, EntryKind::File);
+            assert_eq!(ws.stat(&format!("{sub}/x.md")).unwrap(), EntryKind::File);
+        }
+        // Between the listing and the look, the directories become links:
+        // one leading out of the workspace, one to a directory inside.
+        std::fs::remove_dir_all(root.join("d")).unwrap();
+        std::fs::remove_dir_all(root.join("e")).unwrap();
+        symlink(outside.path(), root.join("d"));
+        symlink("shared", root.join("e"));
+        // What lies outside is neither found nor told apart by its kind.
+        assert!(matches!(ws.stat("d/x.md"), Err(WsError::Refused(_))));
+        assert!(matches!(ws.stat("d/sub"), Err(WsError::Refused(_))));
+        assert!(matches!(ws.stat("d/none.md"), Err(WsError::NotFound)));
+        assert_eq!(ws.stat("e/x.md").unwrap(), EntryKind::File);
     }
 
     #[test]

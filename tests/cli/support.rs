@@ -248,8 +248,12 @@ pub(crate) const STRACE_OPENS: &str = "trace=open,openat,openat2";
 /// directory descriptor's path (`openat2(3</ws>, "a.md", …)` opens
 /// `/ws/a.md`, `openat(4</ws/d>, "b.md", …)` opens `/ws/d/b.md`, and
 /// `openat2(3</ws>, ".", …)` the directory `/ws` itself); `None` for any
-/// other line.
+/// other line, and for an `O_PATH` open, which only looks at the path (a
+/// stat through a descriptor) and can read nothing.
 pub(crate) fn opened_path(line: &str) -> Option<(String, bool)> {
+    if line.contains("O_PATH") {
+        return None;
+    }
     let call = line.find("open")?;
     let args = &line[call + line[call..].find('(')? + 1..];
     let quote = args.find('"')?;
@@ -280,6 +284,7 @@ fn strace_lines_name_the_paths_they_open() {
         r#"openat2(3</ws>, ".", {flags=O_RDONLY|O_DIRECTORY, resolve=RESOLVE_BENEATH}, 24) = 4</ws>"#,
         r#"openat(5</ws/.claude/commands>, "c.md", O_RDONLY|O_NOFOLLOW) = 6</ws/.claude/commands/c.md>"#,
         r#"openat2(5</ws/.claude/skills>, "s/SKILL.md", {flags=O_RDONLY, resolve=RESOLVE_BENEATH}, 24) = 6</ws/.claude/skills/s/SKILL.md>"#,
+        r#"openat2(3</ws>, "a/CLAUDE.md", {flags=O_NOFOLLOW|O_CLOEXEC|O_PATH, resolve=RESOLVE_BENEATH}, 24) = 4</ws/a/CLAUDE.md>"#,
     ];
     let parsed: Vec<Option<(String, bool)>> = lines.iter().map(|l| opened_path(l)).collect();
     assert_eq!(
@@ -293,6 +298,7 @@ fn strace_lines_name_the_paths_they_open() {
             Some(("/ws".into(), false)),
             Some(("/ws/.claude/commands/c.md".into(), false)),
             Some(("/ws/.claude/skills/s/SKILL.md".into(), false)),
+            None,
         ]
     );
 }

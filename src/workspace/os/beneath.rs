@@ -47,7 +47,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 #[cfg(target_os = "linux")]
 use rustix::fd::OwnedFd;
 #[cfg(target_os = "linux")]
-use rustix::fs::{Mode, OFlags, ResolveFlags};
+use rustix::fs::{AtFlags, FileType, Mode, OFlags, ResolveFlags};
 #[cfg(target_os = "linux")]
 use rustix::io::Errno;
 
@@ -55,7 +55,19 @@ use rustix::io::Errno;
 use super::dirent;
 #[cfg(target_os = "linux")]
 use crate::limits::HELD_DIRECTORY_FDS;
-use crate::workspace::DirEntry;
+use crate::workspace::{DirEntry, EntryKind};
+
+/// What [`Beneath::stat`] found.
+#[derive(Debug)]
+pub(super) enum Looked {
+    /// Not looked at (a path that is not plain components, no `openat2`):
+    /// another route must look.
+    Untried,
+    /// A link on the path: the exact route resolves it.
+    Link,
+    /// What the entry is, or why it cannot be looked at (a missing one).
+    Kind(io::Result<EntryKind>),
+}
 
 /// The root directory of a confined reader, held open.
 #[cfg(target_os = "linux")]
@@ -149,26 +161,83 @@ impl Beneath {
     /// route to classify (opening from the root would find what the held
     /// directory does, or a link the kernel refuses as well).
     pub(super) fn open_listed(&self, rel: &str) -> Option<io::Result<File>> {
+        let flags = OFlags::RDONLY | OFlags::NONBLOCK | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+        self.below_held(rel, |dir, below| {
+            let opened = if below.contains('/') {
+                self.open_beneath(dir, below, flags)?
+            } else {
+                rustix::fs::openat(dir, below, flags, Mode::empty()).map_err(io::Error::from)
+            };
+            Some(opened.map(File::from))
+        })?
+    }
+
+    /// What `rel` (plain relative components) is, without following any
+    /// link: looked at in its directory when a listing holds that open
+    /// (one `statat`), else opened as a path only (`O_PATH`) beneath the
+    /// deepest held directory above it, or the root, with no link allowed,
+    /// and looked at through that descriptor; what the held directory does
+    /// not have is looked for again from the root. Either way a directory
+    /// swapped for a link since it was listed or looked up is never looked
+    /// through.
+    pub(super) fn stat(&self, rel: &str) -> Looked {
+        let in_held = self
+            .below_held(rel, |dir, below| {
+                (!below.contains('/')).then(|| {
+                    rustix::fs::statat(dir, below, AtFlags::SYMLINK_NOFOLLOW)
+                        .map(|stat| FileType::from_raw_mode(stat.st_mode))
+                        .map_err(io::Error::from)
+                })
+            })
+            .flatten();
+        let looked = match in_held {
+            Some(Ok(kind)) => Ok(kind),
+            // Not in the held directory: it may have been swapped for a
+            // link since, so the path is looked at again from the root.
+            missed => {
+                let flags = OFlags::PATH | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+                let opened = match missed {
+                    Some(_) => None,
+                    None => self.below_held(rel, |dir, below| self.open_beneath(dir, below, flags)),
+                }
+                .or_else(|| is_plain(rel).then(|| self.open_beneath(&self.root, rel, flags)));
+                let Some(Some(opened)) = opened else {
+                    return Looked::Untried;
+                };
+                opened.and_then(|fd| {
+                    rustix::fs::fstat(&fd)
+                        .map(|stat| FileType::from_raw_mode(stat.st_mode))
+                        .map_err(io::Error::from)
+                })
+            }
+        };
+        match looked {
+            Ok(FileType::Symlink) => Looked::Link,
+            Err(err) if matches!(err.raw_os_error(), Some(libc::ELOOP | libc::EXDEV)) => {
+                Looked::Link
+            }
+            looked => Looked::Kind(looked.map(dirent::kind_of_type)),
+        }
+    }
+
+    /// Hands `at` the deepest directory above `rel` (plain relative
+    /// components, no NUL) that a listing holds open, and the rest of the
+    /// path below it; `None` when `rel` is not plain or no directory above
+    /// it is held.
+    fn below_held<T>(&self, rel: &str, at: impl FnOnce(&OwnedFd, &str) -> T) -> Option<T> {
         if !is_plain(rel) || rel.contains('\0') {
             return None;
         }
         let listed = self.listed.lock().ok()?;
         let mut end = rel.len();
-        let (dir, below) = loop {
+        loop {
             let cut = rel[..end].rfind('/');
             let dir = cut.map_or("", |cut| &rel[..cut]);
             if let Some(fd) = listed.get(dir) {
-                break (fd, &rel[cut.map_or(0, |cut| cut + 1)..]);
+                return Some(at(fd, &rel[cut.map_or(0, |cut| cut + 1)..]));
             }
             end = cut?;
-        };
-        let flags = OFlags::RDONLY | OFlags::NONBLOCK | OFlags::NOFOLLOW | OFlags::CLOEXEC;
-        let opened = if below.contains('/') {
-            self.open_beneath(dir, below, flags)?
-        } else {
-            rustix::fs::openat(dir, below, flags, Mode::empty()).map_err(io::Error::from)
-        };
-        Some(opened.map(File::from))
+        }
     }
 }
 
@@ -203,6 +272,11 @@ impl Beneath {
 
     /// Unreachable: no value of this type exists.
     pub(super) fn open_listed(&self, _rel: &str) -> Option<io::Result<File>> {
+        match *self {}
+    }
+
+    /// Unreachable: no value of this type exists.
+    pub(super) fn stat(&self, _rel: &str) -> Looked {
         match *self {}
     }
 }

@@ -98,7 +98,7 @@ fn unknown_kind(dir: &OpenDir, name: &std::ffi::CStr) -> EntryKind {
 
 /// The kind of an entry of type `file_type`.
 #[cfg(target_os = "linux")]
-fn kind_of_type(file_type: rustix::fs::FileType) -> EntryKind {
+pub(super) fn kind_of_type(file_type: rustix::fs::FileType) -> EntryKind {
     use rustix::fs::FileType;
     match file_type {
         FileType::RegularFile => EntryKind::File,
