@@ -225,7 +225,7 @@ impl Beneath {
     /// path below it; `None` when `rel` is not plain or no directory above
     /// it is held.
     fn below_held<T>(&self, rel: &str, at: impl FnOnce(&OwnedFd, &str) -> T) -> Option<T> {
-        if !is_plain(rel) || rel.contains('\0') {
+        if !is_plain(rel) {
             return None;
         }
         let listed = self.listed.lock().ok()?;
@@ -242,10 +242,24 @@ impl Beneath {
 }
 
 /// Whether `rel` is relative components joined by `/`, none of them empty,
-/// `.` or `..`.
+/// `.` or `..`, and holds no NUL (which no path can). One pass over the
+/// bytes: it runs for every file read, where splitting the path into
+/// strings cost more than the look-up it guards.
 #[cfg(target_os = "linux")]
 fn is_plain(rel: &str) -> bool {
-    rel.split('/').all(|part| !matches!(part, "" | "." | ".."))
+    // A part is `.` or `..` when it is one or two bytes, all dots.
+    let bad_part = |len: usize, dots: usize| len == 0 || (dots == len && len <= 2);
+    let (mut len, mut dots) = (0, 0);
+    for &byte in rel.as_bytes() {
+        match byte {
+            b'/' if bad_part(len, dots) => return false,
+            b'/' => (len, dots) = (0, 0),
+            0 => return false,
+            b'.' => (len, dots) = (len + 1, dots + 1),
+            _ => len += 1,
+        }
+    }
+    !bad_part(len, dots)
 }
 
 /// No `openat2` here: nothing is opened beneath the root.
@@ -287,6 +301,40 @@ mod tests {
     use super::super::tests::symlink;
     use crate::limits::HELD_DIRECTORY_FDS;
     use crate::workspace::{EntryKind, LinkPolicy, Workspace, WsError};
+
+    #[test]
+    fn plain_paths_are_components_without_empty_dot_or_nul_parts() {
+        let by_parts = |rel: &str| {
+            !rel.contains('\0') && rel.split('/').all(|part| !matches!(part, "" | "." | ".."))
+        };
+        for rel in [
+            "",
+            ".",
+            "..",
+            "...",
+            "a",
+            "a/b.md",
+            ".a",
+            "a.",
+            "..a",
+            "a..",
+            "./a",
+            "a/.",
+            "a/..",
+            "a/../b",
+            "a//b",
+            "/a",
+            "a/",
+            "a/.../b",
+            ".claude/skills/s/SKILL.md",
+            "a\0b",
+            "\0",
+            "é/ü.md",
+            "a/.b/..c/d..",
+        ] {
+            assert_eq!(super::is_plain(rel), by_parts(rel), "{rel:?}");
+        }
+    }
 
     fn read(ws: &OsWorkspace, rel: &str) -> Result<Vec<u8>, WsError> {
         ws.read_listed(rel, EntryKind::File, 100)
