@@ -719,27 +719,40 @@ mod tests {
         ));
     }
 
-    #[test]
-    fn a_listed_directory_swapped_for_a_link_is_not_looked_through() {
+    /// A directory outside any workspace (holding `x.md` and `sub/`) and a
+    /// workspace with directories `d`, `e` and `shared`, each holding an
+    /// `x.md` that names it.
+    fn three_dirs_and_an_outside() -> (tempfile::TempDir, tempfile::TempDir) {
         let (outside, dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
         std::fs::create_dir(outside.path().join("sub")).unwrap();
         std::fs::write(outside.path().join("x.md"), "outside").unwrap();
-        let root = dir.path();
         for sub in ["d", "e", "shared"] {
-            std::fs::create_dir(root.join(sub)).unwrap();
-            std::fs::write(root.join(sub).join("x.md"), sub).unwrap();
+            std::fs::create_dir(dir.path().join(sub)).unwrap();
+            std::fs::write(dir.path().join(sub).join("x.md"), sub).unwrap();
         }
+        (outside, dir)
+    }
+
+    /// Turns `d` into a link leading out of the workspace and `e` into one
+    /// to `shared`, inside it.
+    fn swap_for_links(root: &Path, outside: &Path) {
+        std::fs::remove_dir_all(root.join("d")).unwrap();
+        std::fs::remove_dir_all(root.join("e")).unwrap();
+        symlink(outside, root.join("d"));
+        symlink("shared", root.join("e"));
+    }
+
+    #[test]
+    fn a_listed_directory_swapped_for_a_link_is_not_looked_through() {
+        let (outside, dir) = three_dirs_and_an_outside();
+        let root = dir.path();
         let ws = OsWorkspace::new(root, LinkPolicy::Confine);
         for sub in ["d", "e"] {
             assert_eq!(ws.list(sub).unwrap()[0].kind, EntryKind::File);
             assert_eq!(ws.stat(&format!("{sub}/x.md")).unwrap(), EntryKind::File);
         }
-        // Between the listing and the look, the directories become links:
-        // one leading out of the workspace, one to a directory inside.
-        std::fs::remove_dir_all(root.join("d")).unwrap();
-        std::fs::remove_dir_all(root.join("e")).unwrap();
-        symlink(outside.path(), root.join("d"));
-        symlink("shared", root.join("e"));
+        // Between the listing and the look, the directories become links.
+        swap_for_links(root, outside.path());
         // What lies outside is neither found nor told apart by its kind.
         assert!(matches!(ws.stat("d/x.md"), Err(WsError::Refused(_))));
         assert!(matches!(ws.stat("d/sub"), Err(WsError::Refused(_))));
@@ -749,13 +762,8 @@ mod tests {
 
     #[test]
     fn a_listed_directory_swapped_for_a_link_is_not_read_through() {
-        let (outside, dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-        std::fs::write(outside.path().join("x.md"), "outside").unwrap();
+        let (outside, dir) = three_dirs_and_an_outside();
         let root = dir.path();
-        for sub in ["d", "e", "shared"] {
-            std::fs::create_dir(root.join(sub)).unwrap();
-            std::fs::write(root.join(sub).join("x.md"), sub).unwrap();
-        }
         let ws = OsWorkspace::new(root, LinkPolicy::Confine);
         assert_eq!(ws.list("d").unwrap()[0].kind, EntryKind::File);
         assert_eq!(ws.list("e").unwrap()[0].kind, EntryKind::File);
@@ -765,12 +773,8 @@ mod tests {
                 .bytes,
             b"d"
         );
-        // Between the listing and the read, the directories become links:
-        // one leading out of the workspace, one to a directory inside.
-        std::fs::remove_dir_all(root.join("d")).unwrap();
-        std::fs::remove_dir_all(root.join("e")).unwrap();
-        symlink(outside.path(), root.join("d"));
-        symlink("shared", root.join("e"));
+        // Between the listing and the read, the directories become links.
+        swap_for_links(root, outside.path());
         let read = |rel: &str| ws.read_listed(rel, EntryKind::File, 100);
         assert!(matches!(read("d/x.md"), Err(WsError::Refused(_))));
         assert_eq!(read("e/x.md").unwrap().bytes, b"shared");
