@@ -181,43 +181,46 @@ impl Beneath {
     /// swapped for a link since it was listed or looked up is never looked
     /// through.
     pub(super) fn stat(&self, rel: &str) -> Looked {
-        let in_held = self
-            .below_held(rel, |dir, below| {
-                (!below.contains('/')).then(|| {
+        let in_held = self.below_held(rel, |dir, below| {
+            if below.contains('/') {
+                self.look_beneath(dir, below)
+            } else {
+                Some(
                     rustix::fs::statat(dir, below, AtFlags::SYMLINK_NOFOLLOW)
                         .map(|stat| FileType::from_raw_mode(stat.st_mode))
-                        .map_err(io::Error::from)
-                })
-            })
-            .flatten();
-        let looked = match in_held {
-            Some(Ok(kind)) => Ok(kind),
-            // Not in the held directory: it may have been swapped for a
-            // link since, so the path is looked at again from the root.
-            missed => {
-                let flags = OFlags::PATH | OFlags::NOFOLLOW | OFlags::CLOEXEC;
-                let opened = match missed {
-                    Some(_) => None,
-                    None => self.below_held(rel, |dir, below| self.open_beneath(dir, below, flags)),
-                }
-                .or_else(|| is_plain(rel).then(|| self.open_beneath(&self.root, rel, flags)));
-                let Some(Some(opened)) = opened else {
-                    return Looked::Untried;
-                };
-                opened.and_then(|fd| {
-                    rustix::fs::fstat(&fd)
-                        .map(|stat| FileType::from_raw_mode(stat.st_mode))
-                        .map_err(io::Error::from)
-                })
+                        .map_err(io::Error::from),
+                )
             }
+        });
+        let looked = match in_held {
+            Some(Some(Ok(kind))) => Some(Ok(kind)),
+            // Not below the held directory (or none is held): it may have
+            // been swapped for a link since, so the path is looked at again
+            // from the root.
+            Some(Some(Err(_))) | None if is_plain(rel) => self.look_beneath(&self.root, rel),
+            _ => None,
         };
         match looked {
-            Ok(FileType::Symlink) => Looked::Link,
-            Err(err) if matches!(err.raw_os_error(), Some(libc::ELOOP | libc::EXDEV)) => {
+            None => Looked::Untried,
+            Some(Ok(FileType::Symlink)) => Looked::Link,
+            Some(Err(err)) if matches!(err.raw_os_error(), Some(libc::ELOOP | libc::EXDEV)) => {
                 Looked::Link
             }
-            looked => Looked::Kind(looked.map(dirent::kind_of_type)),
+            Some(looked) => Looked::Kind(looked.map(dirent::kind_of_type)),
         }
+    }
+
+    /// What `rel` is below the directory `dir`: opened as a path only
+    /// (`O_PATH`) beneath it with no link allowed, and looked at through
+    /// that descriptor; `None` when the system refuses `openat2` itself.
+    fn look_beneath(&self, dir: &OwnedFd, rel: &str) -> Option<io::Result<FileType>> {
+        let flags = OFlags::PATH | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+        let opened = self.open_beneath(dir, rel, flags)?;
+        Some(opened.and_then(|fd| {
+            rustix::fs::fstat(&fd)
+                .map(|stat| FileType::from_raw_mode(stat.st_mode))
+                .map_err(io::Error::from)
+        }))
     }
 
     /// Hands `at` the deepest directory above `rel` (plain relative
