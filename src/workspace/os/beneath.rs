@@ -57,6 +57,15 @@ use super::dirent;
 use crate::limits::HELD_DIRECTORY_FDS;
 use crate::workspace::{DirEntry, EntryKind};
 
+/// How a file is opened for reading, from the root or from a held
+/// directory: non-blocking (a FIFO swapped in cannot block the open),
+/// never through a final link.
+#[cfg(target_os = "linux")]
+const READ_FLAGS: OFlags = OFlags::RDONLY
+    .union(OFlags::NONBLOCK)
+    .union(OFlags::NOFOLLOW)
+    .union(OFlags::CLOEXEC);
+
 /// What [`Beneath::stat`] found.
 #[derive(Debug)]
 pub(super) enum Looked {
@@ -107,8 +116,10 @@ impl Beneath {
         if !is_plain(rel) || !self.supported.load(Ordering::Relaxed) {
             return None;
         }
-        let flags = OFlags::RDONLY | OFlags::NONBLOCK | OFlags::NOFOLLOW | OFlags::CLOEXEC;
-        Some(self.open_beneath(&self.root, rel, flags)?.map(File::from))
+        Some(
+            self.open_beneath(&self.root, rel, READ_FLAGS)?
+                .map(File::from),
+        )
     }
 
     /// `openat2` of `rel` beneath the directory `dir` with `flags`, no
@@ -161,12 +172,11 @@ impl Beneath {
     /// route to classify (opening from the root would find what the held
     /// directory does, or a link the kernel refuses as well).
     pub(super) fn open_listed(&self, rel: &str) -> Option<io::Result<File>> {
-        let flags = OFlags::RDONLY | OFlags::NONBLOCK | OFlags::NOFOLLOW | OFlags::CLOEXEC;
         self.below_held(rel, |dir, below| {
             let opened = if below.contains('/') {
-                self.open_beneath(dir, below, flags)?
+                self.open_beneath(dir, below, READ_FLAGS)?
             } else {
-                rustix::fs::openat(dir, below, flags, Mode::empty()).map_err(io::Error::from)
+                rustix::fs::openat(dir, below, READ_FLAGS, Mode::empty()).map_err(io::Error::from)
             };
             Some(opened.map(File::from))
         })?
