@@ -663,17 +663,9 @@ mod tests {
         }
     }
 
-    fn corpus_root() -> Option<PathBuf> {
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .ancestors()
-            .map(|dir| dir.join("shared/corpus"))
-            .find(|dir| dir.is_dir())
-    }
-
     #[test]
     fn corpus_command_files_are_listed_or_diagnosed() {
-        let Some(corpus) = corpus_root() else {
-            eprintln!("no shared/corpus next to the crate; skipping the corpus pass");
+        let Some(corpus) = crate::test_corpus::corpus_root() else {
             return;
         };
         let mut seen = 0;

@@ -2,7 +2,7 @@
 //! in text and JSON, `--fail-on-divergence`, `--diff`, `--touch`, usage
 //! errors, and that a file three profiles need is opened once.
 
-use crate::corpus::corpus_dir;
+use crate::corpus::corpus_root;
 use crate::golden::{assert_golden, assert_json_shape, keys_of};
 use crate::hardening::{Outcome, finish, run, symlink};
 use crate::support::{STRACE_OPENS, TestEnv, opened_path};
@@ -108,7 +108,10 @@ fn a_45_kb_chain_is_cut_by_codex_with_kept_and_omitted_bytes() {
 
 #[test]
 fn browser_use_names_the_agents_md_and_claude_md_divergence_with_both_sizes() {
-    let corpus = corpus_dir().join("browser-use__browser-use");
+    let Some(corpus) = corpus_root() else {
+        return;
+    };
+    let corpus = corpus.join("browser-use__browser-use");
     let env = TestEnv::new();
     let workspace = corpus.display().to_string();
     let out = run(&env, &["-C", &workspace, "--trust-project", "compare"]);

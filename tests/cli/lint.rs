@@ -243,9 +243,12 @@ const LINT_HEADER: &str = "\
 /// the real files the acceptance names trip their checks.
 #[test]
 fn lint_over_the_corpus_matches_its_expectations() {
+    let Some(folders) = corpus_folders() else {
+        return;
+    };
     let env = TestEnv::new();
     let mut actual = String::from(LINT_HEADER);
-    for folder in corpus_folders() {
+    for folder in folders {
         let output = env
             .cmd()
             .arg("-C")
