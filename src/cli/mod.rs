@@ -31,6 +31,7 @@ pub mod error;
 pub mod expand;
 pub mod explain;
 pub mod lint;
+mod lint_config;
 pub mod man;
 pub mod manifest;
 pub mod output;
