@@ -17,6 +17,10 @@
 //!   hand-written `Serialize` impl and not to its schema fails the
 //!   validation of real outputs; only free-form maps (frontmatter) stay
 //!   open;
+//! - a file the binary reads that has no schema of its own
+//!   (`.mecatl-prompt.toml`) gets one too, from the type it is read into,
+//!   for deserialisation (defaulted fields optional, no `null`, which TOML
+//!   lacks): editors validate TOML against it;
 //! - `UPDATE_SCHEMAS=1 cargo test --lib json_schema` rewrites the files.
 
 use schemars::{Schema, json_schema};
