@@ -11,7 +11,7 @@ mod memory;
 mod names;
 mod permissions;
 mod profile_commands;
-mod read_only;
+pub(crate) mod read_only;
 mod special_files;
 mod symlinks;
 mod yaml;

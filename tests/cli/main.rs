@@ -18,6 +18,7 @@ mod git;
 mod golden;
 mod hardening;
 mod lint;
+mod lint_config;
 mod oracle;
 mod paths;
 mod profile_commands;
