@@ -520,6 +520,8 @@ fn frontmatter_and_crlf_reach_the_rule() {
     assert_eq!(found.rules[1].rule.body, "\u{feff}No frontmatter");
 }
 
+// Unix only: a FIFO and a symbolic link.
+#[cfg(unix)]
 #[test]
 fn os_fifo_and_escaping_link_never_block_or_leak() {
     let outside = tempfile::tempdir().unwrap();
