@@ -5,18 +5,14 @@
 //! action's install step and pre-commit would put it. The install step
 //! itself needs a release archive: `scripts/action-test.sh` runs it in CI.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Output;
 
 use mecatl_prompt::prompt::yaml::parse_yaml;
 use serde_json::Value;
 
 use crate::lint::lint_env;
-use crate::support::{TestEnv, code, stderr, stdout};
-
-fn repo_file(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(name)
-}
+use crate::support::{TestEnv, code, repo_file, stderr, stdout};
 
 fn parse(name: &str) -> Value {
     let text = std::fs::read_to_string(repo_file(name)).expect("read the file");

@@ -5,16 +5,12 @@
 //! stand-in archives of every target, and `[package.metadata.binstall]` is
 //! expanded for each tier-1 target.
 
-use std::path::{Path, PathBuf};
-
 use sha2::{Digest, Sha256};
+
+use crate::support::repo_file;
 
 const VERSION: &str = "0.1.0";
 const BASE: &str = "https://releases.invalid/mecatl-prompt";
-
-fn repo_file(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(name)
-}
 
 fn archive_name(target: &str) -> String {
     let ext = if target.contains("windows") {
