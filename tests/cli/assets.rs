@@ -2,10 +2,9 @@
 //! prints now (regenerate with `scripts/gen-assets.sh`), and the man page
 //! renders without groff warnings.
 
-use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::support::{TestEnv, stderr};
+use crate::support::{TestEnv, repo_file, stderr};
 
 /// Each checked-in asset and the arguments that print it.
 const ASSETS: &[(&str, &[&str])] = &[
@@ -19,10 +18,6 @@ const ASSETS: &[(&str, &[&str])] = &[
     ),
     ("man/mecatl-prompt.1", &["man"]),
 ];
-
-fn repo_file(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
-}
 
 #[test]
 fn checked_in_assets_match_the_binary() {

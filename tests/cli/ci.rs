@@ -1,21 +1,18 @@
-//! The CI integration of SPEC §15.5: `action.yml` and
+//! The CI integration of SPEC §15.5 and §20.4: `action.yml` and
 //! `.pre-commit-hooks.yaml` parse (with the crate's own YAML reader), and
-//! the commands they run work — the action's lint step and the hook's entry
+//! the commands they run work — the action's lint step and the hooks' entry
 //! run against `tests/fixtures/lint` with the built binary where the
-//! action's install step and pre-commit would put it.
+//! action's install step and pre-commit would put it. The install step
+//! itself needs a release archive: `scripts/action-test.sh` runs it in CI.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Output;
 
 use mecatl_prompt::prompt::yaml::parse_yaml;
 use serde_json::Value;
 
 use crate::lint::lint_env;
-use crate::support::{TestEnv, code, stderr, stdout};
-
-fn repo_file(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(name)
-}
+use crate::support::{TestEnv, code, repo_file, stderr, stdout};
 
 fn parse(name: &str) -> Value {
     let text = std::fs::read_to_string(repo_file(name)).expect("read the file");
@@ -37,7 +34,8 @@ fn step<'a>(action: &'a Value, name: &str) -> &'a Value {
 }
 
 /// Runs the action's lint step as GitHub runs a `shell: bash` step, in the
-/// workspace of `env`, with the binary installed under `runner_temp`.
+/// workspace of `env`, with the binary installed under `runner_temp` and
+/// this repository as the action's checkout.
 fn run_lint_step(env: &TestEnv, runner_temp: &Path, agents: &str, args: &str) -> Output {
     let action = parse("action.yml");
     let script = step(&action, "Lint")["run"].as_str().expect("a run script");
@@ -47,6 +45,7 @@ fn run_lint_step(env: &TestEnv, runner_temp: &Path, agents: &str, args: &str) ->
         .args(["--noprofile", "--norc", "-eo", "pipefail"])
         .arg(&file)
         .env("RUNNER_TEMP", runner_temp)
+        .env("GITHUB_ACTION_PATH", env!("CARGO_MANIFEST_DIR"))
         .env("MECATL_LINT_AGENTS", agents)
         .env("MECATL_LINT_ARGS", args)
         .output()
@@ -57,22 +56,26 @@ fn run_lint_step(env: &TestEnv, runner_temp: &Path, agents: &str, args: &str) ->
 fn the_action_installs_at_its_ref_and_its_lint_step_runs() {
     let action = parse("action.yml");
     assert_eq!(action["runs"]["using"], "composite");
-    for input in ["agents", "args", "working-directory"] {
+    for input in ["agents", "args", "working-directory", "version"] {
         assert!(
             action["inputs"][input]["description"].is_string(),
             "{input}"
         );
     }
-    let install = step(&action, "Install mecatl-prompt")["run"]
-        .as_str()
-        .expect("install script");
+    let install = step(&action, "Install mecatl-prompt");
     assert_eq!(
-        install,
-        "cargo install --locked --path \"$GITHUB_ACTION_PATH\" --root \"$RUNNER_TEMP/mecatl-prompt\""
+        install["run"],
+        "bash \"$GITHUB_ACTION_PATH/scripts/action-install.sh\""
     );
-    // `--locked` holds: the lock file needs no change, and the package
-    // installs the binary the lint step runs. Only this platform's packages
-    // are resolved: a build here never downloads another platform's, and
+    assert_eq!(
+        install["env"]["MECATL_PROMPT_VERSION"],
+        "${{ inputs.version }}"
+    );
+    assert!(repo_file("scripts/action-install.sh").is_file());
+    // Without a release archive the step runs `cargo install --locked
+    // --path`: `--locked` holds (the lock file needs no change), and the
+    // package installs the binary the lint step runs. Only this platform's
+    // packages are asked for: other platforms' may not be downloaded, and
     // the test must not need the network.
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let host = host_triple();
@@ -126,17 +129,26 @@ fn the_action_installs_at_its_ref_and_its_lint_step_runs() {
 fn the_pre_commit_hook_runs_lint_over_the_workspace() {
     let hooks = parse(".pre-commit-hooks.yaml");
     let hooks = hooks.as_array().expect("a list of hooks");
-    assert_eq!(hooks.len(), 1);
-    let hook = &hooks[0];
-    assert_eq!(hook["id"], "mecatl-prompt-lint");
-    assert_eq!(hook["language"], "rust");
-    assert_eq!(hook["pass_filenames"], false);
-    assert_eq!(hook["files"], "\\.md$");
-    let entry = shell_words::split(hook["entry"].as_str().expect("entry")).expect("words");
+    // Built from source, or the binary already on PATH; the same check.
+    let ids: Vec<(&Value, &Value)> = hooks.iter().map(|h| (&h["id"], &h["language"])).collect();
+    assert_eq!(
+        ids,
+        [
+            (&"mecatl-prompt-lint".into(), &"rust".into()),
+            (&"mecatl-prompt-lint-system".into(), &"system".into())
+        ]
+    );
+    for hook in hooks {
+        assert_eq!(hook["entry"], hooks[0]["entry"]);
+        assert_eq!(hook["pass_filenames"], false);
+        assert_eq!(hook["files"], "\\.md$");
+    }
+    let entry = shell_words::split(hooks[0]["entry"].as_str().expect("entry")).expect("words");
     assert_eq!(entry[0], "mecatl-prompt", "the binary pre-commit installs");
 
     let env = lint_env();
-    // pre-commit puts the installed binary first on PATH.
+    // pre-commit puts the binary it built first on PATH; the system hook
+    // finds the one the user installed there.
     let bin_dir = tempfile::tempdir().expect("bin dir");
     std::os::unix::fs::symlink(BIN, bin_dir.path().join("mecatl-prompt")).expect("install");
     let path = format!(

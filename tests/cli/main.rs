@@ -30,6 +30,7 @@ mod paths;
 mod profile_commands;
 mod profiles;
 mod profiles_claude;
+mod release;
 mod rules_for;
 mod schemas;
 mod snapshot;

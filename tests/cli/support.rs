@@ -9,7 +9,12 @@ use tempfile::TempDir;
 
 /// The bundled example workspace.
 pub(crate) fn demo_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/demo")
+    repo_file("examples/demo")
+}
+
+/// A file of this repository, by its path from the root.
+pub(crate) fn repo_file(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
 }
 
 /// A temp directory holding `ws/` (the workspace), `home/`, `config/` and
