@@ -8,12 +8,13 @@ use clap::Args;
 use serde::Serialize;
 
 use crate::adapters::trust::Trust;
+use crate::cli::args::ListingArgs;
+use crate::cli::args::TouchArgs;
 use crate::cli::context::{Context, Format};
 use crate::cli::error::{CliError, Status};
 use crate::cli::output::{self, DocHead};
 use crate::cli::parts::{self, ProfileDocument};
-use crate::cli::profile::skills::ListingArgs;
-use crate::cli::profile::{ProfileArgs, TouchArgs, profile_turn0, touch_adds_nothing};
+use crate::cli::profile::{ProfileArgs, profile_turn0, touch_adds_nothing};
 use crate::cli::provider;
 use crate::cli::stats::{self, Stats, Turn0AccountingArgs};
 use crate::cli::turn0::{Turn0Args, collect_turn0};

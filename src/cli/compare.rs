@@ -61,12 +61,14 @@ use serde::Serialize;
 use serde::ser::SerializeMap;
 
 use crate::adapters::trust::Trust;
+use crate::cli::args::ListingArgs;
+use crate::cli::args::TouchArgs;
+use crate::cli::context::with_context_diagnostics;
 use crate::cli::context::{Context, Format, agent_parser};
 use crate::cli::error::{CliError, Status};
 use crate::cli::output::{self, SCHEMA};
-use crate::cli::profile::skills::ListingArgs;
-use crate::cli::profile::{AgentRun, ProfileArgs, Readers, TouchArgs, agent_run};
-use crate::cli::sources::with_context_diagnostics;
+use crate::cli::profile::{AgentRun, ProfileArgs, agent_run};
+use crate::cli::readers::Readers;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::prompt::compare::divergence::{Divergence, grouped, names, offer_words};
 use crate::prompt::compare::{self, Cell, Comparison, FileRow, Profiled, State, diff};

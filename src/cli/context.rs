@@ -521,6 +521,21 @@ fn auto_color(is_terminal: bool) -> bool {
 /// lexical normaliser, shared with the import resolver).
 pub use crate::prompt::imports::normalise;
 
+/// The context's own diagnostics, then `found`, then the withheld notice
+/// when anything was withheld.
+pub fn with_context_diagnostics(
+    ctx: &Context,
+    found: Vec<Diagnostic>,
+    withheld: bool,
+) -> Vec<Diagnostic> {
+    let mut all = ctx.diagnostics.clone();
+    all.extend(found);
+    if withheld {
+        all.push(ctx.withheld_notice());
+    }
+    all
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -25,10 +25,10 @@ use clap::{Args, ValueEnum};
 use serde::Serialize;
 
 use crate::adapters::trust::Trust;
+use crate::cli::context::with_context_diagnostics;
 use crate::cli::context::{Context, Format};
 use crate::cli::error::{CliError, Status};
 use crate::cli::output::{self, SCHEMA};
-use crate::cli::sources::with_context_diagnostics;
 use crate::diagnostic::Diagnostic;
 use crate::prompt::lint::{Code, Finding, Level, LintOptions, LintReport, lint};
 use crate::prompt::profile::Agent;

@@ -11,8 +11,7 @@ use crate::adapters::codex_skills::CodexSkills;
 use crate::adapters::commandsfs::CommandCatalog;
 use crate::cli::context::Context;
 use crate::cli::error::CliError;
-use crate::cli::profile::Readers;
-use crate::diagnostic::Diagnostic;
+use crate::cli::readers::Readers;
 use crate::prompt::profile::Agent;
 use crate::prompt::rules::files::{project_rule_dirs, user_rule_dir};
 use crate::prompt::tiers::SearchDir;
@@ -132,19 +131,4 @@ pub fn rule_dirs_through(readers: &Readers<'_>) -> Vec<SearchDir<'static>> {
             .map(|dir| user_rule_dir(readers.user_dir(dir))),
     );
     dirs
-}
-
-/// The context's own diagnostics, then `found`, then the withheld notice
-/// when anything was withheld.
-pub fn with_context_diagnostics(
-    ctx: &Context,
-    found: Vec<Diagnostic>,
-    withheld: bool,
-) -> Vec<Diagnostic> {
-    let mut all = ctx.diagnostics.clone();
-    all.extend(found);
-    if withheld {
-        all.push(ctx.withheld_notice());
-    }
-    all
 }

@@ -16,7 +16,8 @@
 use crate::adapters::codex_config::{self, ConfigRead};
 use crate::cli::context::Context;
 use crate::cli::error::CliError;
-use crate::cli::profile::{ProfileArgs, Readers, touch_adds_nothing_for};
+use crate::cli::profile::{ProfileArgs, touch_adds_nothing_for};
+use crate::cli::readers::Readers;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::prompt::codex::chain::{
     AGENTS_NAME, LeftOut, LeftOutReason, OVERRIDE_NAME, Root, candidate_names, chain, find_root,

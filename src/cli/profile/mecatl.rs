@@ -26,7 +26,8 @@
 //!   shadowed when it exists, from a lookup that does not read it.
 
 use crate::cli::error::CliError;
-use crate::cli::profile::{ProfileArgs, Readers, touch_adds_nothing_for};
+use crate::cli::profile::{ProfileArgs, touch_adds_nothing_for};
+use crate::cli::readers::Readers;
 use crate::cli::turn0::{Turn0Args, engine_report};
 use crate::prompt::instructions::INSTRUCTION_FILES;
 use crate::prompt::profile::{

@@ -87,6 +87,7 @@ mod memory;
 pub mod paths;
 mod read;
 mod rules;
+mod start;
 mod touch;
 
 use std::path::{Path, PathBuf};
