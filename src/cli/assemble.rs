@@ -23,7 +23,6 @@ use crate::prompt::codex::chain::AGENTS_NAME;
 use crate::prompt::divergence;
 use crate::prompt::instructions::sent_file;
 use crate::prompt::profile::Agent;
-use crate::prompt::tokens::tokenizer_for;
 use crate::prompt::turn0::{AssembledMessage, MessageKind, Provenance, Role};
 
 /// Arguments of `assemble`.
@@ -135,12 +134,7 @@ pub fn run(ctx: &Context, args: &AssembleArgs) -> Result<Status, CliError> {
             .map(|path| touch_adds_nothing(Agent::Mecatl, path)),
     );
     output::print_diagnostics(ctx, &turn0.diagnostics);
-    let accounting = stats::for_turn0(
-        &turn0,
-        &args.turn0,
-        &args.accounting,
-        tokenizer_for(ctx.agent),
-    );
+    let accounting = stats::for_turn0(&turn0, &args.turn0, &args.accounting, ctx.agent.tokenizer());
     let messages = &turn0.messages;
     let texts = || messages.iter().map(|m| m.message.text.as_str());
     match ctx.format {
@@ -184,7 +178,7 @@ fn run_profile(
         ));
     }
     output::print_diagnostics(ctx, &turn0.diagnostics);
-    let accounting = stats::for_profile(&turn0, &args.accounting, tokenizer_for(ctx.agent));
+    let accounting = stats::for_profile(&turn0, &args.accounting, ctx.agent.tokenizer());
     match ctx.format {
         Format::Json => output::print_json(&ProfileDocument {
             head: DocHead::of(ctx),

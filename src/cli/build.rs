@@ -22,7 +22,6 @@ use crate::prompt::operator_profile::{
     OPERATOR_PROFILE_KEY_PREFIX, OperatorProfileConfig, OperatorProfileSource,
 };
 use crate::prompt::profile::Agent;
-use crate::prompt::tokens::tokenizer_for;
 
 /// Which part of the layered prompt to print.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -264,7 +263,7 @@ pub fn run(ctx: &Context, args: &BuildArgs) -> Result<Status, CliError> {
         args.builder_cmd.is_some(),
         &args.accounting,
         // `build` prints the engine's prompt under every profile.
-        tokenizer_for(Agent::Mecatl),
+        Agent::Mecatl.tokenizer(),
     );
     match ctx.format {
         Format::Json => output::print_json(&BuildDocument {

@@ -618,10 +618,7 @@ pub fn run(ctx: &Context, args: &ExplainArgs) -> Result<Status, CliError> {
     if ctx.agent != Agent::Mecatl && !args.rule && names_a_file(&args.name) {
         return run_file(ctx, &args.name);
     }
-    let sigil = match ctx.agent {
-        Agent::Codex => '$',
-        _ => '/',
-    };
+    let sigil = ctx.agent.spec().sigil;
     let (command_only, name) = match args.name.strip_prefix(sigil) {
         Some(_) if args.rule => {
             return Err(CliError::Usage(format!(

@@ -4,9 +4,10 @@
 //!   refused; trust gates what is read through it);
 //! - parent: rooted at `/`, links followed, for the directories of the walk
 //!   above the workspace root;
-//! - user: `$CODEX_HOME` (default `~/.codex`), `$CLAUDE_CONFIG_DIR` (default
-//!   `~/.claude`) and `~`, links followed (the user owns both ends);
-//! - managed: `/etc/claude-code`, links followed.
+//! - the agents' homes (each profile's [`HomeDir`]s: `$CODEX_HOME`, default
+//!   `~/.codex`; `$CLAUDE_CONFIG_DIR`, default `~/.claude`; Claude Code's
+//!   managed `/etc/claude-code`) and `~`, links followed (the user owns
+//!   both ends).
 //!
 //! Choices the spec leaves open:
 //! - Under `compare` every reader goes through one [`ReadMemo`], so a file
@@ -15,13 +16,9 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use crate::adapters::codex_config;
-use crate::adapters::locations::var_or_home_dir;
 use crate::cli::context::Context;
+use crate::prompt::profile::seam::HomeDir;
 use crate::workspace::{LinkPolicy, OsWorkspace, ReadMemo, Workspace};
-
-/// Claude Code's managed (machine policy) directory on Linux (SPEC §14.3).
-pub const CLAUDE_MANAGED_DIR: &str = "/etc/claude-code";
 
 /// The readers of one run: the profiles' and the engine's. Plain readers
 /// ask the disk; memoised ones ([`Readers::memoised`], `compare`) share
@@ -82,25 +79,13 @@ impl<'c> Readers<'c> {
         self.parent.clone()
     }
 
-    /// `$CODEX_HOME` (used when set, non-empty and absolute), else
-    /// `~/.codex`; `None` without either.
-    pub fn codex_home(&self) -> Option<Arc<dyn Workspace>> {
-        codex_config::codex_home(
-            self.ctx.env.codex_home.as_deref(),
-            self.ctx.locations.home.as_deref(),
-        )
-        .map(|dir| self.user_dir(dir))
-    }
-
-    /// `$CLAUDE_CONFIG_DIR` (used when set, non-empty and absolute), else
-    /// `~/.claude`; `None` without either.
-    pub fn claude_config(&self) -> Option<Arc<dyn Workspace>> {
-        var_or_home_dir(
-            self.ctx.env.claude_config_dir.as_deref(),
-            self.ctx.locations.home.as_deref(),
-            ".claude",
-        )
-        .map(|dir| self.user_dir(dir))
+    /// An agent's home directory ([`HomeDir`]: its variable when set,
+    /// non-empty and absolute, else its default), links followed; `None`
+    /// when its default is below a home directory there is none of.
+    pub fn home_of(&self, home: &HomeDir) -> Option<Arc<dyn Workspace>> {
+        let var = home.var.and_then(|var| self.ctx.env.home_var(var));
+        home.resolve(var, self.ctx.locations.home.as_deref())
+            .map(|dir| self.user_dir(dir))
     }
 
     /// The home directory, links followed.
@@ -110,11 +95,6 @@ impl<'c> Readers<'c> {
             .home
             .clone()
             .map(|dir| self.user_dir(dir))
-    }
-
-    /// Claude Code's managed directory, links followed.
-    pub fn managed(&self) -> Arc<dyn Workspace> {
-        self.user_dir(PathBuf::from(CLAUDE_MANAGED_DIR))
     }
 
     /// A user-tier reader rooted at `dir`: links followed (SPEC §3.1).

@@ -12,6 +12,7 @@ use crate::adapters::commandsfs::CommandCatalog;
 use crate::cli::context::Context;
 use crate::cli::error::CliError;
 use crate::cli::readers::Readers;
+use crate::prompt::agents::{claude, codex};
 use crate::prompt::profile::Agent;
 use crate::prompt::rules::files::{project_rule_dirs, user_rule_dir};
 use crate::prompt::tiers::SearchDir;
@@ -97,7 +98,7 @@ pub fn catalog_for(
                 readers.project_shared(),
                 &ctx.at,
                 trusted,
-                readers.claude_config(),
+                readers.home_of(&claude::CONFIG_HOME),
             )
             .map_err(|err| CliError::Usage(err.to_string()))?,
         ),
@@ -106,7 +107,7 @@ pub fn catalog_for(
             &ctx.at,
             trusted,
             readers.parent_shared(),
-            readers.codex_home(),
+            readers.home_of(&codex::CODEX_HOME),
             readers.home(),
         ))),
     })

@@ -3,6 +3,7 @@
 //! [`crate::workspace::Workspace`] and the source traits declared beside
 //! their consumers.
 
+pub mod agents;
 pub mod build;
 pub mod check_stable;
 pub mod claude;

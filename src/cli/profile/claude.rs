@@ -14,11 +14,11 @@
 //!   may reach, and there are no user files, auto-memory or approval.
 
 use crate::adapters::claude_json::ClaudeJson;
-use crate::adapters::locations::var_or_home_dir;
 use crate::cli::context::Context;
 use crate::cli::error::CliError;
 use crate::cli::profile::ProfileArgs;
 use crate::cli::readers::Readers;
+use crate::prompt::agents;
 use crate::prompt::claude::{self, ExternalApproval, NoApproval, names};
 use crate::prompt::profile::{ProfileMessage, ProfileTurn0, Searched, SearchedDir};
 use crate::prompt::turn0::Provenance;
@@ -31,17 +31,12 @@ pub fn turn0(
     readers: &Readers<'_>,
     args: &ProfileArgs,
 ) -> Result<ProfileTurn0, CliError> {
-    let user = readers.claude_config();
-    let managed = readers.managed();
+    let user = readers.home_of(&agents::claude::CONFIG_HOME);
+    let managed = readers.home_of(&agents::claude::MANAGED_HOME);
     let home = ctx.locations.home.clone().unwrap_or_default();
     // `.claude.json` lives in `$CLAUDE_CONFIG_DIR` when that is set, else
     // in the home directory (not in `~/.claude`).
-    let config_file_dir = var_or_home_dir(
-        ctx.env.claude_config_dir.as_deref(),
-        ctx.locations.home.as_deref(),
-        "",
-    )
-    .map(|dir| readers.user_dir(dir));
+    let config_file_dir = readers.home_of(&agents::claude::CONFIG_FILE_HOME);
     let config_file = config_file_dir.as_deref().map(ClaudeJson::new);
     let approval: &dyn ExternalApproval = match &config_file {
         Some(file) => file,
@@ -52,7 +47,7 @@ pub fn turn0(
             project: readers.project(),
             root: Some(readers.parent()),
             user: user.as_deref(),
-            managed: Some(&*managed),
+            managed: managed.as_deref(),
         },
         at: &ctx.at,
         home: &home,
@@ -66,7 +61,7 @@ pub fn turn0(
         not_loaded: loaded.not_loaded,
         diagnostics: loaded.diagnostics,
         rules: loaded.rules,
-        searched: searched(ctx, readers, user.as_deref(), &*managed)?,
+        searched: searched(ctx, readers, user.as_deref(), managed.as_deref())?,
         ..ProfileTurn0::default()
     };
     if !loaded.parts.is_empty() {
@@ -83,18 +78,21 @@ fn searched(
     ctx: &Context,
     readers: &Readers<'_>,
     user: Option<&dyn Workspace>,
-    managed: &dyn Workspace,
+    managed: Option<&dyn Workspace>,
 ) -> Result<Searched, CliError> {
     let named = |dir: String, scope, names: &[&str]| SearchedDir {
         dir,
         scope,
         names: names.iter().map(|n| (*n).to_string()).collect(),
     };
-    let mut dirs = vec![named(
-        managed.display(""),
-        Scope::Managed,
-        &[names::CLAUDE_MD],
-    )];
+    let mut dirs = Vec::new();
+    if let Some(managed) = managed {
+        dirs.push(named(
+            managed.display(""),
+            Scope::Managed,
+            &[names::CLAUDE_MD],
+        ));
+    }
     if let Some(user) = user {
         dirs.push(named(user.display(""), Scope::User, &[names::CLAUDE_MD]));
     }

@@ -19,6 +19,7 @@ use crate::cli::error::CliError;
 use crate::cli::profile::{ProfileArgs, touch_adds_nothing_for};
 use crate::cli::readers::Readers;
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::prompt::agents;
 use crate::prompt::codex::chain::{
     AGENTS_NAME, LeftOut, LeftOutReason, OVERRIDE_NAME, Root, candidate_names, chain, find_root,
     project_docs,
@@ -41,7 +42,7 @@ pub fn turn0(
     args: &ProfileArgs,
 ) -> Result<ProfileTurn0, CliError> {
     let mut turn0 = ProfileTurn0::default();
-    let codex_home = readers.codex_home();
+    let codex_home = readers.home_of(&agents::codex::CODEX_HOME);
     let ConfigRead {
         config,
         diagnostics,
