@@ -21,7 +21,7 @@
 
 use crate::diagnostic::Diagnostic;
 use crate::limits;
-use crate::prompt::codex::{CodexConfig, is_plain_relative};
+use crate::prompt::agents::codex::{CodexConfig, is_plain_relative};
 use crate::workspace::{Workspace, WsError};
 
 /// The configuration file's name inside `$CODEX_HOME`.

@@ -18,8 +18,8 @@ use std::sync::Arc;
 
 use crate::adapters::codex_config;
 use crate::diagnostic::Diagnostic;
-use crate::prompt::codex::chain::{chain, find_root};
-use crate::prompt::codex::skills::{SkillListing, list_skills, skill_blocks, skill_roots};
+use crate::prompt::agents::codex::chain::{chain, find_root};
+use crate::prompt::agents::codex::skills::{SkillListing, list_skills, skill_blocks, skill_roots};
 use crate::prompt::command::Expansion;
 use crate::prompt::walk::{InvalidAt, Scope, walk};
 use crate::workspace::{EntryKind, Workspace};
@@ -104,7 +104,7 @@ impl CodexSkills {
                 diagnostics.extend(read.diagnostics);
                 read.config.project_root_markers
             }
-            None => crate::prompt::codex::CodexConfig::default().project_root_markers,
+            None => crate::prompt::agents::codex::CodexConfig::default().project_root_markers,
         };
         let walked = walk(Some(&*self.parent), self.project.as_ref(), &self.at)?;
         let root = find_root(&walked, &markers);

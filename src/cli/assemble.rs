@@ -19,7 +19,7 @@ use crate::cli::provider;
 use crate::cli::stats::{self, Stats, Turn0AccountingArgs};
 use crate::cli::turn0::{Turn0Args, collect_turn0};
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::prompt::codex::chain::AGENTS_NAME;
+use crate::prompt::agents::codex::chain::AGENTS_NAME;
 use crate::prompt::divergence;
 use crate::prompt::instructions::sent_file;
 use crate::prompt::profile::Agent;

@@ -6,8 +6,6 @@
 pub mod agents;
 pub mod build;
 pub mod check_stable;
-pub mod claude;
-pub mod codex;
 pub mod command;
 pub mod compare;
 pub mod defaults;

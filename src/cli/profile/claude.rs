@@ -1,5 +1,5 @@
 //! The Claude Code profile wired (SPEC §14.3): the readers of
-//! [`Readers`] handed to the domain loader ([`crate::prompt::claude`]), the
+//! [`Readers`] handed to the domain loader ([`crate::prompt::agents::claude`]), the
 //! approval of external imports from Claude Code's global configuration
 //! ([`crate::adapters::claude_json`]), and the loader's facts as the
 //! profile vocabulary: one instructions message whose parts are every file
@@ -19,7 +19,7 @@ use crate::cli::error::CliError;
 use crate::cli::profile::ProfileArgs;
 use crate::cli::readers::Readers;
 use crate::prompt::agents;
-use crate::prompt::claude::{self, ExternalApproval, NoApproval, names};
+use crate::prompt::agents::claude::{self, ExternalApproval, NoApproval, names};
 use crate::prompt::profile::{ProfileMessage, ProfileTurn0, Searched, SearchedDir};
 use crate::prompt::turn0::Provenance;
 use crate::prompt::walk::{Scope, walk};

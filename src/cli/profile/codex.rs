@@ -2,7 +2,7 @@
 //! walk from `/` to `--at`, the project root and chain, the budgeted
 //! AGENTS.md files and the global file, assembled into one instructions
 //! message whose parts are the global file (scope `user`) then the project
-//! chain, root first. The rules are the domain's ([`crate::prompt::codex`]);
+//! chain, root first. The rules are the domain's ([`crate::prompt::agents::codex`]);
 //! this module only chooses the readers and maps the domain's facts onto
 //! the profile vocabulary.
 //!
@@ -20,12 +20,12 @@ use crate::cli::profile::{ProfileArgs, touch_adds_nothing_for};
 use crate::cli::readers::Readers;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::prompt::agents;
-use crate::prompt::codex::chain::{
+use crate::prompt::agents::codex::chain::{
     AGENTS_NAME, LeftOut, LeftOutReason, OVERRIDE_NAME, Root, candidate_names, chain, find_root,
     project_docs,
 };
-use crate::prompt::codex::global::global_doc;
-use crate::prompt::codex::{CodexConfig, instructions_text};
+use crate::prompt::agents::codex::global::global_doc;
+use crate::prompt::agents::codex::{CodexConfig, instructions_text};
 use crate::prompt::profile::{
     Agent, NotLoaded, NotLoadedReason, Part, PartKind, ProfileMessage, ProfileTurn0, Searched,
     SearchedDir,

@@ -24,8 +24,11 @@
 
 pub mod chain;
 pub mod global;
+mod profile;
 pub mod skill_meta;
 pub mod skills;
+
+pub use profile::{CODEX_HOME, Codex, SPEC};
 
 use crate::limits;
 

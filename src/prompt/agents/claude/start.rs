@@ -5,11 +5,11 @@
 //! here so that the assembly's state ([`Assembly`]) and its rules
 //! ([`RulesTree`]) do not import each other.
 
-use crate::prompt::claude::assembly::{Assembly, exists};
-use crate::prompt::claude::names;
-use crate::prompt::claude::read::{Read, Source};
-use crate::prompt::claude::rules::RulesTree;
-use crate::prompt::claude::switches_fallback_off;
+use crate::prompt::agents::claude::assembly::{Assembly, exists};
+use crate::prompt::agents::claude::names;
+use crate::prompt::agents::claude::read::{Read, Source};
+use crate::prompt::agents::claude::rules::RulesTree;
+use crate::prompt::agents::claude::switches_fallback_off;
 use crate::prompt::profile::{NotLoadedReason, Part, PartKind, Scope};
 use crate::prompt::walk::WalkDir;
 

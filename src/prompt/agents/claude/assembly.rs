@@ -9,10 +9,10 @@ use std::path::{Path, PathBuf};
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::limits;
-use crate::prompt::claude::key::project_key;
-use crate::prompt::claude::paths::RulePaths;
-use crate::prompt::claude::read::{Read, Source, shown};
-use crate::prompt::claude::{ClaudeInstructions, Setup, names};
+use crate::prompt::agents::claude::key::project_key;
+use crate::prompt::agents::claude::paths::RulePaths;
+use crate::prompt::agents::claude::read::{Read, Source, shown};
+use crate::prompt::agents::claude::{ClaudeInstructions, Setup, names};
 use crate::prompt::command::claude_dialect::split_frontmatter;
 use crate::prompt::imports::{self, Bounds, Origin};
 use crate::prompt::markdown::claude_content;

@@ -85,6 +85,7 @@ mod assembly;
 mod key;
 mod memory;
 pub mod paths;
+mod profile;
 mod read;
 mod rules;
 mod start;
@@ -99,6 +100,7 @@ use crate::prompt::walk::{InvalidAt, walk};
 use crate::workspace::Workspace;
 
 pub use paths::{Activation, RulePaths};
+pub use profile::{CONFIG_FILE_HOME, CONFIG_HOME, Claude, MANAGED_HOME, SPEC};
 
 /// The names Claude Code reads in each walk directory.
 pub mod names {

@@ -11,10 +11,10 @@ use std::path::PathBuf;
 
 use crate::diagnostic::Diagnostic;
 use crate::limits;
-use crate::prompt::claude::assembly::{Assembly, Conditional, Importer, origin_of};
-use crate::prompt::claude::names;
-use crate::prompt::claude::paths::{Activation, RulePaths};
-use crate::prompt::claude::read::{Read, Source};
+use crate::prompt::agents::claude::assembly::{Assembly, Conditional, Importer, origin_of};
+use crate::prompt::agents::claude::names;
+use crate::prompt::agents::claude::paths::{Activation, RulePaths};
+use crate::prompt::agents::claude::read::{Read, Source};
 use crate::prompt::command::claude_dialect::split_frontmatter;
 use crate::prompt::markdown::claude_content;
 use crate::prompt::profile::{NotLoadedReason, Part, PartKind, ProfileRule, RuleLoad, Scope};
