@@ -14,7 +14,7 @@ use crate::cli::context::{Context, Format};
 use crate::cli::error::{CliError, Status};
 use crate::cli::output::{self, DocHead};
 use crate::cli::parts::{self, ProfileDocument};
-use crate::cli::profile::{ProfileArgs, profile_turn0, touch_adds_nothing};
+use crate::cli::profile::{ProfileArgs, profile_turn0};
 use crate::cli::provider;
 use crate::cli::stats::{self, Stats, Turn0AccountingArgs};
 use crate::cli::turn0::{Turn0Args, collect_turn0};
@@ -23,6 +23,7 @@ use crate::prompt::agents::codex::chain::AGENTS_NAME;
 use crate::prompt::divergence;
 use crate::prompt::instructions::sent_file;
 use crate::prompt::profile::Agent;
+use crate::prompt::profile::seam::touch_adds_nothing;
 use crate::prompt::turn0::{AssembledMessage, MessageKind, Provenance, Role};
 
 /// Arguments of `assemble`.
@@ -131,7 +132,7 @@ pub fn run(ctx: &Context, args: &AssembleArgs) -> Result<Status, CliError> {
         profile
             .touch
             .iter()
-            .map(|path| touch_adds_nothing(Agent::Mecatl, path)),
+            .map(|path| touch_adds_nothing(Agent::Mecatl.spec(), path)),
     );
     output::print_diagnostics(ctx, &turn0.diagnostics);
     let accounting = stats::for_turn0(&turn0, &args.turn0, &args.accounting, ctx.agent.tokenizer());

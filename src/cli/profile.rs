@@ -1,14 +1,15 @@
-//! The composition root of the agent profiles (SPEC §14): the readers a
-//! profile reads through, and the one registration, [`profile_turn0`],
-//! that maps each agent to the wiring of domain pieces reproducing how it
-//! loads a workspace. `assemble`, `--stats`, `snapshot`/`check`, `explain`
+//! The composition root of the agent profiles (SPEC §14): the run's
+//! readers, homes, options and the engine's pipeline handed to the agent's
+//! registered profile ([`crate::prompt::agents::PROFILES`]), whose run
+//! wires the domain pieces reproducing how it loads a workspace. `assemble`, `--stats`, `snapshot`/`check`, `explain`
 //! and `rules list` all read the [`ProfileTurn0`] it returns; none of them
 //! lists a directory or reads a file of a profile on its own.
 //!
 //! The profiles read through the run's [`Readers`].
 //!
-//! Adding an agent: a module beside [`codex`] that wires the domain pieces
-//! into a [`ProfileTurn0`], and one arm in [`profile_turn0`].
+//! Adding an agent: a folder beside [`crate::prompt::agents::codex`] that
+//! implements [`crate::prompt::profile::seam::Profile`], and one entry in
+//! the table; nothing here names an agent.
 //!
 //! Choices the spec leaves open:
 //! - The directories above the workspace are the lexical ancestors of `-C`
@@ -16,19 +17,18 @@
 //! - Options of `assemble` that only the engine has (`--no-rules`,
 //!   `--soul-file`, …) are ignored under a profile, with an info line.
 
-pub mod claude;
-pub mod codex;
 pub mod fate;
-pub mod mecatl;
 pub mod skills;
 
 use crate::cli::args::{ListingArgs, TouchArgs};
 use crate::cli::context::{Context, with_context_diagnostics};
 use crate::cli::error::CliError;
 use crate::cli::readers::Readers;
+use crate::cli::turn0::{Turn0Args, engine_report};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::prompt::compare::Offered;
-use crate::prompt::profile::{Agent, ProfileTurn0, Touched};
+use crate::prompt::profile::seam::{HomeDir, Setup};
+use crate::prompt::profile::{Agent, ProfileTurn0};
 
 /// What a profile's turn 0 is asked for, resolved against the context.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -101,11 +101,19 @@ pub fn agent_run(
     args: &ProfileArgs,
 ) -> Result<AgentRun, CliError> {
     let ctx = readers.context();
-    let mut turn0 = match agent {
-        Agent::Codex => codex::turn0(ctx, readers, args)?,
-        Agent::Claude => claude::turn0(ctx, readers, args)?,
-        Agent::Mecatl => mecatl::turn0(readers, args)?,
+    let homes = |home: &HomeDir| readers.home_of(home);
+    let engine = || engine_report(readers, &Turn0Args::default());
+    let setup = Setup {
+        project: readers.project(),
+        parent: readers.parent(),
+        homes: &homes,
+        home: ctx.locations.home.as_deref(),
+        at: &ctx.at,
+        trusted: ctx.trust.trusted,
+        touch: &args.touch,
+        engine: &engine,
     };
+    let mut turn0 = agent.profile().open(&setup).turn0()?;
     let offered = skills::add_listing(readers, agent, args, &mut turn0)?;
     if turn0.messages.is_empty() && !turn0.withheld_any() {
         turn0.diagnostics.push(Diagnostic::new(
@@ -118,30 +126,4 @@ pub fn agent_run(
         ));
     }
     Ok(AgentRun { turn0, offered })
-}
-
-/// Adds what `--touch` adds under a profile that loads nothing lazily
-/// (SPEC §14.3: mecatl and codex): an empty section per path, and an info
-/// line saying so.
-pub fn touch_adds_nothing_for(agent: Agent, args: &ProfileArgs, turn0: &mut ProfileTurn0) {
-    for path in &args.touch {
-        turn0.diagnostics.push(touch_adds_nothing(agent, path));
-        turn0.touch.push(Touched {
-            path: path.clone(),
-            parts: Vec::new(),
-        });
-    }
-}
-
-/// The info line for `--touch` under a profile that loads nothing lazily
-/// (SPEC §14.3: mecatl and codex).
-pub fn touch_adds_nothing(agent: Agent, path: &str) -> Diagnostic {
-    Diagnostic::new(
-        Severity::Info,
-        Some(path.to_string()),
-        format!(
-            "--touch: {} loads nothing more when a file is read, so reading this path adds nothing",
-            agent.title()
-        ),
-    )
 }

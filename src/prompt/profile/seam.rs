@@ -15,9 +15,14 @@
 
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
-use crate::prompt::profile::{Agent, Scope};
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::prompt::profile::{Agent, ProfileTurn0, Scope, Touched};
 use crate::prompt::tokens::Tokenizer;
+use crate::prompt::turn0::{ReadFault, Turn0Report};
+use crate::prompt::walk::InvalidAt;
+use crate::workspace::Workspace;
 
 /// What the house knows about an agent, as data.
 #[derive(Debug)]
@@ -85,11 +90,87 @@ impl HomeDir {
     }
 }
 
+/// What the composition root hands every profile for one run: the
+/// readers, the agent's homes, the run's options, and the engine's own
+/// pipeline (which only the engine's profile runs).
+pub struct Setup<'a> {
+    /// The workspace: confined, trust-gated.
+    pub project: &'a dyn Workspace,
+    /// The directories above the workspace: `/`, links followed.
+    pub parent: &'a dyn Workspace,
+    /// A reader of one of the agent's [`HomeDir`]s, links followed; `None`
+    /// when it has no place (no home directory).
+    pub homes: &'a dyn Fn(&HomeDir) -> Option<Arc<dyn Workspace>>,
+    /// The user's home directory, if any.
+    pub home: Option<&'a Path>,
+    /// The agent's start directory (`--at`), workspace-relative.
+    pub at: &'a str,
+    /// Whether the workspace is trusted (SPEC §3.2).
+    pub trusted: bool,
+    /// The `--touch` paths, workspace-relative.
+    pub touch: &'a [String],
+    /// The engine's turn 0, assembled by its one registration list.
+    pub engine: &'a dyn Fn() -> Result<Turn0Report, ReadFault>,
+}
+
+impl Setup<'_> {
+    /// `--at` for sentences: `.` for the workspace root.
+    pub fn at_label(&self) -> &str {
+        if self.at.is_empty() { "." } else { self.at }
+    }
+}
+
+/// Why a profile could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum ProfileError {
+    /// `--at` names no directory of the workspace (a usage error).
+    #[error(transparent)]
+    InvalidAt(#[from] InvalidAt),
+    /// A file that must be read could not be.
+    #[error(transparent)]
+    ReadFault(#[from] ReadFault),
+}
+
 /// A registered profile: stateless, one per agent, listed once in
 /// [`crate::prompt::agents::PROFILES`].
 pub trait Profile: Sync {
     /// The agent's data.
     fn spec(&self) -> &'static ProfileSpec;
+
+    /// The agent over one workspace, for one run.
+    fn open<'a>(&self, setup: &'a Setup<'a>) -> Box<dyn ProfileRun + 'a>;
+}
+
+/// One agent over one workspace.
+pub trait ProfileRun {
+    /// What the agent loads at start, and what `--touch` adds.
+    fn turn0(&self) -> Result<ProfileTurn0, ProfileError>;
+}
+
+/// Adds what `--touch` adds under a profile that loads nothing lazily
+/// (SPEC §14.3: mecatl and codex): an empty section per path, and an info
+/// line saying so.
+pub fn touch_adds_nothing_for(spec: &ProfileSpec, touch: &[String], turn0: &mut ProfileTurn0) {
+    for path in touch {
+        turn0.diagnostics.push(touch_adds_nothing(spec, path));
+        turn0.touch.push(Touched {
+            path: path.clone(),
+            parts: Vec::new(),
+        });
+    }
+}
+
+/// The info line for `--touch` under a profile that loads nothing lazily
+/// (SPEC §14.3: mecatl and codex).
+pub fn touch_adds_nothing(spec: &ProfileSpec, path: &str) -> Diagnostic {
+    Diagnostic::new(
+        Severity::Info,
+        Some(path.to_string()),
+        format!(
+            "--touch: {} loads nothing more when a file is read, so reading this path adds nothing",
+            spec.title
+        ),
+    )
 }
 
 #[cfg(test)]

@@ -1,9 +1,11 @@
 //! The engine's profile (SPEC Part I, §14.1): the default, what Mecatl
-//! itself sends.
+//! itself sends, its pipeline handed in by the composition root.
+
+mod run;
 
 use crate::limits;
 use crate::prompt::profile::Agent;
-use crate::prompt::profile::seam::{Profile, ProfileSpec};
+use crate::prompt::profile::seam::{Profile, ProfileRun, ProfileSpec, Setup};
 use crate::prompt::tokens::Tokenizer;
 
 /// The engine's data.
@@ -27,5 +29,9 @@ pub struct Mecatl;
 impl Profile for Mecatl {
     fn spec(&self) -> &'static ProfileSpec {
         &SPEC
+    }
+
+    fn open<'a>(&self, setup: &'a Setup<'a>) -> Box<dyn ProfileRun + 'a> {
+        Box::new(run::MecatlRun { setup })
     }
 }

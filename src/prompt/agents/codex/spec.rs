@@ -1,7 +1,7 @@
 //! Codex CLI's profile (SPEC §14.4, §14.6).
 
 use crate::limits;
-use crate::prompt::profile::seam::{HomeDefault, HomeDir, Profile, ProfileSpec};
+use crate::prompt::profile::seam::{HomeDefault, HomeDir, ProfileSpec};
 use crate::prompt::profile::{Agent, Scope};
 use crate::prompt::tokens::Tokenizer;
 
@@ -28,12 +28,3 @@ pub const SPEC: ProfileSpec = ProfileSpec {
     homes: &[CODEX_HOME],
     config_dirs: &[".codex", ".agents"],
 };
-
-/// Codex CLI's registration.
-pub struct Codex;
-
-impl Profile for Codex {
-    fn spec(&self) -> &'static ProfileSpec {
-        &SPEC
-    }
-}

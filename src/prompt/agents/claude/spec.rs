@@ -1,7 +1,7 @@
 //! Claude Code's profile (SPEC §14.3, §14.5).
 
 use crate::limits;
-use crate::prompt::profile::seam::{HomeDefault, HomeDir, Profile, ProfileSpec};
+use crate::prompt::profile::seam::{HomeDefault, HomeDir, ProfileSpec};
 use crate::prompt::profile::{Agent, Scope};
 use crate::prompt::tokens::Tokenizer;
 
@@ -43,12 +43,3 @@ pub const SPEC: ProfileSpec = ProfileSpec {
     homes: &[CONFIG_HOME, CONFIG_FILE_HOME, MANAGED_HOME],
     config_dirs: &[".claude"],
 };
-
-/// Claude Code's registration.
-pub struct Claude;
-
-impl Profile for Claude {
-    fn spec(&self) -> &'static ProfileSpec {
-        &SPEC
-    }
-}
