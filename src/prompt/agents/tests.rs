@@ -95,7 +95,14 @@ fn compare_reads_every_profile_the_largest_reader_first() {
     let order = read_order();
     assert_eq!(order.len(), Agent::ALL.len());
     assert!(Agent::ALL.iter().all(|agent| order.contains(agent)));
-    assert_eq!(order, [Agent::Claude, Agent::Mecatl, Agent::Codex]);
+    let caps: Vec<u64> = order.iter().map(|agent| agent.spec().read_cap).collect();
+    assert!(caps.windows(2).all(|pair| pair[0] >= pair[1]), "{caps:?}");
+    // The order compare's module doc states for the first three.
+    let first: Vec<Agent> = order
+        .into_iter()
+        .filter(|agent| [Agent::Claude, Agent::Mecatl, Agent::Codex].contains(agent))
+        .collect();
+    assert_eq!(first, [Agent::Claude, Agent::Mecatl, Agent::Codex]);
 }
 
 #[test]
@@ -104,21 +111,27 @@ fn every_configuration_directory_is_one_agents_and_every_variable_read_once() {
     assert_eq!(dirs.iter().collect::<HashSet<_>>().len(), dirs.len());
     assert!(PROFILES.iter().all(|p| !p.spec().config_dirs.is_empty()));
     let vars: Vec<&str> = home_vars().collect();
-    assert_eq!(vars, ["CLAUDE_CONFIG_DIR", "CODEX_HOME"]);
+    assert_eq!(vars.iter().collect::<HashSet<_>>().len(), vars.len());
+    assert!(vars.contains(&"CLAUDE_CONFIG_DIR") && vars.contains(&"CODEX_HOME"));
 }
 
 #[test]
 fn only_codex_counts_exactly_and_has_no_rules() {
-    let exact: Vec<bool> = Agent::ALL.map(|a| a.tokenizer().is_exact()).to_vec();
-    assert_eq!(exact, [false, false, true]);
-    let rules: Vec<bool> = Agent::ALL.map(Agent::has_rules).to_vec();
-    assert_eq!(rules, [true, true, false]);
+    assert!(Agent::Codex.tokenizer().is_exact());
+    assert!(!Agent::Claude.tokenizer().is_exact() && !Agent::Mecatl.tokenizer().is_exact());
+    assert!(!Agent::Codex.has_rules());
+    assert!(Agent::Claude.has_rules() && Agent::Mecatl.has_rules());
 }
 
 #[test]
 fn spoken_lists_join_the_last_with_or() {
-    assert_eq!(
-        spoken(|spec| spec.name.to_string()),
-        "mecatl, claude or codex"
+    let said = spoken(|spec| spec.name.to_string());
+    let names: Vec<&str> = names().collect();
+    assert!(said.starts_with("mecatl, claude"), "{said}");
+    assert!(
+        said.ends_with(&format!(" or {}", names[names.len() - 1])),
+        "{said}"
     );
+    assert_eq!(said.matches(" or ").count(), 1);
+    assert_eq!(said.matches(", ").count(), names.len() - 2);
 }
