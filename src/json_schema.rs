@@ -17,6 +17,10 @@
 //!   hand-written `Serialize` impl and not to its schema fails the
 //!   validation of real outputs; only free-form maps (frontmatter) stay
 //!   open;
+//! - a file the binary reads that has no schema of its own
+//!   (`.mecatl-prompt.toml`) gets one too, from the type it is read into,
+//!   for deserialisation (defaulted fields optional, no `null`, which TOML
+//!   lacks): editors validate TOML against it;
 //! - `UPDATE_SCHEMAS=1 cargo test --lib json_schema` rewrites the files.
 
 use schemars::{Schema, json_schema};
@@ -82,7 +86,8 @@ pub(crate) use closed_schema;
 struct Document {
     /// The file name under `schemas/`, without `.json`.
     file: &'static str,
-    /// The command lines that print it.
+    /// The command lines that print it (or, for a file the binary only
+    /// reads, what the file is).
     printed_by: &'static str,
     /// The `schema` tag of the documents (the providers' shapes have none).
     tag: Option<&'static str>,
@@ -99,6 +104,31 @@ fn schema_of<T: schemars::JsonSchema>() -> Schema {
         .into_root_schema_for::<T>()
 }
 
+/// The schema of a file `T` is read from (its defaulted and optional
+/// fields not required, never `null`, which TOML lacks), draft 2020-12,
+/// every object closed.
+fn schema_of_input<T: schemars::JsonSchema>() -> Schema {
+    schemars::generate::SchemaSettings::draft2020_12()
+        .for_deserialize()
+        .with_transform(close_objects)
+        .with_transform(no_null)
+        .into_generator()
+        .into_root_schema_for::<T>()
+}
+
+/// Takes `null` out of every `type` list: an optional field of a TOML file
+/// is absent, never `null`.
+fn no_null(schema: &mut Schema) {
+    if let Some(serde_json::Value::Array(types)) = schema.get_mut("type") {
+        types.retain(|t| t != "null");
+        if let [only] = types.as_slice() {
+            let only = only.clone();
+            schema.insert("type".into(), only);
+        }
+    }
+    schemars::transform::transform_subschemas(&mut no_null, schema);
+}
+
 /// Closes every object schema that lists its properties and says nothing
 /// of others: a document holds exactly the fields its type serialises, so
 /// a field the schema does not know is an error (the open objects, such as
@@ -113,7 +143,9 @@ fn close_objects(schema: &mut Schema) {
 /// Every JSON document the binary prints, one line each: its file, the
 /// type that serialises it, the command lines that print it, and its
 /// `schema` tag when that is not `mecatl-prompt/v1` (`None` for the
-/// providers' shapes, which carry none).
+/// providers' shapes, which carry none); then the files it reads that
+/// have no other schema (lint's configuration, whose TOML editors
+/// validate against a JSON Schema).
 fn documents() -> Vec<Document> {
     use crate::cli::output::SCHEMA;
     use crate::cli::provider::{AnthropicMessage, AnthropicSystem, Messages, OpenAiMessage};
@@ -135,7 +167,7 @@ fn documents() -> Vec<Document> {
         (@tag) => { Some(SCHEMA) };
         (@tag $tag:expr) => { $tag };
     }
-    documents![
+    let mut documents = documents![
         "build" => build::BuildDocument<'static>, "build --format json";
         "build-check-stable" => build::CheckStableDocument<'static>,
             "build --check-stable --format json";
@@ -161,7 +193,17 @@ fn documents() -> Vec<Document> {
             None;
         "openai-messages" => Messages<OpenAiMessage<'static>>,
             "build --format openai, assemble --format openai", None;
-    ]
+        "lint-baseline" => crate::prompt::lint::policy::Baseline,
+            "lint --write-baseline FILE (the baseline lint --baseline FILE reads)",
+            Some(crate::prompt::lint::policy::BASELINE_SCHEMA);
+    ];
+    documents.push(Document {
+        file: "mecatl-prompt-toml",
+        printed_by: "lint configuration, .mecatl-prompt.toml at the workspace root",
+        tag: None,
+        schema: schema_of_input::<crate::prompt::lint::policy::ConfigFile>,
+    });
+    documents
 }
 
 /// The file text of `document`'s schema: titled with the command lines

@@ -15,4 +15,6 @@ pub mod diagnostic;
 mod json_schema;
 pub mod limits;
 pub mod prompt;
+#[cfg(test)]
+mod test_corpus;
 pub mod workspace;

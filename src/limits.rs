@@ -229,3 +229,12 @@ pub const COMPARE_DIFF_TIMEOUT: std::time::Duration = std::time::Duration::from_
 /// listed directory is closed and its files take the path from the root
 /// (ours).
 pub const HELD_DIRECTORY_FDS: usize = 128;
+
+// Lint configuration (SPEC §20.5).
+
+/// Largest `.mecatl-prompt.toml` lint reads; a configuration is a few
+/// hundred bytes, so a larger file is an error, not a cut (ours).
+pub const MAX_LINT_CONFIG_BYTES: u64 = 1 << 20;
+/// Largest baseline `lint --baseline` reads: about 150 bytes an entry, so
+/// some 100,000 accepted findings (ours).
+pub const MAX_LINT_BASELINE_BYTES: u64 = 16 << 20;

@@ -17,6 +17,7 @@ mod os;
 pub use mem::{MemNode, MemWorkspace};
 pub use memo::{MemoCounts, MemoWorkspace, ReadMemo};
 pub use os::OsWorkspace;
+pub(crate) use os::open_nonblocking;
 
 /// What a path is, after symbolic links have been resolved (for `stat`) or
 /// as listed (for `list`, where links are reported as [`EntryKind::Symlink`]).
@@ -243,6 +244,18 @@ impl<T: Workspace + ?Sized> Workspace for &T {
     fn real_path(&self, rel: &str) -> Result<PathBuf, WsError> {
         (**self).real_path(rel)
     }
+}
+
+/// The components of the relative path `rel` joined with `/`, on every
+/// platform (SPEC §20.1: workspace-relative paths in output use `/`, so a
+/// snapshot taken on Windows checks on Linux). A component that is not
+/// valid Unicode is decoded lossily.
+pub fn slashed(rel: &Path) -> String {
+    let parts: Vec<_> = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy())
+        .collect();
+    parts.join("/")
 }
 
 /// Joins workspace-relative path pieces with `/`, skipping empty ones.

@@ -222,7 +222,6 @@ impl CommandSource for CommandCatalog {
 
 #[cfg(test)]
 mod tests {
-    use std::os::unix::ffi::OsStrExt;
     use std::path::Path;
 
     use serde_json::json;
@@ -460,6 +459,8 @@ mod tests {
         std::fs::write(path, content).unwrap();
     }
 
+    // Unix only: makes symbolic links with std::os::unix (Windows links need privileges the test cannot assume).
+    #[cfg(unix)]
     #[test]
     fn operator_directories_replace_the_project_ones_in_order() {
         let first = tempfile::tempdir().unwrap();
@@ -518,8 +519,12 @@ mod tests {
         assert_eq!(catalog.completion_names(), ["fix", "linked", "only"]);
     }
 
+    // Unix only: a FIFO, a symbolic link and a file name that is not UTF-8.
+    #[cfg(unix)]
     #[test]
     fn os_special_files_escapes_and_odd_names() {
+        use std::os::unix::ffi::OsStrExt;
+
         let outside = tempfile::tempdir().unwrap();
         write(&outside.path().join("secret.md"), "secret");
         let root = tempfile::tempdir().unwrap();
@@ -663,17 +668,9 @@ mod tests {
         }
     }
 
-    fn corpus_root() -> Option<PathBuf> {
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .ancestors()
-            .map(|dir| dir.join("shared/corpus"))
-            .find(|dir| dir.is_dir())
-    }
-
     #[test]
     fn corpus_command_files_are_listed_or_diagnosed() {
-        let Some(corpus) = corpus_root() else {
-            eprintln!("no shared/corpus next to the crate; skipping the corpus pass");
+        let Some(corpus) = crate::test_corpus::corpus_root() else {
             return;
         };
         let mut seen = 0;

@@ -201,7 +201,6 @@ fn cut_at_line(text: &str, max: usize) -> String {
 mod tests {
     use super::*;
     use std::fs;
-    use std::path::PathBuf;
 
     /// Runs git for test set-up, isolated from the machine's git config.
     fn git(dir: &Path, args: &[&str]) -> String {
@@ -336,9 +335,11 @@ mod tests {
         );
     }
 
+    // Unix only: the trap is a shell script marked executable.
+    #[cfg(unix)]
     /// A repository whose configured fsmonitor is a script leaving a marker,
     /// with a tracked file rewritten so its index entry is stale.
-    fn repo_with_fsmonitor_trap() -> (tempfile::TempDir, PathBuf) {
+    fn repo_with_fsmonitor_trap() -> (tempfile::TempDir, std::path::PathBuf) {
         let repo = new_repo();
         commit(repo.path(), "a.txt", "first");
         let marker = repo.path().join(".git/fsmonitor-ran");
@@ -356,6 +357,8 @@ mod tests {
         (repo, marker)
     }
 
+    // Unix only: the trap is a shell script marked executable.
+    #[cfg(unix)]
     #[test]
     fn never_runs_a_configured_fsmonitor_nor_rewrites_the_index() {
         let (repo, marker) = repo_with_fsmonitor_trap();

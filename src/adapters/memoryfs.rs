@@ -9,8 +9,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::fs::{File, OpenOptions, TryLockError};
-use std::os::unix::fs::OpenOptionsExt;
+use std::fs::{File, TryLockError};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -128,11 +127,7 @@ impl MemoryStore {
         }
         // Read-only and non-blocking: never creates the file, never hangs
         // should it be swapped for a FIFO after the check above.
-        let file = match OpenOptions::new()
-            .read(true)
-            .custom_flags(libc::O_NONBLOCK)
-            .open(self.dir.join(LOCK_FILE))
-        {
+        let file = match crate::workspace::open_nonblocking(&self.dir.join(LOCK_FILE)) {
             Ok(file) => file,
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => return None,
             Err(err) => return without_lock(format!("cannot be opened: {err}")),

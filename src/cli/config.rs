@@ -6,7 +6,6 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use sha2::{Digest, Sha256};
 
 use crate::adapters::git::git_status;
 use crate::cli::context::Context;
@@ -77,13 +76,7 @@ pub struct SuffixArgs {
     pub no_operator_profile: bool,
 }
 
-/// Lowercase hex SHA-256 of `text`.
-pub fn sha256_hex(text: &str) -> String {
-    Sha256::digest(text.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
+pub use crate::prompt::text::sha256_hex;
 
 /// The platform name the engine reports (Go's `GOOS`): `linux`, `darwin`,
 /// `windows`, …

@@ -392,11 +392,7 @@ impl Context {
                 self.workspace.display()
             ))
         })?;
-        let parts: Vec<String> = relative
-            .components()
-            .map(|c| c.as_os_str().to_string_lossy().into_owned())
-            .collect();
-        Ok(parts.join("/"))
+        Ok(crate::workspace::slashed(relative))
     }
 
     /// `--at` as JSON and headers show it: `.` for the workspace root.

@@ -1,7 +1,12 @@
-//! `lint` (SPEC §15.3, §15.5): the findings of [`crate::prompt::lint`] in
-//! four formats — text, JSON, GitHub workflow commands and SARIF 2.1.0 —
-//! and the exit status: 1 when an error remains (or, with `--deny
-//! warnings`, a warning), else 0.
+//! `lint` (SPEC §15.3, §15.5, §20.5): the findings of
+//! [`crate::prompt::lint`], judged by the workspace's configuration
+//! ([`crate::prompt::lint::policy`]), in four formats — text, JSON, GitHub
+//! workflow commands and SARIF 2.1.0 — and the exit status: 1 when an
+//! error remains (or, with `--deny warnings`, a warning), else 0.
+//!
+//! Precedence: the command line, then `.mecatl-prompt.toml`, then the
+//! defaults — `--agents` replaces the file's `agents`, `--deny warnings`
+//! and `--deny errors` replace its `deny`.
 //!
 //! Trust: lint reads the project's files only to check them, like `rules
 //! list --check`; it never injects anything, so it works untrusted, and it
@@ -20,6 +25,15 @@
 //! - SARIF lists every code as a rule, found or not, so `ruleIndex` is the
 //!   code's number minus one; a location's `uri` is the workspace-relative
 //!   path, percent-encoded, against `uriBaseId` `%SRCROOT%`.
+//! - The configuration's warnings (unknown codes, in the file, a comment
+//!   or a baseline) are diagnostics: on stderr and in the JSON's
+//!   `diagnostics`, never findings, so they never change the exit status.
+//! - `--write-baseline FILE` records the findings left after the
+//!   configuration, then reports as `--baseline FILE` would right after
+//!   (no findings, exit 0); `-v` says how many it recorded. It cannot be
+//!   combined with `--baseline`.
+
+use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 use serde::Serialize;
@@ -28,8 +42,10 @@ use crate::adapters::trust::Trust;
 use crate::cli::context::with_context_diagnostics;
 use crate::cli::context::{Context, Format};
 use crate::cli::error::{CliError, Status};
+use crate::cli::lint_config::{read_baseline, read_config, write_baseline};
 use crate::cli::output::{self, SCHEMA};
 use crate::diagnostic::Diagnostic;
+use crate::prompt::lint::policy::{Baseline, Sources};
 use crate::prompt::lint::{Code, Finding, Level, LintOptions, LintReport, lint};
 use crate::prompt::profile::Agent;
 
@@ -37,13 +53,24 @@ use crate::prompt::profile::Agent;
 #[derive(Debug, Clone, Args)]
 pub struct LintArgs {
     /// Report only findings that concern these agents (comma-separated: mecatl, claude, codex)
-    /// [default: all three]
+    /// [default: `agents` in .mecatl-prompt.toml, else all three]
     #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = parse_agent)]
     pub agents: Vec<Agent>,
 
-    /// Also exit 1 when a warning remains
+    /// Also exit 1 when a warning remains (`warnings`), or only on an error (`errors`)
+    /// [default: `deny` in .mecatl-prompt.toml, else errors]
     #[arg(long, value_enum, value_name = "LEVEL")]
     pub deny: Option<Deny>,
+
+    /// Report only the findings not recorded in FILE, a baseline written by --write-baseline;
+    /// `-` reads stdin
+    #[arg(long, value_name = "FILE", conflicts_with = "write_baseline")]
+    pub baseline: Option<PathBuf>,
+
+    /// Record the current findings in FILE as accepted (the one option that writes a file),
+    /// then report as --baseline FILE would
+    #[arg(long, value_name = "FILE")]
+    pub write_baseline: Option<PathBuf>,
 }
 
 /// What `--deny` makes fail besides errors.
@@ -51,6 +78,8 @@ pub struct LintArgs {
 pub enum Deny {
     /// Warnings fail the run too.
     Warnings,
+    /// Only errors fail the run, whatever .mecatl-prompt.toml says.
+    Errors,
 }
 
 fn parse_agent(name: &str) -> Result<Agent, String> {
@@ -60,13 +89,27 @@ fn parse_agent(name: &str) -> Result<Agent, String> {
 /// Runs `lint`.
 pub fn run(ctx: &Context, args: &LintArgs) -> Result<Status, CliError> {
     ctx.require_format("lint", &[Format::Github, Format::Sarif])?;
-    let agents: Vec<Agent> = if args.agents.is_empty() {
-        Agent::ALL.to_vec()
-    } else {
-        Agent::ALL
-            .into_iter()
-            .filter(|agent| args.agents.contains(agent))
-            .collect()
+    let (config, mut notes) = read_config(ctx)?;
+    let baseline = match &args.baseline {
+        Some(path) => {
+            let (baseline, warnings) = read_baseline(ctx, path)?;
+            notes.extend(warnings);
+            Some(baseline)
+        }
+        None => None,
+    };
+    let chosen = match (&args.agents, &config.policy.agents) {
+        (flag, _) if !flag.is_empty() => flag.as_slice(),
+        (_, Some(file)) => file.as_slice(),
+        _ => &Agent::ALL,
+    };
+    let agents: Vec<Agent> = Agent::ALL
+        .into_iter()
+        .filter(|agent| chosen.contains(agent))
+        .collect();
+    let deny_warnings = match args.deny {
+        Some(deny) => deny == Deny::Warnings,
+        None => config.policy.deny_warnings,
     };
     let options = LintOptions {
         home: ctx.locations.home.clone(),
@@ -74,7 +117,25 @@ pub fn run(ctx: &Context, args: &LintArgs) -> Result<Status, CliError> {
     };
     let mut report = lint(ctx.reader.as_ref(), &options);
     report.retain_agents(&agents);
-    let diagnostics = with_context_diagnostics(ctx, report.diagnostics.clone(), false);
+    let mut sources = Sources::new(ctx.reader.as_ref());
+    let mut findings = config
+        .policy
+        .apply(&mut sources, std::mem::take(&mut report.findings));
+    if let Some(path) = &args.write_baseline {
+        let recorded = Baseline::record(&mut sources, &findings);
+        write_baseline(ctx, path, &recorded)?;
+        notes.push(Diagnostic::info(
+            path.display().to_string(),
+            format!("recorded {} findings as the baseline", findings.len()),
+        ));
+        findings.clear();
+    } else if let Some(baseline) = &baseline {
+        findings = baseline.filter(&mut sources, findings);
+    }
+    report.findings = findings;
+    notes.append(&mut report.diagnostics);
+    notes.extend(sources.into_diagnostics());
+    let diagnostics = with_context_diagnostics(ctx, notes, false);
     output::print_diagnostics(ctx, &diagnostics);
     let summary = Summary::of(&report);
     match ctx.format {
@@ -92,7 +153,7 @@ pub fn run(ctx: &Context, args: &LintArgs) -> Result<Status, CliError> {
         // Text (the other formats were refused above).
         _ => output::print_text(&text(&report, &summary))?,
     }
-    let denied = args.deny == Some(Deny::Warnings) && summary.warnings > 0;
+    let denied = deny_warnings && summary.warnings > 0;
     Ok(if summary.errors > 0 || denied {
         Status::CheckFailed
     } else {

@@ -198,13 +198,7 @@ fn portable(ctx: &Context, path: &str) -> String {
         return path.to_string();
     };
     match Path::new(path).strip_prefix(home) {
-        Ok(rest) => {
-            let parts: Vec<String> = rest
-                .components()
-                .map(|c| c.as_os_str().to_string_lossy().into_owned())
-                .collect();
-            format!("~/{}", parts.join("/"))
-        }
+        Ok(rest) => format!("~/{}", crate::workspace::slashed(rest)),
         _ => path.to_string(),
     }
 }

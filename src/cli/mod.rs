@@ -31,6 +31,7 @@ pub mod error;
 pub mod expand;
 pub mod explain;
 pub mod lint;
+mod lint_config;
 pub mod man;
 pub mod manifest;
 pub mod output;
@@ -127,7 +128,10 @@ pub enum Command {
     /// note), a file and line, and the agents it concerns. Exit 1 when an error remains, or a
     /// warning with --deny warnings. Reads the project's files only to check them (it works
     /// untrusted) and never runs anything. --format github prints workflow commands for GitHub
-    /// Actions; --format sarif prints SARIF 2.1.0 for code scanning.
+    /// Actions; --format sarif prints SARIF 2.1.0 for code scanning. .mecatl-prompt.toml at the
+    /// workspace root sets agents, deny, disabled codes and severities (by path too); a
+    /// `<!-- mecatl-prompt: disable MPnnn -->` or `disable-next-line` comment turns a code off
+    /// in its file; --baseline reports only findings not recorded by --write-baseline.
     Lint(lint::LintArgs),
     /// Print a shell completion script
     Completions(completions::CompletionsArgs),

@@ -206,8 +206,8 @@ fn link_text(reader: &dyn Workspace, rel: &str, text: &str) -> Option<String> {
     }
     let root = Path::new("/");
     let resolved = normalise(&root.join(parent(rel)).join(target));
-    let resolved = resolved.strip_prefix(root).ok()?.to_str()?;
-    let is_file = matches!(reader.stat(resolved), Ok(EntryKind::File));
+    let resolved = crate::workspace::slashed(resolved.strip_prefix(root).ok()?);
+    let is_file = matches!(reader.stat(&resolved), Ok(EntryKind::File));
     (resolved != rel && is_file).then(|| target.to_string())
 }
 

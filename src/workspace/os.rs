@@ -1,36 +1,83 @@
-//! [`OsWorkspace`]: the workspace port over a directory on disk (SPEC §3.1).
+//! [`OsWorkspace`]: the workspace port over a directory on disk (SPEC §3.1,
+//! §20.1).
+//!
+//! The routes below (resolve, check, open, read to the bound) are the same
+//! on every system; what differs per platform sits behind one small
+//! interface, [`sys`], picked here and nowhere else:
+//!
+//! - the file primitives: what an entry is, opening a file for reading
+//!   without blocking and without following a final link, positioned
+//!   reads, telling a link loop from other errors — [`unix`] for every Unix,
+//!   [`windows`] for Windows;
+//! - the fast path: on Linux ([`linux`]) files and directories opened
+//!   beneath the root held open (`openat2` with `RESOLVE_BENEATH |
+//!   RESOLVE_NO_SYMLINKS`), listings read with `getdents64`, a few listed
+//!   directories held open; elsewhere ([`portable`]) no such path, listings
+//!   from the standard library, and every file takes the routes of
+//!   [`OsWorkspace`] that resolve links by path.
+//!
+//! Both keep the same promises: never follow a link out of the workspace
+//! (on Windows symbolic links, junctions and every other reparse point are
+//! links), never block on a FIFO or a device, never read past the caller's
+//! bound. What the portable path cannot promise:
+//!
+//! - Between resolving a path (a `realpath`, or `GetFinalPathNameByHandle`
+//!   on Windows) and opening it, another process can swap a directory of
+//!   that path for a link. The open itself refuses a final link (Unix
+//!   `O_NOFOLLOW`; Windows opens the reparse point itself and refuses it),
+//!   but not one on a directory above, so a process racing the tool on a
+//!   directory it can write can make one read go out of the workspace. On
+//!   Linux the kernel closes that window for every path with no link on it.
+//! - On Windows, a file named like a device (`CON.md`, `aux/x.md`) is
+//!   refused as a device rather than read; the look before the open is
+//!   what keeps a device from being opened at all.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io;
-use std::os::unix::fs::{FileExt, FileTypeExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use super::{Bounded, DirEntry, EntryKind, LinkPolicy, Workspace, WsError, components};
 
-mod beneath;
-mod dirent;
+#[cfg(target_os = "linux")]
+mod linux;
+#[cfg(not(target_os = "linux"))]
+mod portable;
+#[cfg(unix)]
+mod unix;
+#[cfg(windows)]
+mod windows;
 
-use beneath::{Beneath, Looked};
+/// The platform's side of the workspace port: the one place that picks a
+/// platform module.
+mod sys {
+    #[cfg(target_os = "linux")]
+    pub(super) use super::linux::{Beneath, list_dir};
+    #[cfg(not(target_os = "linux"))]
+    pub(super) use super::portable::{Beneath, list_dir};
+    #[cfg(all(unix, not(target_os = "linux")))]
+    pub(super) use super::unix::kind_of_type;
+    #[cfg(unix)]
+    pub(super) use super::unix::{is_loop, kind_of, open_file, read_at};
+    #[cfg(windows)]
+    pub(super) use super::windows::{is_loop, kind_of, kind_of_type, open_file, read_at};
+}
 
-fn kind_of(file_type: std::fs::FileType) -> EntryKind {
-    if file_type.is_symlink() {
-        EntryKind::Symlink
-    } else if file_type.is_file() {
-        EntryKind::File
-    } else if file_type.is_dir() {
-        EntryKind::Dir
-    } else if file_type.is_fifo() {
-        EntryKind::Other("FIFO")
-    } else if file_type.is_socket() {
-        EntryKind::Other("socket")
-    } else if file_type.is_char_device() || file_type.is_block_device() {
-        EntryKind::Other("device")
-    } else {
-        EntryKind::Other("special file")
-    }
+use sys::Beneath;
+
+/// What a look at a path without following a link found.
+#[derive(Debug)]
+enum Looked {
+    /// Not looked at (a path that is not plain components, no `openat2`,
+    /// a directory not known to lie inside the root): another route must
+    /// look.
+    Untried,
+    /// A link on the path: the exact route resolves it.
+    Link,
+    /// What the entry is, or why it cannot be looked at (a missing one).
+    Kind(io::Result<EntryKind>),
 }
 
 fn other_name(kind: EntryKind) -> &'static str {
@@ -40,6 +87,13 @@ fn other_name(kind: EntryKind) -> &'static str {
         EntryKind::File => "file",
         EntryKind::Symlink => "symlink",
     }
+}
+
+/// Opens the file at `path` for reading without blocking on it (a FIFO or
+/// a device is never waited on), following links: for readers outside the
+/// workspace port (the memory store's lock file).
+pub(crate) fn open_nonblocking(path: &Path) -> io::Result<File> {
+    sys::open_file(path, false)
 }
 
 /// A workspace rooted at a directory on disk.
@@ -146,7 +200,7 @@ impl OsWorkspace {
         let below_parent = self.canonical_dir(parent).and_then(|dir| {
             let path = dir.join(name);
             let meta = std::fs::symlink_metadata(&path).ok()?;
-            meta.file_type().is_dir().then_some(path)
+            (sys::kind_of(&meta) == EntryKind::Dir).then_some(path)
         });
         let found = below_parent.or_else(|| {
             std::fs::canonicalize(self.full_path(parts))
@@ -171,18 +225,34 @@ impl OsWorkspace {
     /// remembered canonical path, when that is known. `None` sends the
     /// caller down the exact route.
     fn quick_lstat(&self, parts: &[&str]) -> Option<Result<EntryKind, WsError>> {
-        if let Some(beneath) = &self.beneath {
-            match beneath.stat(&parts.join("/")) {
-                Looked::Kind(kind) => return Some(kind.map_err(lstat_failure)),
-                Looked::Link => return None,
-                Looked::Untried => {}
-            }
+        let looked = match &self.beneath {
+            Some(beneath) => beneath.stat(&parts.join("/")),
+            None => Looked::Untried,
+        };
+        let looked = match looked {
+            Looked::Untried => self.look_below_known_dir(parts),
+            looked => looked,
+        };
+        match looked {
+            Looked::Kind(kind) => Some(kind.map_err(lstat_failure)),
+            Looked::Link | Looked::Untried => None,
         }
-        let path = self.beneath_known_dir(parts)?;
+    }
+
+    /// Confine only: what `parts` is, looked at by its name below its
+    /// directory's remembered canonical path, without following a final
+    /// link; untried when that directory is not known to lie inside the
+    /// root.
+    fn look_below_known_dir(&self, parts: &[&str]) -> Looked {
+        let Some(path) = self.beneath_known_dir(parts) else {
+            return Looked::Untried;
+        };
         match std::fs::symlink_metadata(&path) {
-            Ok(meta) if meta.file_type().is_symlink() => None,
-            Ok(meta) => Some(Ok(kind_of(meta.file_type()))),
-            Err(err) => Some(Err(lstat_failure(err))),
+            Ok(meta) => match sys::kind_of(&meta) {
+                EntryKind::Symlink => Looked::Link,
+                kind => Looked::Kind(Ok(kind)),
+            },
+            Err(err) => Looked::Kind(Err(err)),
         }
     }
 
@@ -190,11 +260,11 @@ impl OsWorkspace {
     fn read_resolved(&self, parts: &[&str], max_bytes: u64) -> Result<Bounded, WsError> {
         let path = self.resolve(parts)?;
         let meta = std::fs::metadata(&path).map_err(|e| io_to_ws(&path, e))?;
-        let kind = kind_of(meta.file_type());
+        let kind = sys::kind_of(&meta);
         if kind != EntryKind::File {
             return Err(WsError::NotRegular(other_name(kind)));
         }
-        let file = open_nonblocking(&path, false).map_err(|e| io_to_ws(&path, e))?;
+        let file = sys::open_file(&path, false).map_err(|e| io_to_ws(&path, e))?;
         read_regular(file, max_bytes)
     }
 
@@ -238,23 +308,14 @@ impl OsWorkspace {
     /// a link since it was looked at: the caller takes the exact route.
     fn read_known_file(&self, path: &Path, max_bytes: u64) -> Option<Result<Bounded, WsError>> {
         let nofollow = self.policy == LinkPolicy::Confine;
-        match open_nonblocking(path, nofollow) {
+        match sys::open_file(path, nofollow) {
             Ok(file) => Some(read_regular(file, max_bytes)),
-            Err(err) if nofollow && err.raw_os_error() == Some(libc::ELOOP) => None,
+            // A final link refused (or, on Windows, anything that is not
+            // a regular file): the exact route resolves and classifies it.
+            Err(err) if sys::is_loop(&err) => None,
             Err(err) => Some(Err(lstat_failure(err))),
         }
     }
-}
-
-/// Opens `path` for reading with `O_NONBLOCK`, so that a file swapped for a
-/// FIFO after its type was checked still cannot block the open, and with
-/// `O_NOFOLLOW` when asked.
-fn open_nonblocking(path: &Path, nofollow: bool) -> io::Result<File> {
-    let mut flags = libc::O_NONBLOCK;
-    if nofollow {
-        flags |= libc::O_NOFOLLOW;
-    }
-    OpenOptions::new().read(true).custom_flags(flags).open(path)
 }
 
 /// How much of a file the first read asks for: all of a command, a rule or
@@ -275,9 +336,11 @@ fn read_regular(file: File, max_bytes: u64) -> Result<Bounded, WsError> {
     let asked = usize::try_from(max_bytes).map_or(FIRST_READ_BYTES, |m| m.min(FIRST_READ_BYTES));
     let first = match first_read(&file, asked) {
         Ok(first) => first,
-        Err(err) => match err.raw_os_error() {
-            Some(libc::ESPIPE | libc::EISDIR | libc::EINVAL) => {
-                let kind = kind_of(file.metadata()?.file_type());
+        Err(err) => match err.kind() {
+            io::ErrorKind::NotSeekable
+            | io::ErrorKind::IsADirectory
+            | io::ErrorKind::InvalidInput => {
+                let kind = sys::kind_of(&file.metadata()?);
                 if kind == EntryKind::File {
                     return Err(WsError::Io(err));
                 }
@@ -291,7 +354,7 @@ fn read_regular(file: File, max_bytes: u64) -> Result<Bounded, WsError> {
         return Ok(Bounded { bytes: first, size });
     }
     let meta = file.metadata()?;
-    let kind = kind_of(meta.file_type());
+    let kind = sys::kind_of(&meta);
     if kind != EntryKind::File {
         return Err(WsError::NotRegular(other_name(kind)));
     }
@@ -310,7 +373,7 @@ fn first_read(file: &File, asked: usize) -> io::Result<Vec<u8>> {
     FIRST_READ.with_borrow_mut(|buffer| {
         let buffer = &mut buffer[..asked.min(FIRST_READ_BYTES)];
         loop {
-            match file.read_at(buffer, 0) {
+            match sys::read_at(file, buffer, 0) {
                 Ok(got) => return Ok(buffer[..got].to_vec()),
                 Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
                 Err(err) => return Err(err),
@@ -322,9 +385,9 @@ fn first_read(file: &File, asked: usize) -> io::Result<Vec<u8>> {
 /// Classifies a failure to look at a path whose directory is known and
 /// whose last component is not followed: a missing entry is not found.
 fn lstat_failure(err: io::Error) -> WsError {
-    match err.raw_os_error() {
-        Some(libc::ENOENT | libc::ENOTDIR) => WsError::NotFound,
-        Some(libc::ELOOP) => WsError::Unresolvable("symlink loop".to_string()),
+    match err.kind() {
+        io::ErrorKind::NotFound | io::ErrorKind::NotADirectory => WsError::NotFound,
+        _ if sys::is_loop(&err) => WsError::Unresolvable("symlink loop".to_string()),
         _ => WsError::Io(err),
     }
 }
@@ -332,13 +395,11 @@ fn lstat_failure(err: io::Error) -> WsError {
 /// Classifies a failure to resolve `full`: a link loop or dangling link is
 /// unresolvable, a missing path is not found, anything else is a fault.
 fn unresolved(full: &Path, err: io::Error) -> WsError {
-    const ELOOP: i32 = libc::ELOOP;
-    const ENOTDIR: i32 = libc::ENOTDIR;
-    match err.raw_os_error() {
-        Some(ELOOP) => WsError::Unresolvable("symlink loop".to_string()),
-        Some(ENOTDIR) => WsError::NotFound,
-        _ if err.kind() == io::ErrorKind::NotFound => match std::fs::symlink_metadata(full) {
-            Ok(meta) if meta.file_type().is_symlink() => {
+    match err.kind() {
+        _ if sys::is_loop(&err) => WsError::Unresolvable("symlink loop".to_string()),
+        io::ErrorKind::NotADirectory => WsError::NotFound,
+        io::ErrorKind::NotFound => match std::fs::symlink_metadata(full) {
+            Ok(meta) if sys::kind_of(&meta) == EntryKind::Symlink => {
                 WsError::Unresolvable("dangling symlink".to_string())
             }
             _ => WsError::NotFound,
@@ -380,7 +441,7 @@ impl Workspace for OsWorkspace {
         }
         let path = self.resolve(&parts)?;
         let meta = std::fs::metadata(&path).map_err(|e| io_to_ws(&path, e))?;
-        Ok(kind_of(meta.file_type()))
+        Ok(sys::kind_of(&meta))
     }
 
     fn read(&self, rel: &str, max_bytes: u64) -> Result<Bounded, WsError> {
@@ -446,11 +507,10 @@ impl Workspace for OsWorkspace {
             Some(path) => path,
             None => self.resolve(&parts)?,
         };
-        let dir = dirent::open_dir(&path).map_err(|e| match e.raw_os_error() {
-            Some(libc::ENOTDIR) => WsError::NotADirectory,
+        sys::list_dir(&path).map_err(|e| match e.kind() {
+            io::ErrorKind::NotADirectory => WsError::NotADirectory,
             _ => io_to_ws(&path, e),
-        })?;
-        Ok(dirent::read_all(dir)?)
+        })
     }
 }
 
@@ -481,7 +541,7 @@ fn read_bounded(
             want
         };
         bytes.resize(end, 0);
-        match file.read_at(&mut bytes[start..], start as u64) {
+        match sys::read_at(file, &mut bytes[start..], start as u64) {
             Ok(0) => {
                 bytes.truncate(start);
                 break;
@@ -521,6 +581,8 @@ mod tests {
         }
     }
 
+    // Unix only: symbolic links and FIFOs made with std::os::unix and mkfifo.
+    #[cfg(unix)]
     #[test]
     fn os_workspace_confines_links_and_skips_fifos() {
         let outside = tempfile::tempdir().unwrap();
@@ -569,6 +631,8 @@ mod tests {
         );
     }
 
+    // Unix only: symbolic links and FIFOs made with std::os::unix and mkfifo.
+    #[cfg(unix)]
     #[test]
     fn real_paths_resolve_links_and_confinement_refuses_the_outside() {
         let outside = tempfile::tempdir().unwrap();
@@ -592,12 +656,16 @@ mod tests {
         );
     }
 
+    // Unix only: std::os::unix's symbolic links.
+    #[cfg(unix)]
     /// Makes `link` a symbolic link to `target` (for the tests of the
     /// submodules too).
     pub(super) fn symlink(target: impl AsRef<Path>, link: impl AsRef<Path>) {
         std::os::unix::fs::symlink(target, link).unwrap();
     }
 
+    // Unix only: mkfifo.
+    #[cfg(unix)]
     /// Makes a FIFO at `path`.
     pub(super) fn mkfifo(path: &Path) {
         let status = std::process::Command::new("mkfifo")
@@ -607,6 +675,8 @@ mod tests {
         assert!(status.success());
     }
 
+    // Unix only: symbolic links and FIFOs made with std::os::unix and mkfifo.
+    #[cfg(unix)]
     #[test]
     fn os_workspace_confines_links_in_directories_too() {
         let outside = tempfile::tempdir().unwrap();
@@ -688,6 +758,8 @@ mod tests {
         }
     }
 
+    // Unix only: symbolic links and FIFOs made with std::os::unix and mkfifo.
+    #[cfg(unix)]
     #[test]
     fn a_listed_file_swapped_afterwards_is_checked_again() {
         let outside = tempfile::tempdir().unwrap();
@@ -719,6 +791,8 @@ mod tests {
         ));
     }
 
+    // Unix only: symbolic links and FIFOs made with std::os::unix and mkfifo.
+    #[cfg(unix)]
     /// A directory outside any workspace (holding `x.md` and `sub/`) and a
     /// workspace with directories `d`, `e` and `shared`, each holding an
     /// `x.md` that names it.
@@ -733,6 +807,8 @@ mod tests {
         (outside, dir)
     }
 
+    // Unix only: symbolic links and FIFOs made with std::os::unix and mkfifo.
+    #[cfg(unix)]
     /// Turns `d` into a link leading out of the workspace and `e` into one
     /// to `shared`, inside it.
     fn swap_for_links(root: &Path, outside: &Path) {
@@ -742,6 +818,8 @@ mod tests {
         symlink("shared", root.join("e"));
     }
 
+    // Unix only: symbolic links and FIFOs made with std::os::unix and mkfifo.
+    #[cfg(unix)]
     #[test]
     fn a_listed_directory_swapped_for_a_link_is_not_looked_through() {
         let (outside, dir) = three_dirs_and_an_outside();
@@ -760,6 +838,8 @@ mod tests {
         assert_eq!(ws.stat("e/x.md").unwrap(), EntryKind::File);
     }
 
+    // Unix only: symbolic links and FIFOs made with std::os::unix and mkfifo.
+    #[cfg(unix)]
     #[test]
     fn a_listed_directory_swapped_for_a_link_is_not_read_through() {
         let (outside, dir) = three_dirs_and_an_outside();
@@ -831,6 +911,8 @@ mod tests {
         }
     }
 
+    // Unix only: symbolic links and FIFOs made with std::os::unix and mkfifo.
+    #[cfg(unix)]
     #[test]
     fn user_tier_reads_listed_files_through_links() {
         let outside = tempfile::tempdir().unwrap();

@@ -1,6 +1,8 @@
 //! `assemble`: turn-0 messages on temp workspaces.
 
-use crate::support::{TestEnv, code, json, make_unreadable, stderr, stdout};
+#[cfg(unix)]
+use crate::support::make_unreadable;
+use crate::support::{TestEnv, code, json, stderr, stdout};
 
 #[test]
 fn demo_assembles_all_four_kinds_in_order_when_trusted() {
@@ -78,6 +80,8 @@ fn claude_md_is_used_when_agents_md_is_blank_and_user_soul_wins() {
     assert!(soul.contains("<soul>\nUser soul.\n</soul>"), "{soul}");
 }
 
+// Unix only: permission bits (mode 000) stop the read.
+#[cfg(unix)]
 #[test]
 fn an_agents_md_read_fault_exits_2_without_output_and_skips_claude_md() {
     let env = TestEnv::new();

@@ -71,10 +71,14 @@ fn the_action_installs_at_its_ref_and_its_lint_step_runs() {
         "cargo install --locked --path \"$GITHUB_ACTION_PATH\" --root \"$RUNNER_TEMP/mecatl-prompt\""
     );
     // `--locked` holds: the lock file needs no change, and the package
-    // installs the binary the lint step runs.
+    // installs the binary the lint step runs. Only this platform's packages
+    // are resolved: a build here never downloads another platform's, and
+    // the test must not need the network.
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let host = host_triple();
     let metadata = std::process::Command::new(cargo)
         .args(["metadata", "--locked", "--offline", "--format-version", "1"])
+        .args(["--filter-platform", &host])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .expect("run cargo metadata");
@@ -155,4 +159,18 @@ fn the_pre_commit_hook_runs_lint_over_the_workspace() {
         let path = line.split(':').next().expect("a path");
         assert!(path.ends_with(".md"), "{line}");
     }
+}
+
+/// The host's target triple, as the compiler that built these tests names it.
+fn host_triple() -> String {
+    let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
+    let out = std::process::Command::new(rustc)
+        .arg("-vV")
+        .output()
+        .expect("run rustc -vV");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .find_map(|line| line.strip_prefix("host: "))
+        .expect("rustc -vV names the host")
+        .to_owned()
 }

@@ -2,9 +2,11 @@
 //! in text and JSON, `--fail-on-divergence`, `--diff`, `--touch`, usage
 //! errors, and that a file three profiles need is opened once.
 
-use crate::corpus::corpus_dir;
+use crate::corpus::corpus_root;
 use crate::golden::{assert_golden, assert_json_shape, keys_of};
-use crate::hardening::{Outcome, finish, run, symlink};
+#[cfg(unix)]
+use crate::hardening::symlink;
+use crate::hardening::{Outcome, finish, run};
 use crate::support::{STRACE_OPENS, TestEnv, opened_path};
 
 /// The keys of `compare --format json`, in order.
@@ -108,7 +110,10 @@ fn a_45_kb_chain_is_cut_by_codex_with_kept_and_omitted_bytes() {
 
 #[test]
 fn browser_use_names_the_agents_md_and_claude_md_divergence_with_both_sizes() {
-    let corpus = corpus_dir().join("browser-use__browser-use");
+    let Some(corpus) = corpus_root() else {
+        return;
+    };
+    let corpus = corpus.join("browser-use__browser-use");
     let env = TestEnv::new();
     let workspace = corpus.display().to_string();
     let out = run(&env, &["-C", &workspace, "--trust-project", "compare"]);
@@ -135,6 +140,8 @@ fn browser_use_names_the_agents_md_and_claude_md_divergence_with_both_sizes() {
     run(&env, &failing).assert_code(1);
 }
 
+// Unix only: a symbolic link.
+#[cfg(unix)]
 #[test]
 fn a_claude_md_linked_to_agents_md_or_importing_it_does_not_diverge() {
     let env = TestEnv::new();
@@ -311,6 +318,8 @@ fn write_skills(env: &TestEnv) {
     }
 }
 
+// Unix only: a symbolic link.
+#[cfg(unix)]
 /// A workspace whose CLAUDE.md links to AGENTS.md, with three nested
 /// commands and a skill only Claude Code offers, a command the engine
 /// offers too and a skill only Codex offers.
@@ -327,6 +336,8 @@ fn catalog_env() -> TestEnv {
     env
 }
 
+// Unix only: its workspace (catalog_env) holds a symbolic link.
+#[cfg(unix)]
 #[test]
 fn commands_and_skills_only_some_agents_offer_are_rows_and_divergences_but_never_fail() {
     let env = catalog_env();

@@ -2,7 +2,9 @@
 //! REASON`, fatal and warning by default, info with `-v`, nothing with `-q`;
 //! of `-q` and `-v` the last one given wins.
 
-use crate::support::{TestEnv, code, json, make_unreadable, stderr, stdout};
+#[cfg(unix)]
+use crate::support::make_unreadable;
+use crate::support::{TestEnv, code, json, stderr, stdout};
 
 const FATAL: &str = "mecatl-prompt: error: .mecatl/rules/bad.md: malformed YAML frontmatter at \
      line 2, column 8: invalid YAML (a `[…]` or `{…}` collection is not closed properly)\n";
@@ -112,6 +114,8 @@ fn check_fails_on_a_project_fatal_even_when_quiet_or_untrusted() {
     }
 }
 
+// Unix only: permission bits (mode 000) stop the read.
+#[cfg(unix)]
 #[test]
 fn unreadable_project_files_are_fatal_and_fail_the_rules_check() {
     let env = TestEnv::new();

@@ -3,16 +3,28 @@
 //! shown — and runs under a hang guard, since bounded reads and skipped
 //! FIFOs are what is being proved.
 
+// Unix only: symbolic links and FIFOs.
+#[cfg(unix)]
 mod claude;
 mod encoding;
 mod huge;
 mod inputs;
 mod memory;
+// Unix only: file names that are not UTF-8.
+#[cfg(unix)]
 mod names;
+// Unix only: permission bits (mode 000) and setpriv.
+#[cfg(unix)]
 mod permissions;
+// Unix only: symbolic links and FIFOs.
+#[cfg(unix)]
 mod profile_commands;
-mod read_only;
+pub(crate) mod read_only;
+// Unix only: FIFOs and symbolic links.
+#[cfg(unix)]
 mod special_files;
+// Unix only: symbolic links.
+#[cfg(unix)]
 mod symlinks;
 mod yaml;
 
@@ -172,6 +184,8 @@ pub(crate) fn sparse(path: &Path, prefix: &[u8], len: u64) {
     file.set_len(len).expect("extend sparse file");
 }
 
+// Unix only: mkfifo.
+#[cfg(unix)]
 /// Makes a FIFO at `path`.
 pub(crate) fn mkfifo(path: &Path) {
     if let Some(parent) = path.parent() {
@@ -184,6 +198,8 @@ pub(crate) fn mkfifo(path: &Path) {
     assert!(status.success(), "mkfifo {}", path.display());
 }
 
+// Unix only: std::os::unix's symbolic links.
+#[cfg(unix)]
 /// Makes a symbolic link at `link` (parents created) pointing at `target`.
 pub(crate) fn symlink(target: impl AsRef<Path>, link: &Path) {
     if let Some(parent) = link.parent() {

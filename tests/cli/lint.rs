@@ -243,9 +243,12 @@ const LINT_HEADER: &str = "\
 /// the real files the acceptance names trip their checks.
 #[test]
 fn lint_over_the_corpus_matches_its_expectations() {
+    let Some(folders) = corpus_folders() else {
+        return;
+    };
     let env = TestEnv::new();
     let mut actual = String::from(LINT_HEADER);
-    for folder in corpus_folders() {
+    for folder in folders {
         let output = env
             .cmd()
             .arg("-C")
@@ -295,6 +298,8 @@ fn lint_over_the_corpus_matches_its_expectations() {
     assert_expectations(LINT_EXPECTATIONS, &actual.replace(" \n", "\n"));
 }
 
+// Unix only: symbolic links, a loop and a link to /etc/hostname.
+#[cfg(unix)]
 /// Hostile files: a FIFO, link loops, dangling links, a link out of the
 /// workspace and a 2 GiB AGENTS.md are looked at without hanging, and only
 /// what can be read is judged.

@@ -6,8 +6,12 @@
 use std::path::Path;
 
 use crate::golden::{PROFILE_ASSEMBLE_KEYS, assert_json_shape, keys_of};
-use crate::hardening::{Outcome, run, symlink};
-use crate::support::{TestEnv, make_unreadable};
+#[cfg(unix)]
+use crate::hardening::symlink;
+use crate::hardening::{Outcome, run};
+use crate::support::TestEnv;
+#[cfg(unix)]
+use crate::support::make_unreadable;
 
 /// A git workspace with a Codex chain: the root file, an override beside a
 /// shadowed AGENTS.md in `sub`, a file without a final newline in
@@ -136,6 +140,8 @@ fn an_unknown_agent_is_a_usage_error_listing_the_known_ones() {
     }
 }
 
+// Unix only: a symbolic link.
+#[cfg(unix)]
 #[test]
 fn at_must_be_a_directory_inside_the_workspace() {
     let env = codex_env();
@@ -358,6 +364,8 @@ fn the_budget_cut_is_warned_counted_and_budgeted() {
     assert_eq!(keys[6..], ["stats", "diagnostics", "trust"]);
 }
 
+// Unix only: permission bits (mode 000) stop the read.
+#[cfg(unix)]
 #[test]
 fn untrusted_project_files_are_withheld_and_never_read() {
     let env = TestEnv::new();

@@ -1,21 +1,13 @@
 //! `rules list --for` (SPEC §2.4, §7.5) over real rule files from the
 //! corpus: one file per `paths` shape found there, copied byte for byte into
 //! a temp workspace, and paths chosen to hit each glob style. The corpus is
-//! found next to the crate (`shared/corpus` in an ancestor directory); where
-//! it is absent these tests say so and pass.
-
-use std::path::{Path, PathBuf};
+//! found as every corpus test finds it (`tests/cli/corpus.rs`); where it is
+//! absent these tests are skipped, and the binary says so once.
 
 use serde_json::{Value, json};
 
+use crate::corpus::corpus_root;
 use crate::support::{TestEnv, stderr, stdout};
-
-fn corpus_root() -> Option<PathBuf> {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .ancestors()
-        .map(|dir| dir.join("shared/corpus"))
-        .find(|dir| dir.is_dir())
-}
 
 /// Corpus rule files and the name each gets in `.claude/rules/`, with the
 /// `paths` shape each stands for.
@@ -66,10 +58,7 @@ const CORPUS_RULES: &[(&str, &str)] = &[
 
 /// A workspace holding the corpus rules, or `None` without a corpus.
 fn corpus_workspace() -> Option<TestEnv> {
-    let Some(corpus) = corpus_root() else {
-        eprintln!("no shared/corpus next to the crate; skipping");
-        return None;
-    };
+    let corpus = corpus_root()?;
     let env = TestEnv::new();
     for (source, name) in CORPUS_RULES {
         env.write(

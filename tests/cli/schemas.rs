@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use crate::lint::lint_env;
+use crate::lint_config::README_CONFIG;
 use crate::support::{FIXED_ENV, TestEnv, code, compile_schema, json, stderr};
 
 /// The schema files, `schemas/*.json`.
@@ -229,6 +230,18 @@ fn every_json_output_validates_against_its_schema() {
     let lint = v.run(&lint_env(), "lint", &["--format", "json", "lint"]);
     assert!(len(&lint, "/findings") > 0, "findings shown");
 
+    // lint's configuration (TOML, read as JSON) and the baseline it writes.
+    let config: Value = toml::from_str(README_CONFIG).expect("TOML");
+    v.check("mecatl-prompt-toml", &config, &[".mecatl-prompt.toml"]);
+    let lint_ws = lint_env();
+    lint_ws.write(".mecatl-prompt.toml", README_CONFIG);
+    let out = lint_ws.run(&["lint", "--write-baseline", "accepted.json"]);
+    assert_eq!(code(&out), Some(0), "{}", stderr(&out));
+    let written = std::fs::read_to_string(lint_ws.ws.join("accepted.json")).expect("written");
+    let baseline: Value = serde_json::from_str(&written).expect("JSON");
+    v.check("lint-baseline", &baseline, &["lint", "--write-baseline"]);
+    assert!(len(&baseline, "/findings") > 0, "findings recorded");
+
     let mut files: Vec<String> = std::fs::read_dir(schema_dir())
         .expect("schemas/")
         .map(|entry| {
@@ -280,6 +293,22 @@ fn schemas_reject_a_wrong_type_and_an_unknown_field() {
     wrong["diagnostics"] =
         serde_json::json!([{"severity": "warning", "path": null, "reason": "r", "extra": 1}]);
     assert!(schemas.validate(&wrong, index).is_err(), "an unknown field");
+
+    // The configuration's schema is as strict as the tool: a misspelt key,
+    // a severity that is not one, an override without globs.
+    let (schemas, index) = schema("mecatl-prompt-toml");
+    let valid: Value = toml::from_str(README_CONFIG).expect("TOML");
+    assert!(schemas.validate(&valid, index).is_ok());
+    for wrong in [
+        "[lint]\ndisabel = [\"MP004\"]\n",
+        "[lint.severity]\nMP004 = \"fatal\"\n",
+        "[lint]\nagents = []\n",
+        "[[lint.overrides]]\ndisable = [\"MP004\"]\n",
+        "[lint]\ndeny = [\"notes\"]\n",
+    ] {
+        let wrong: Value = toml::from_str(wrong).expect("TOML");
+        assert!(schemas.validate(&wrong, index).is_err(), "{wrong}");
+    }
 
     // A hand-written schema (a profile's part) is as strict.
     let doc = v.run(

@@ -109,6 +109,7 @@ impl TestEnv {
     /// 000 does not stop. The temp tree is opened up (0755) so that `nobody`
     /// can reach the workspace. `None` when the bits cannot be made to apply
     /// (root without `setpriv`); the caller skips with a note.
+    #[cfg(unix)]
     pub(crate) fn cmd_bound_by_permissions(&self) -> Option<Command> {
         use std::os::unix::fs::PermissionsExt;
         let open = std::fs::Permissions::from_mode(0o755);
@@ -156,6 +157,19 @@ pub(crate) fn write_file(path: &Path, content: impl AsRef<[u8]>) -> PathBuf {
     path.to_path_buf()
 }
 
+/// Makes `target` a symbolic link to `link`.
+#[cfg(unix)]
+fn copy_link(link: &Path, target: &Path) {
+    std::os::unix::fs::symlink(link, target).expect("copy link");
+}
+
+/// Makes `target` a symbolic link to `link` (a file link: the recorded
+/// cases link files only).
+#[cfg(windows)]
+fn copy_link(link: &Path, target: &Path) {
+    std::os::windows::fs::symlink_file(link, target).expect("copy link");
+}
+
 /// Copies a directory tree: directories, regular files, and symbolic links
 /// as links (recorded oracle cases hold some).
 pub(crate) fn copy_tree(from: &Path, to: &Path) {
@@ -166,7 +180,7 @@ pub(crate) fn copy_tree(from: &Path, to: &Path) {
         let kind = entry.file_type().expect("file type");
         if kind.is_symlink() {
             let link = std::fs::read_link(entry.path()).expect("read link");
-            std::os::unix::fs::symlink(link, &target).expect("copy link");
+            copy_link(&link, &target);
         } else if kind.is_dir() {
             copy_tree(&entry.path(), &target);
         } else {
@@ -232,6 +246,8 @@ pub(crate) fn compile_schema(path: &Path, url: &str) -> (boon::Schemas, boon::Sc
     (schemas, index)
 }
 
+// Unix only: permission bits.
+#[cfg(unix)]
 /// Makes `path` unreadable (mode 000).
 pub(crate) fn make_unreadable(path: &Path) {
     use std::os::unix::fs::PermissionsExt;

@@ -99,6 +99,8 @@ fn the_info_line_about_env_trust_needs_verbose() {
     assert_eq!(stderr(&output), "");
 }
 
+// Unix only: a symbolic link to the workspace.
+#[cfg(unix)]
 #[test]
 fn settings_trust_an_exact_canonical_match_only() {
     let env = TestEnv::new();

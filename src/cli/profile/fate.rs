@@ -88,11 +88,7 @@ pub fn part_path(ctx: &Context, name: &str) -> String {
         _ => ctx.resolve_path(Path::new(name)),
     };
     match absolute.strip_prefix(&ctx.workspace) {
-        Ok(rel) => rel
-            .components()
-            .map(|c| c.as_os_str().to_string_lossy().into_owned())
-            .collect::<Vec<_>>()
-            .join("/"),
+        Ok(rel) => crate::workspace::slashed(rel),
         Err(_) => absolute.display().to_string(),
     }
 }

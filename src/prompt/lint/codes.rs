@@ -73,6 +73,11 @@ impl Code {
         self.entry().id
     }
 
+    /// The code printed as `id` (`MP004`), if there is one.
+    pub fn parse(id: &str) -> Option<Code> {
+        Code::ALL.into_iter().find(|code| code.as_str() == id)
+    }
+
     /// A short name in words, for SARIF's rule `name` and README.
     pub fn name(self) -> &'static str {
         self.entry().name
@@ -355,6 +360,7 @@ mod tests {
     fn codes_are_numbered_in_order_and_unique() {
         for (index, code) in Code::ALL.iter().enumerate() {
             assert_eq!(code.as_str(), format!("MP{:03}", index + 1));
+            assert_eq!(Code::parse(code.as_str()), Some(*code));
             assert_eq!(*code as usize, index);
             assert!(!code.agents().is_empty());
             assert!(
@@ -367,5 +373,7 @@ mod tests {
         names.sort_unstable();
         names.dedup();
         assert_eq!(names.len(), Code::ALL.len());
+        assert_eq!(Code::parse("MP000"), None);
+        assert_eq!(Code::parse("mp001"), None);
     }
 }

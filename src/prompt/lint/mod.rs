@@ -61,6 +61,7 @@ mod docs;
 mod frontmatter;
 mod import_chain;
 mod instructions;
+pub mod policy;
 mod survey;
 mod templates;
 

@@ -1,7 +1,6 @@
 //! Rules read from directories: discovery, precedence, the lazy message
 //! and explanations, over in-memory trees and the disk.
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::conformance::rules::RULE_FIXTURE;
@@ -521,6 +520,8 @@ fn frontmatter_and_crlf_reach_the_rule() {
     assert_eq!(found.rules[1].rule.body, "\u{feff}No frontmatter");
 }
 
+// Unix only: a FIFO and a symbolic link.
+#[cfg(unix)]
 #[test]
 fn os_fifo_and_escaping_link_never_block_or_leak() {
     let outside = tempfile::tempdir().unwrap();
@@ -786,16 +787,9 @@ fn fixture_round_trips_through_discovery() {
     assert!(found.diagnostics.is_empty(), "{:?}", found.diagnostics);
 }
 
-fn corpus_root() -> Option<PathBuf> {
-    let beside = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
-    [beside, PathBuf::from("/work/shared/corpus")]
-        .into_iter()
-        .find(|path| path.is_dir())
-}
-
 #[test]
 fn corpus_rule_directories_are_fully_accounted_for() {
-    let Some(corpus) = corpus_root() else {
+    let Some(corpus) = crate::test_corpus::corpus_root() else {
         return;
     };
     let mut checked = 0;

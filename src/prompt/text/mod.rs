@@ -7,19 +7,22 @@
 //!   directive-shape detectors;
 //! - `timestamp`: RFC 3339 timestamps and `YYYY-MM-DD` dates;
 //! - `js`: JavaScript's whitespace, `trim()` and UTF-16 lengths, as Claude
-//!   Code applies them.
+//!   Code applies them;
+//! - `position`: a byte offset as a line and column, and SHA-256 digests.
 //!
 //! Everything is re-exported here, so callers name `text::canonicalise`
 //! whatever file it lives in.
 
 mod canonical;
 mod js;
+mod position;
 mod shapes;
 mod timestamp;
 mod utf8;
 
 pub use canonical::{canonicalise, fence_json_string, is_format_char, is_line_break};
 pub use js::{is_js_space, js_trim, utf16_floor, utf16_len};
+pub use position::{line_column, sha256_hex};
 pub use shapes::{is_directive_shaped, is_secret_named, is_secret_shaped, valid_memory_key};
 pub use timestamp::{Timestamp, parse_date};
 pub use utf8::{

@@ -13,7 +13,7 @@ use crate::support::TestEnv;
 
 /// Kind, size and modification time of every entry under `dir`, links not
 /// followed.
-fn snapshot(dir: &Path) -> BTreeMap<String, (String, u64, SystemTime)> {
+pub(crate) fn snapshot(dir: &Path) -> BTreeMap<String, (String, u64, SystemTime)> {
     let mut seen = BTreeMap::new();
     let mut pending = vec![dir.to_path_buf()];
     while let Some(current) = pending.pop() {

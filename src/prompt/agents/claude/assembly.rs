@@ -88,7 +88,7 @@ impl<'s, 'a> Assembly<'s, 'a> {
             .map_or_else(|| workspace.clone(), |dir| dir.absolute(""));
         let at = cwd
             .strip_prefix(&workspace)
-            .map(|rel| rel.to_string_lossy().into_owned())
+            .map(crate::workspace::slashed)
             .unwrap_or_default();
         let key = project_key(dirs, setup.readers.root, |dir| {
             dir.scope.is_gated() && !setup.trusted

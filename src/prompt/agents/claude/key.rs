@@ -58,8 +58,8 @@ fn worktree_main(dir: &WalkDir<'_>, here: &Path, root: Option<&dyn Workspace>) -
     let gitdir = normalise(&here.join(gitdir));
     let root = root?;
     let commondir = gitdir.join("commondir");
-    let inside = commondir.strip_prefix(root.root()).ok()?.to_str()?;
-    let common = small_text(root, inside)?;
+    let inside = commondir.strip_prefix(root.root()).ok()?;
+    let common = small_text(root, &crate::workspace::slashed(inside))?;
     let common = normalise(&gitdir.join(common.trim()));
     (common.file_name()? == names::GIT)
         .then(|| common.parent().map(Path::to_path_buf))

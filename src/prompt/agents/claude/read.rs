@@ -34,7 +34,7 @@ impl std::fmt::Debug for Source<'_> {
 /// workspace-relative for project and local files, absolute otherwise.
 pub(crate) fn shown(scope: Scope, abs: &Path, workspace: &Path) -> String {
     match abs.strip_prefix(workspace) {
-        Ok(rel) if scope.is_gated() => rel.display().to_string(),
+        Ok(rel) if scope.is_gated() => crate::workspace::slashed(rel),
         _ => abs.display().to_string(),
     }
 }

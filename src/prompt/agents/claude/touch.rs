@@ -30,7 +30,7 @@ pub(crate) fn touch<'a>(
 ) -> Touched {
     let abs = normalise(&assembly.workspace().join(path));
     let rel = match abs.strip_prefix(assembly.workspace()) {
-        Ok(inside) => inside.to_string_lossy().into_owned(),
+        Ok(inside) => crate::workspace::slashed(inside),
         Err(_) => path.to_string(),
     };
     let mut parts = Vec::new();
@@ -85,7 +85,7 @@ fn activate(assembly: &mut Assembly<'_, '_>, abs: &Path, out: &mut Vec<Part>) {
         let Ok(relative) = abs.strip_prefix(&rule.base) else {
             continue;
         };
-        if !rule.paths.matches(&relative.to_string_lossy()) {
+        if !rule.paths.matches(&crate::workspace::slashed(relative)) {
             continue;
         }
         rule.active = true;

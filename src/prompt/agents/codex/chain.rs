@@ -811,6 +811,8 @@ mod tests {
         assert_eq!(docs.left_out[0].reason, LeftOutReason::Disabled { size: 5 });
     }
 
+    // Unix only: makes symbolic links with std::os::unix (Windows links need privileges the test cannot assume).
+    #[cfg(unix)]
     #[test]
     fn a_link_out_of_a_real_workspace_is_never_read() {
         use crate::workspace::OsWorkspace;

@@ -22,6 +22,7 @@
 use crate::diagnostic::Diagnostic;
 use crate::limits;
 use crate::prompt::agents::codex::{CodexConfig, is_plain_relative};
+use crate::prompt::text::line_column;
 use crate::workspace::{Workspace, WsError};
 
 /// The configuration file's name inside `$CODEX_HOME`.
@@ -139,14 +140,6 @@ fn read_config(codex_home: &dyn Workspace, warnings: &mut Vec<String>) -> CodexC
         }
     }
     config
-}
-
-/// 1-based line and column (in characters) of byte `offset` in `text`.
-fn line_column(text: &str, offset: usize) -> (usize, usize) {
-    let before = text.get(..offset).unwrap_or(text);
-    let line = before.matches('\n').count() + 1;
-    let column = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
-    (line, column)
 }
 
 #[cfg(test)]

@@ -619,6 +619,8 @@ mod tests {
         );
     }
 
+    // Unix only: makes symbolic links with std::os::unix (Windows links need privileges the test cannot assume).
+    #[cfg(unix)]
     #[test]
     fn a_real_skills_link_out_of_the_workspace_is_not_followed() {
         use crate::workspace::OsWorkspace;

@@ -10,7 +10,7 @@
 //! is an unknown special file, as with the standard library. `.` and `..`
 //! are not entries.
 //!
-//! Elsewhere the standard library's `read_dir` reads them.
+//! Elsewhere the portable path's `read_dir` reads them.
 
 use std::io;
 use std::path::Path;
@@ -18,33 +18,19 @@ use std::path::Path;
 use crate::workspace::{DirEntry, EntryKind};
 
 /// A directory opened for reading its entries.
-#[cfg(target_os = "linux")]
 pub(super) type OpenDir = rustix::fd::OwnedFd;
-/// A directory opened for reading its entries.
-#[cfg(not(target_os = "linux"))]
-pub(super) type OpenDir = std::fs::ReadDir;
-
 /// Opens the directory at `path` (links followed) for [`entries`].
-#[cfg(target_os = "linux")]
 pub(super) fn open_dir(path: &Path) -> io::Result<OpenDir> {
     use rustix::fs::{Mode, OFlags};
     let flags = OFlags::RDONLY | OFlags::NONBLOCK | OFlags::DIRECTORY | OFlags::CLOEXEC;
     Ok(rustix::fs::open(path, flags, Mode::empty())?)
 }
 
-/// Opens the directory at `path` (links followed) for [`entries`].
-#[cfg(not(target_os = "linux"))]
-pub(super) fn open_dir(path: &Path) -> io::Result<OpenDir> {
-    std::fs::read_dir(path)
-}
-
 /// How many bytes of entries one `getdents64` asks for: a directory of a
 /// few hundred commands in one or two calls (glibc's `opendir` takes as
 /// much, allocated per directory; this is allocated once per thread).
-#[cfg(target_os = "linux")]
 const ENTRIES_BUFFER_BYTES: usize = 32 * 1024;
 
-#[cfg(target_os = "linux")]
 thread_local! {
     /// Where `getdents64` writes on this thread.
     static ENTRIES_BUFFER: std::cell::RefCell<Vec<u8>> =
@@ -52,14 +38,12 @@ thread_local! {
 }
 
 /// The entries of `dir`, in the order the system gives them.
-#[cfg(target_os = "linux")]
 pub(super) fn read_all(dir: OpenDir) -> io::Result<Vec<DirEntry>> {
     entries(&dir)
 }
 
 /// The entries of the directory `dir` is open on, in the order the
 /// system gives them; `dir` stays open.
-#[cfg(target_os = "linux")]
 pub(super) fn entries(dir: &OpenDir) -> io::Result<Vec<DirEntry>> {
     use rustix::fs::RawDir;
     ENTRIES_BUFFER.with_borrow_mut(|buffer| {
@@ -87,7 +71,6 @@ pub(super) fn entries(dir: &OpenDir) -> io::Result<Vec<DirEntry>> {
 
 /// What the entry `name` of `dir` is when its listing did not say: looked
 /// at without following a link.
-#[cfg(target_os = "linux")]
 fn unknown_kind(dir: &OpenDir, name: &std::ffi::CStr) -> EntryKind {
     use rustix::fs::{AtFlags, FileType};
     match rustix::fs::statat(dir, name, AtFlags::SYMLINK_NOFOLLOW) {
@@ -97,7 +80,6 @@ fn unknown_kind(dir: &OpenDir, name: &std::ffi::CStr) -> EntryKind {
 }
 
 /// The kind of an entry of type `file_type`.
-#[cfg(target_os = "linux")]
 pub(super) fn kind_of_type(file_type: rustix::fs::FileType) -> EntryKind {
     use rustix::fs::FileType;
     match file_type {
@@ -111,32 +93,13 @@ pub(super) fn kind_of_type(file_type: rustix::fs::FileType) -> EntryKind {
     }
 }
 
-/// The entries of `dir`, in the order the system gives them.
-#[cfg(not(target_os = "linux"))]
-pub(super) fn read_all(dir: OpenDir) -> io::Result<Vec<DirEntry>> {
-    let mut entries = Vec::with_capacity(64);
-    for entry in dir {
-        let entry = entry?;
-        let (name, lossy) = match entry.file_name().into_string() {
-            Ok(name) => (name, false),
-            Err(os_name) => (os_name.to_string_lossy().into_owned(), true),
-        };
-        let kind = match entry.file_type() {
-            Ok(t) => super::kind_of(t),
-            Err(_) => EntryKind::Other("unknown"),
-        };
-        entries.push(DirEntry { name, lossy, kind });
-    }
-    Ok(entries)
-}
-
-#[cfg(all(test, target_os = "linux"))]
+#[cfg(test)]
 mod tests {
     use std::os::unix::ffi::OsStrExt;
 
-    use super::super::OsWorkspace;
-    use super::super::tests::{mkfifo, symlink};
     use super::*;
+    use crate::workspace::OsWorkspace;
+    use crate::workspace::os::tests::{mkfifo, symlink};
     use crate::workspace::{LinkPolicy, Workspace, WsError};
 
     /// A directory holding one entry of each kind, a non-UTF-8 name among

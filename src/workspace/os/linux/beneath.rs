@@ -31,57 +31,36 @@
 //! inside the workspace when it was listed; a hard link to a file outside
 //! the workspace already gives the same.
 //!
-//! Elsewhere than on Linux there is no such call: [`Beneath::open`]
-//! yields nothing and every open takes the exact route.
+//! Elsewhere than on Linux there is no such call: the portable path has
+//! no [`Beneath`] and every open takes the exact route.
 
-#[cfg(target_os = "linux")]
 use std::collections::HashMap;
 use std::fs::File;
 use std::io;
 use std::path::Path;
-#[cfg(target_os = "linux")]
 use std::sync::Mutex;
-#[cfg(target_os = "linux")]
 use std::sync::atomic::{AtomicBool, Ordering};
 
-#[cfg(target_os = "linux")]
 use rustix::fd::OwnedFd;
-#[cfg(target_os = "linux")]
 use rustix::fs::{AtFlags, FileType, Mode, OFlags, ResolveFlags};
-#[cfg(target_os = "linux")]
 use rustix::io::Errno;
 
-#[cfg(target_os = "linux")]
 use super::dirent;
-#[cfg(target_os = "linux")]
 use crate::limits::HELD_DIRECTORY_FDS;
-use crate::workspace::{DirEntry, EntryKind};
+use crate::workspace::DirEntry;
+use crate::workspace::os::Looked;
 
 /// How a file is opened for reading, from the root or from a held
 /// directory: non-blocking (a FIFO swapped in cannot block the open),
 /// never through a final link.
-#[cfg(target_os = "linux")]
 const READ_FLAGS: OFlags = OFlags::RDONLY
     .union(OFlags::NONBLOCK)
     .union(OFlags::NOFOLLOW)
     .union(OFlags::CLOEXEC);
 
-/// What [`Beneath::stat`] found.
-#[derive(Debug)]
-pub(super) enum Looked {
-    /// Not looked at (a path that is not plain components, no `openat2`):
-    /// another route must look.
-    Untried,
-    /// A link on the path: the exact route resolves it.
-    Link,
-    /// What the entry is, or why it cannot be looked at (a missing one).
-    Kind(io::Result<EntryKind>),
-}
-
 /// The root directory of a confined reader, held open.
-#[cfg(target_os = "linux")]
 #[derive(Debug)]
-pub(super) struct Beneath {
+pub(in crate::workspace::os) struct Beneath {
     root: OwnedFd,
     /// Cleared the first time the system refuses `openat2` itself (an old
     /// kernel, a seccomp filter): every later open takes the exact route
@@ -92,11 +71,10 @@ pub(super) struct Beneath {
     listed: Mutex<HashMap<String, OwnedFd>>,
 }
 
-#[cfg(target_os = "linux")]
 impl Beneath {
     /// Opens `root` (links in its own path followed, as the canonical root
     /// is); `None` when it cannot be opened.
-    pub(super) fn open(root: &Path) -> Option<Self> {
+    pub(in crate::workspace::os) fn open(root: &Path) -> Option<Self> {
         let flags = OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC;
         let root = rustix::fs::open(root, flags, Mode::empty()).ok()?;
         Some(Self {
@@ -112,7 +90,7 @@ impl Beneath {
     /// such as `a/b.md`, a system without `openat2`), the error when the
     /// kernel refused (a link met, a step out, a missing file), for the
     /// exact route to classify.
-    pub(super) fn open_file(&self, rel: &str) -> Option<io::Result<File>> {
+    pub(in crate::workspace::os) fn open_file(&self, rel: &str) -> Option<io::Result<File>> {
         if !is_plain(rel) || !self.supported.load(Ordering::Relaxed) {
             return None;
         }
@@ -147,7 +125,7 @@ impl Beneath {
     /// [`HELD_DIRECTORY_FDS`] are: `None` when it was not opened (a link
     /// on the path, a missing directory, a file, no `openat2`), for the
     /// exact route to list or classify.
-    pub(super) fn list(&self, dir: &str) -> Option<io::Result<Vec<DirEntry>>> {
+    pub(in crate::workspace::os) fn list(&self, dir: &str) -> Option<io::Result<Vec<DirEntry>>> {
         let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
         let path = if dir.is_empty() { "." } else { dir };
         let fd = self.open_beneath(&self.root, path, flags)?.ok()?;
@@ -171,7 +149,7 @@ impl Beneath {
     /// from the root to try; the error when the open fails, for the exact
     /// route to classify (opening from the root would find what the held
     /// directory does, or a link the kernel refuses as well).
-    pub(super) fn open_listed(&self, rel: &str) -> Option<io::Result<File>> {
+    pub(in crate::workspace::os) fn open_listed(&self, rel: &str) -> Option<io::Result<File>> {
         self.below_held(rel, |dir, below| {
             let opened = if below.contains('/') {
                 self.open_beneath(dir, below, READ_FLAGS)?
@@ -190,7 +168,7 @@ impl Beneath {
     /// not have is looked for again from the root. Either way a directory
     /// swapped for a link since it was listed or looked up is never looked
     /// through.
-    pub(super) fn stat(&self, rel: &str) -> Looked {
+    pub(in crate::workspace::os) fn stat(&self, rel: &str) -> Looked {
         let in_held = self.below_held(rel, |dir, below| {
             if below.contains('/') {
                 self.look_beneath(dir, below)
@@ -258,7 +236,6 @@ impl Beneath {
 /// `.` or `..`, and holds no NUL (which no path can). One pass over the
 /// bytes: it runs for every file read, where splitting the path into
 /// strings cost more than the look-up it guards.
-#[cfg(target_os = "linux")]
 fn is_plain(rel: &str) -> bool {
     // A part is `.` or `..` when it is one or two bytes, all dots.
     let bad_part = |len: usize, dots: usize| len == 0 || (dots == len && len <= 2);
@@ -275,44 +252,11 @@ fn is_plain(rel: &str) -> bool {
     !bad_part(len, dots)
 }
 
-/// No `openat2` here: nothing is opened beneath the root.
-#[cfg(not(target_os = "linux"))]
-#[derive(Debug)]
-pub(super) enum Beneath {}
-
-#[cfg(not(target_os = "linux"))]
-impl Beneath {
-    /// Nothing to open with.
-    pub(super) fn open(_root: &Path) -> Option<Self> {
-        None
-    }
-
-    /// Unreachable: no value of this type exists.
-    pub(super) fn open_file(&self, _rel: &str) -> Option<io::Result<File>> {
-        match *self {}
-    }
-
-    /// Unreachable: no value of this type exists.
-    pub(super) fn list(&self, _dir: &str) -> Option<io::Result<Vec<DirEntry>>> {
-        match *self {}
-    }
-
-    /// Unreachable: no value of this type exists.
-    pub(super) fn open_listed(&self, _rel: &str) -> Option<io::Result<File>> {
-        match *self {}
-    }
-
-    /// Unreachable: no value of this type exists.
-    pub(super) fn stat(&self, _rel: &str) -> Looked {
-        match *self {}
-    }
-}
-
-#[cfg(all(test, target_os = "linux"))]
+#[cfg(test)]
 mod tests {
-    use super::super::OsWorkspace;
-    use super::super::tests::symlink;
     use crate::limits::HELD_DIRECTORY_FDS;
+    use crate::workspace::OsWorkspace;
+    use crate::workspace::os::tests::symlink;
     use crate::workspace::{EntryKind, LinkPolicy, Workspace, WsError};
 
     #[test]
