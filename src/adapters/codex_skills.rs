@@ -16,10 +16,10 @@
 
 use std::sync::Arc;
 
-use crate::adapters::codex_config;
 use crate::diagnostic::Diagnostic;
-use crate::prompt::codex::chain::{chain, find_root};
-use crate::prompt::codex::skills::{SkillListing, list_skills, skill_blocks, skill_roots};
+use crate::prompt::agents::codex::chain::{chain, find_root};
+use crate::prompt::agents::codex::config;
+use crate::prompt::agents::codex::skills::{SkillListing, list_skills, skill_blocks, skill_roots};
 use crate::prompt::command::Expansion;
 use crate::prompt::walk::{InvalidAt, Scope, walk};
 use crate::workspace::{EntryKind, Workspace};
@@ -100,11 +100,11 @@ impl CodexSkills {
         let mut diagnostics = Vec::new();
         let markers = match &self.codex_home {
             Some(home) => {
-                let read = codex_config::load(&**home);
+                let read = config::load(&**home);
                 diagnostics.extend(read.diagnostics);
                 read.config.project_root_markers
             }
-            None => crate::prompt::codex::CodexConfig::default().project_root_markers,
+            None => crate::prompt::agents::codex::CodexConfig::default().project_root_markers,
         };
         let walked = walk(Some(&*self.parent), self.project.as_ref(), &self.at)?;
         let root = find_root(&walked, &markers);

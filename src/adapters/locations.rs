@@ -1,7 +1,6 @@
 //! Where user-tier files live (SPEC §3.2): config home, data home, and the
 //! paths derived from them. Resolved once from a snapshot of the environment.
 
-use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
 use etcetera::BaseStrategy;
@@ -87,20 +86,6 @@ impl Locations {
     }
 }
 
-/// A user directory an environment variable may move (`$CODEX_HOME`,
-/// `$CLAUDE_CONFIG_DIR`): the variable's value when set, non-empty and
-/// absolute, else `under_home` in the home directory; `None` without
-/// either.
-pub fn var_or_home_dir(
-    var: Option<&OsStr>,
-    home: Option<&Path>,
-    under_home: &str,
-) -> Option<PathBuf> {
-    var.map(PathBuf::from)
-        .filter(|path| path.is_absolute())
-        .or_else(|| home.map(|home| home.join(under_home)))
-}
-
 /// The engine's slug for a workspace: the absolute path, not resolved
 /// through symlinks, with a trailing `/` removed and every `/` replaced by
 /// `-` (so `/home/me/repo` becomes `-home-me-repo`).
@@ -123,22 +108,6 @@ mod tests {
         assert_eq!(workspace_slug(Path::new("/home/me/repo")), "-home-me-repo");
         assert_eq!(workspace_slug(Path::new("/home/me/repo/")), "-home-me-repo");
         assert_eq!(workspace_slug(Path::new("/")), "-");
-    }
-
-    #[test]
-    fn a_variable_moves_a_user_directory_only_when_absolute() {
-        let home = Path::new("/home/u");
-        assert_eq!(
-            var_or_home_dir(Some(OsStr::new("/srv/x")), Some(home), ".x"),
-            Some(PathBuf::from("/srv/x"))
-        );
-        for unusable in [None, Some(OsStr::new("")), Some(OsStr::new("rel"))] {
-            assert_eq!(
-                var_or_home_dir(unusable, Some(home), ".x"),
-                Some(PathBuf::from("/home/u/.x"))
-            );
-        }
-        assert_eq!(var_or_home_dir(None, None, ".x"), None);
     }
 
     #[test]

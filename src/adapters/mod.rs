@@ -3,8 +3,6 @@
 
 pub mod builder_cmd;
 pub mod claude_commands;
-pub mod claude_json;
-pub mod codex_config;
 pub mod codex_skills;
 pub mod commandsfs;
 pub mod git;

@@ -8,21 +8,22 @@ use clap::Args;
 use serde::Serialize;
 
 use crate::adapters::trust::Trust;
+use crate::cli::args::ListingArgs;
+use crate::cli::args::TouchArgs;
 use crate::cli::context::{Context, Format};
 use crate::cli::error::{CliError, Status};
 use crate::cli::output::{self, DocHead};
 use crate::cli::parts::{self, ProfileDocument};
-use crate::cli::profile::skills::ListingArgs;
-use crate::cli::profile::{ProfileArgs, TouchArgs, profile_turn0, touch_adds_nothing};
+use crate::cli::profile::{ProfileArgs, profile_turn0};
 use crate::cli::provider;
 use crate::cli::stats::{self, Stats, Turn0AccountingArgs};
 use crate::cli::turn0::{Turn0Args, collect_turn0};
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::prompt::codex::chain::AGENTS_NAME;
+use crate::prompt::agents::codex::chain::AGENTS_NAME;
 use crate::prompt::divergence;
 use crate::prompt::instructions::sent_file;
 use crate::prompt::profile::Agent;
-use crate::prompt::tokens::tokenizer_for;
+use crate::prompt::profile::seam::touch_adds_nothing;
 use crate::prompt::turn0::{AssembledMessage, MessageKind, Provenance, Role};
 
 /// Arguments of `assemble`.
@@ -131,15 +132,10 @@ pub fn run(ctx: &Context, args: &AssembleArgs) -> Result<Status, CliError> {
         profile
             .touch
             .iter()
-            .map(|path| touch_adds_nothing(Agent::Mecatl, path)),
+            .map(|path| touch_adds_nothing(Agent::Mecatl.spec(), path)),
     );
     output::print_diagnostics(ctx, &turn0.diagnostics);
-    let accounting = stats::for_turn0(
-        &turn0,
-        &args.turn0,
-        &args.accounting,
-        tokenizer_for(ctx.agent),
-    );
+    let accounting = stats::for_turn0(&turn0, &args.turn0, &args.accounting, ctx.agent.tokenizer());
     let messages = &turn0.messages;
     let texts = || messages.iter().map(|m| m.message.text.as_str());
     match ctx.format {
@@ -183,7 +179,7 @@ fn run_profile(
         ));
     }
     output::print_diagnostics(ctx, &turn0.diagnostics);
-    let accounting = stats::for_profile(&turn0, &args.accounting, tokenizer_for(ctx.agent));
+    let accounting = stats::for_profile(&turn0, &args.accounting, ctx.agent.tokenizer());
     match ctx.format {
         Format::Json => output::print_json(&ProfileDocument {
             head: DocHead::of(ctx),

@@ -9,11 +9,11 @@ use crate::adapters::builder_cmd::run_builder;
 use crate::adapters::memoryfs::MemoryStore;
 use crate::adapters::trust::Trust;
 use crate::cli::config::{PrefixArgs, SuffixArgs, env_from_args, prefix_config, sha256_hex};
+use crate::cli::context::with_context_diagnostics;
 use crate::cli::context::{AGENT_VAR, AgentSource, Context, Format};
 use crate::cli::error::{CliError, Status};
 use crate::cli::output::{self, DocHead};
 use crate::cli::provider;
-use crate::cli::sources::with_context_diagnostics;
 use crate::cli::stats::{self, Stats};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::prompt::build::{Config, Layered, build};
@@ -22,7 +22,6 @@ use crate::prompt::operator_profile::{
     OPERATOR_PROFILE_KEY_PREFIX, OperatorProfileConfig, OperatorProfileSource,
 };
 use crate::prompt::profile::Agent;
-use crate::prompt::tokens::tokenizer_for;
 
 /// Which part of the layered prompt to print.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -264,7 +263,7 @@ pub fn run(ctx: &Context, args: &BuildArgs) -> Result<Status, CliError> {
         args.builder_cmd.is_some(),
         &args.accounting,
         // `build` prints the engine's prompt under every profile.
-        tokenizer_for(Agent::Mecatl),
+        Agent::Mecatl.tokenizer(),
     );
     match ctx.format {
         Format::Json => output::print_json(&BuildDocument {

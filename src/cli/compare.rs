@@ -61,27 +61,36 @@ use serde::Serialize;
 use serde::ser::SerializeMap;
 
 use crate::adapters::trust::Trust;
+use crate::cli::args::ListingArgs;
+use crate::cli::args::TouchArgs;
+use crate::cli::context::with_context_diagnostics;
 use crate::cli::context::{Context, Format, agent_parser};
 use crate::cli::error::{CliError, Status};
 use crate::cli::output::{self, SCHEMA};
-use crate::cli::profile::skills::ListingArgs;
-use crate::cli::profile::{AgentRun, ProfileArgs, Readers, TouchArgs, agent_run};
-use crate::cli::sources::with_context_diagnostics;
+use crate::cli::profile::{AgentRun, ProfileArgs, agent_run};
+use crate::cli::readers::Readers;
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::prompt::agents;
 use crate::prompt::compare::divergence::{Divergence, grouped, names, offer_words};
 use crate::prompt::compare::{self, Cell, Comparison, FileRow, Profiled, State, diff};
 use crate::prompt::profile::{Agent, NotLoadedReason, ProfileTurn0};
-use crate::prompt::tokens::{ESTIMATE_RULE, Tokenizer, tokenizer_for};
+use crate::prompt::tokens::{ESTIMATE_RULE, Tokenizer};
 use crate::workspace::{MemoCounts, ReadMemo};
 
-/// The order the profiles run in (see the module doc).
-const READ_ORDER: [Agent; 3] = [Agent::Claude, Agent::Mecatl, Agent::Codex];
+/// `--agents`' help: its default is every profile, in table order.
+fn agents_help() -> String {
+    let all: Vec<&str> = agents::names().collect();
+    format!(
+        "The agents to compare, comma-separated, in the order shown [default: {}]",
+        all.join(",")
+    )
+}
 
 /// Arguments of `compare`.
 #[derive(Debug, Clone, Args)]
 pub struct CompareArgs {
-    /// The agents to compare, comma-separated, in the order shown [default: mecatl,claude,codex]
-    #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = agent_parser())]
+    // The help's default lists every profile of the table ([`agents_help`]).
+    #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = agent_parser(), help = agents_help())]
     pub agents: Vec<Agent>,
 
     /// What reading a file adds.
@@ -176,7 +185,10 @@ pub fn run(ctx: &Context, args: &CompareArgs) -> Result<Status, CliError> {
     let memo = ReadMemo::new();
     let readers = Readers::memoised(ctx, memo.clone());
     let mut runs: Vec<(Agent, AgentRun)> = Vec::new();
-    for agent in READ_ORDER.into_iter().filter(|a| agents.contains(a)) {
+    for agent in agents::read_order()
+        .into_iter()
+        .filter(|a| agents.contains(a))
+    {
         runs.push((agent, agent_run(&readers, agent, &profile_args)?));
     }
     runs.sort_by_key(|(agent, _)| agents.iter().position(|a| a == agent));
@@ -198,7 +210,7 @@ pub fn run(ctx: &Context, args: &CompareArgs) -> Result<Status, CliError> {
         .iter()
         .zip(&comparison.sent)
         .map(|((agent, turn0), bytes)| {
-            let tokenizer = tokenizer_for(*agent);
+            let tokenizer = agent.tokenizer();
             let texts = turn0.messages.iter().map(|m| m.text.as_str());
             Total {
                 bytes: *bytes,

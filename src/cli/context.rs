@@ -17,7 +17,7 @@
 //!   valid UTF-8 is refused too: the walk names directories through the
 //!   workspace port, which takes UTF-8 paths.
 
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -29,7 +29,8 @@ use crate::adapters::settings::SettingsFile;
 use crate::adapters::trust::{Trust, TrustInputs, resolve_trust, withheld_notice};
 use crate::cli::error::CliError;
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::prompt::profile::{Agent, UnknownAgent};
+use crate::prompt::agents::{self, UnknownAgent};
+use crate::prompt::profile::Agent;
 use crate::workspace::{LinkPolicy, OsWorkspace};
 
 /// The variable that chooses the agent profile when `--agent` is not given.
@@ -115,8 +116,8 @@ pub struct GlobalArgs {
     #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorWhen::Auto, global = true)]
     pub color: ColorWhen,
 
-    /// Which agent's way of loading the workspace to show: mecatl (the engine), claude (Claude Code) or codex (Codex CLI); under claude, rule files come in the order the filesystem lists them, as Claude Code takes them (the only output that depends on it) [default: $MECATL_PROMPT_AGENT, else agent: in settings.yaml, else mecatl]
-    #[arg(long, value_name = "NAME", global = true, value_parser = agent_parser())]
+    // The help names every profile of the table ([`agent_help`]).
+    #[arg(long, value_name = "NAME", global = true, value_parser = agent_parser(), help = agent_help())]
     pub agent: Option<Agent>,
 
     /// The directory the agent is started in, inside the workspace (relative to -C); it decides which directories claude and codex read [default: the workspace root]
@@ -196,6 +197,18 @@ pub fn agent_parser() -> impl clap::builder::TypedValueParser<Value = Agent> {
     )
 }
 
+/// `--agent`'s help, naming every profile of the table and what it stands
+/// for.
+fn agent_help() -> String {
+    let named = agents::spoken(|spec| format!("{} ({})", spec.name, spec.summary));
+    format!(
+        "Which agent's way of loading the workspace to show: {named}; under claude, rule files \
+         come in the order the filesystem lists them, as Claude Code takes them (the only output \
+         that depends on it) [default: $MECATL_PROMPT_AGENT, else agent: in settings.yaml, else \
+         mecatl]"
+    )
+}
+
 /// The environment variables the tool reads, captured once.
 #[derive(Debug, Clone, Default)]
 pub struct EnvSnapshot {
@@ -205,13 +218,24 @@ pub struct EnvSnapshot {
     pub model: Option<String>,
     /// `$MECATL_MEMORY_DIR`.
     pub memory_dir: Option<OsString>,
-    /// `$CODEX_HOME` (the Codex profile).
-    pub codex_home: Option<OsString>,
-    /// `$CLAUDE_CONFIG_DIR` (the Claude Code profile).
-    pub claude_config_dir: Option<OsString>,
+    /// The variables that move the profiles' home directories
+    /// (`$CODEX_HOME`, `$CLAUDE_CONFIG_DIR`, …: every home's `var` in
+    /// the table), those that are set.
+    pub home_vars: Vec<(&'static str, OsString)>,
     /// `$SLASH_COMMAND_TOOL_CHAR_BUDGET` (Claude Code's skills-listing
     /// budget, SPEC §14.5).
     pub slash_command_budget: Option<String>,
+}
+
+impl EnvSnapshot {
+    /// The value of `var`, one of the variables that move a profile's home
+    /// directory, when it is set.
+    pub fn home_var(&self, var: &str) -> Option<&OsStr> {
+        self.home_vars
+            .iter()
+            .find(|(name, _)| *name == var)
+            .map(|(_, value)| value.as_os_str())
+    }
 }
 
 /// Where the agent profile came from (SPEC §14.1).
@@ -340,8 +364,9 @@ impl Context {
                 shell: var("SHELL"),
                 model: var("MECATL_MODEL"),
                 memory_dir: std::env::var_os("MECATL_MEMORY_DIR"),
-                codex_home: std::env::var_os("CODEX_HOME"),
-                claude_config_dir: std::env::var_os("CLAUDE_CONFIG_DIR"),
+                home_vars: agents::home_vars()
+                    .filter_map(|name| Some((name, std::env::var_os(name)?)))
+                    .collect(),
                 slash_command_budget: var("SLASH_COMMAND_TOOL_CHAR_BUDGET"),
             },
             diagnostics,
@@ -516,6 +541,21 @@ fn auto_color(is_terminal: bool) -> bool {
 /// Removes `.` components and resolves `..` lexically, like `cd -L` (the one
 /// lexical normaliser, shared with the import resolver).
 pub use crate::prompt::imports::normalise;
+
+/// The context's own diagnostics, then `found`, then the withheld notice
+/// when anything was withheld.
+pub fn with_context_diagnostics(
+    ctx: &Context,
+    found: Vec<Diagnostic>,
+    withheld: bool,
+) -> Vec<Diagnostic> {
+    let mut all = ctx.diagnostics.clone();
+    all.extend(found);
+    if withheld {
+        all.push(ctx.withheld_notice());
+    }
+    all
+}
 
 #[cfg(test)]
 mod tests {

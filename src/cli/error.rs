@@ -1,6 +1,7 @@
 //! How a run ends (SPEC §2.7): a [`Status`] when it completed, a
 //! [`CliError`] when it could not.
 
+use crate::prompt::profile::seam::ProfileError;
 use crate::prompt::turn0::ReadFault;
 
 /// How a run ended when it did not fail with an error.
@@ -39,4 +40,14 @@ pub enum CliError {
     /// Writing the output failed.
     #[error("writing output: {0}")]
     Io(#[from] std::io::Error),
+}
+
+impl From<ProfileError> for CliError {
+    /// A bad `--at` is a usage error; a read fault stays one.
+    fn from(err: ProfileError) -> Self {
+        match err {
+            ProfileError::InvalidAt(invalid) => CliError::Usage(invalid.to_string()),
+            ProfileError::ReadFault(fault) => CliError::ReadFault(fault),
+        }
+    }
 }

@@ -12,10 +12,11 @@ use crate::adapters::codex_skills::CodexExpansion;
 use crate::adapters::trust::{Trust, trust_hint};
 use crate::cli::args::CommandDirsArgs;
 use crate::cli::complete;
+use crate::cli::context::with_context_diagnostics;
 use crate::cli::context::{Context, Format};
 use crate::cli::error::{CliError, Status};
 use crate::cli::output::{self, DocHead};
-use crate::cli::sources::{Catalog, catalog, with_context_diagnostics};
+use crate::cli::sources::{Catalog, catalog};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::limits::MAX_EXPAND_STDIN_BYTES;
 use crate::prompt::command::claude_catalog::{

@@ -34,12 +34,14 @@ use crate::adapters::commandsfs::CommandCatalog;
 use crate::adapters::trust::{Trust, trust_hint};
 use crate::cli::args::CommandDirsArgs;
 use crate::cli::complete;
+use crate::cli::context::with_context_diagnostics;
 use crate::cli::context::{Context, Format};
 use crate::cli::error::{CliError, Status};
 use crate::cli::output::{self, DocHead};
 use crate::cli::profile::fate::{self, FileFate};
-use crate::cli::profile::{ProfileArgs, Readers, profile_turn0};
-use crate::cli::sources::{Catalog, catalog, rule_dirs, with_context_diagnostics};
+use crate::cli::profile::{ProfileArgs, profile_turn0};
+use crate::cli::readers::Readers;
+use crate::cli::sources::{Catalog, catalog, rule_dirs};
 use crate::diagnostic::Diagnostic;
 use crate::prompt::command::claude_catalog::ClaudeFile;
 use crate::prompt::profile::Agent;
@@ -616,10 +618,7 @@ pub fn run(ctx: &Context, args: &ExplainArgs) -> Result<Status, CliError> {
     if ctx.agent != Agent::Mecatl && !args.rule && names_a_file(&args.name) {
         return run_file(ctx, &args.name);
     }
-    let sigil = match ctx.agent {
-        Agent::Codex => '$',
-        _ => '/',
-    };
+    let sigil = ctx.agent.spec().sigil;
     let (command_only, name) = match args.name.strip_prefix(sigil) {
         Some(_) if args.rule => {
             return Err(CliError::Usage(format!(

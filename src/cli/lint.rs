@@ -39,11 +39,11 @@ use clap::{Args, ValueEnum};
 use serde::Serialize;
 
 use crate::adapters::trust::Trust;
+use crate::cli::context::with_context_diagnostics;
 use crate::cli::context::{Context, Format};
 use crate::cli::error::{CliError, Status};
 use crate::cli::lint_config::{read_baseline, read_config, write_baseline};
 use crate::cli::output::{self, SCHEMA};
-use crate::cli::sources::with_context_diagnostics;
 use crate::diagnostic::Diagnostic;
 use crate::prompt::lint::policy::{Baseline, Sources};
 use crate::prompt::lint::{Code, Finding, Level, LintOptions, LintReport, lint};

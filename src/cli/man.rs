@@ -8,6 +8,7 @@ use clap::CommandFactory;
 
 use crate::cli::error::{CliError, Status};
 use crate::cli::{Cli, output};
+use crate::prompt::agents;
 
 /// The man page in roff, covering every subcommand.
 pub fn render() -> Result<Vec<u8>, CliError> {
@@ -29,7 +30,8 @@ pub fn render() -> Result<Vec<u8>, CliError> {
     if let Some(help) = built.find_subcommand("help") {
         render_subcommand(help, "help", &mut page)?;
     }
-    page.extend_from_slice(PROSE_SECTIONS.as_bytes());
+    let agents = agents::spoken(|spec| format!("\\fB{}\\fR", spec.name));
+    page.extend_from_slice(PROSE_SECTIONS.replace(AGENTS, &agents).as_bytes());
     man.render_version_section(&mut page)?;
     Ok(page)
 }
@@ -111,7 +113,11 @@ const SUBCOMMANDS_INTRO: &str = ".SH SUBCOMMANDS
 The global options above are accepted before the subcommand and after it (for \\fBexpand\\fR, up to the first INPUT word).
 ";
 
-/// The sections clap cannot derive, in roff.
+/// Where [`PROSE_SECTIONS`] names every profile of the table.
+const AGENTS: &str = "{agents}";
+
+/// The sections clap cannot derive, in roff; [`AGENTS`] stands for the
+/// profiles' names.
 const PROSE_SECTIONS: &str = r#".nh
 .SH "EXIT STATUS"
 .TP
@@ -131,7 +137,7 @@ When several apply, 2 beats 1 and 1 beats 0. Results go to standard output, diag
 \fB1\fR trusts the workspace, \fB0\fR does not; \fB\-\-trust\-project\fR and \fB\-\-no\-trust\-project\fR win over it.
 .TP
 \fBMECATL_PROMPT_AGENT\fR
-The agent profile (\fBmecatl\fR, \fBclaude\fR or \fBcodex\fR) when \fB\-\-agent\fR is not given.
+The agent profile ({agents}) when \fB\-\-agent\fR is not given.
 .TP
 \fBCODEX_HOME\fR
 Codex's home under \fB\-\-agent codex\fR (an absolute path), else \fI~/.codex\fR.

@@ -41,10 +41,10 @@ use clap::Args;
 use serde::{Deserialize, Serialize};
 
 use crate::adapters::commandsfs::CommandCatalog;
+use crate::cli::args::ListingArgs;
 use crate::cli::config::{PrefixArgs, SuffixArgs, prefix_config, sha256_hex};
 use crate::cli::context::Context;
 use crate::cli::error::CliError;
-use crate::cli::profile::skills::ListingArgs;
 use crate::cli::profile::{ProfileArgs, profile_turn0};
 use crate::cli::sources::{Catalog, catalog, command_catalog};
 use crate::cli::turn0::{Turn0Args, collect_turn0};

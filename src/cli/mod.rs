@@ -38,6 +38,7 @@ pub mod output;
 pub mod parts;
 pub mod profile;
 pub mod provider;
+pub mod readers;
 pub mod rules;
 pub mod snapshot;
 pub mod sources;

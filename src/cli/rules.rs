@@ -8,11 +8,12 @@ use clap::{Args, Subcommand};
 use serde::Serialize;
 
 use crate::adapters::trust::Trust;
+use crate::cli::context::with_context_diagnostics;
 use crate::cli::context::{Context, Format};
 use crate::cli::error::{CliError, Status};
 use crate::cli::output::{self, DocHead};
 use crate::cli::profile::{ProfileArgs, profile_turn0};
-use crate::cli::sources::{rule_dirs, with_context_diagnostics};
+use crate::cli::sources::rule_dirs;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::prompt::glob::PathMatcher;
 use crate::prompt::profile::{Agent, ProfileTurn0, RuleLoad};

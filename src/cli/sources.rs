@@ -11,8 +11,8 @@ use crate::adapters::codex_skills::CodexSkills;
 use crate::adapters::commandsfs::CommandCatalog;
 use crate::cli::context::Context;
 use crate::cli::error::CliError;
-use crate::cli::profile::Readers;
-use crate::diagnostic::Diagnostic;
+use crate::cli::readers::Readers;
+use crate::prompt::agents::{claude, codex};
 use crate::prompt::profile::Agent;
 use crate::prompt::rules::files::{project_rule_dirs, user_rule_dir};
 use crate::prompt::tiers::SearchDir;
@@ -98,7 +98,7 @@ pub fn catalog_for(
                 readers.project_shared(),
                 &ctx.at,
                 trusted,
-                readers.claude_config(),
+                readers.home_of(&claude::CONFIG_HOME),
             )
             .map_err(|err| CliError::Usage(err.to_string()))?,
         ),
@@ -107,7 +107,7 @@ pub fn catalog_for(
             &ctx.at,
             trusted,
             readers.parent_shared(),
-            readers.codex_home(),
+            readers.home_of(&codex::CODEX_HOME),
             readers.home(),
         ))),
     })
@@ -132,19 +132,4 @@ pub fn rule_dirs_through(readers: &Readers<'_>) -> Vec<SearchDir<'static>> {
             .map(|dir| user_rule_dir(readers.user_dir(dir))),
     );
     dirs
-}
-
-/// The context's own diagnostics, then `found`, then the withheld notice
-/// when anything was withheld.
-pub fn with_context_diagnostics(
-    ctx: &Context,
-    found: Vec<Diagnostic>,
-    withheld: bool,
-) -> Vec<Diagnostic> {
-    let mut all = ctx.diagnostics.clone();
-    all.extend(found);
-    if withheld {
-        all.push(ctx.withheld_notice());
-    }
-    all
 }

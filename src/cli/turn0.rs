@@ -14,16 +14,19 @@ use clap::Args;
 use crate::adapters::memoryfs::MemoryStore;
 use crate::adapters::soulfs::SoulFile;
 use crate::cli::context::Context;
+use crate::cli::context::with_context_diagnostics;
 use crate::cli::error::CliError;
-use crate::cli::profile::Readers;
-use crate::cli::sources::{rule_dirs_through, with_context_diagnostics};
+use crate::cli::readers::Readers;
+use crate::cli::sources::rule_dirs_through;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::prompt::instructions::RootAssembler;
 use crate::prompt::memory_index::MemoryIndexAssembler;
 use crate::prompt::rules::RulesAssembler;
 use crate::prompt::rules::lazy::LazyRulesSource;
 use crate::prompt::soul::SoulAssembler;
-use crate::prompt::turn0::{InstructionAssembler, LeftOutReason, MultiAssembler, Turn0Report};
+use crate::prompt::turn0::{
+    InstructionAssembler, LeftOutReason, MultiAssembler, ReadFault, Turn0Report,
+};
 use crate::prompt::user_model::UserModelAssembler;
 
 /// The options that choose what the turn-0 messages contain. Shared by
@@ -190,8 +193,8 @@ pub fn collect_turn0(ctx: &Context, args: &Turn0Args) -> Result<Turn0Report, Cli
 /// The turn-0 report of the sources the options select, read through
 /// `readers`, with the diagnostics about the files looked at only (the
 /// mecatl profile's turn 0, which `compare` runs beside the others).
-pub fn engine_report(readers: &Readers<'_>, args: &Turn0Args) -> Result<Turn0Report, CliError> {
+pub fn engine_report(readers: &Readers<'_>, args: &Turn0Args) -> Result<Turn0Report, ReadFault> {
     let selected = assemblers(readers, args);
     let multi = MultiAssembler::new(selected.iter().map(Box::as_ref).collect());
-    Ok(multi.report(readers.project())?)
+    multi.report(readers.project())
 }

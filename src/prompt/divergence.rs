@@ -49,8 +49,8 @@ use std::sync::Arc;
 
 use crate::diagnostic::Diagnostic;
 use crate::limits;
-use crate::prompt::claude::switches_fallback_off;
-use crate::prompt::codex::chain::AGENTS_NAME;
+use crate::prompt::agents::claude::switches_fallback_off;
+use crate::prompt::agents::codex::chain::AGENTS_NAME;
 use crate::prompt::command::claude_catalog::{PROJECT_SKILLS_DIR, SKILL_WORDS, defuse, mentions};
 use crate::prompt::command::claude_dialect::{self, split_frontmatter};
 use crate::prompt::command::{strip_frontmatter, substitute};

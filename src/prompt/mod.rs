@@ -3,10 +3,9 @@
 //! [`crate::workspace::Workspace`] and the source traits declared beside
 //! their consumers.
 
+pub mod agents;
 pub mod build;
 pub mod check_stable;
-pub mod claude;
-pub mod codex;
 pub mod command;
 pub mod compare;
 pub mod defaults;

@@ -23,6 +23,8 @@
 //!   that it can say why a file was never considered without a second
 //!   walk of its own.
 
+pub mod seam;
+
 use serde::{Deserialize, Serialize};
 
 use crate::diagnostic::Diagnostic;
@@ -43,47 +45,9 @@ pub enum Agent {
 }
 
 impl Agent {
-    /// Every agent, in the order `compare` shows them.
+    /// Every agent, in the order `compare` shows them (the order of
+    /// [`crate::prompt::agents::PROFILES`], which gives each its data).
     pub const ALL: [Agent; 3] = [Agent::Mecatl, Agent::Claude, Agent::Codex];
-
-    /// The name used on the command line and in JSON.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Agent::Mecatl => "mecatl",
-            Agent::Claude => "claude",
-            Agent::Codex => "codex",
-        }
-    }
-
-    /// The agent's own name, for sentences.
-    pub fn title(self) -> &'static str {
-        match self {
-            Agent::Mecatl => "mecatl",
-            Agent::Claude => "Claude Code",
-            Agent::Codex => "Codex",
-        }
-    }
-
-    /// Whether the agent has rules at all (SPEC §14.2: Codex has none).
-    pub fn has_rules(self) -> bool {
-        self != Agent::Codex
-    }
-}
-
-/// A name that is not an agent's.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown agent {0:?}; known agents: mecatl, claude, codex")]
-pub struct UnknownAgent(pub String);
-
-impl std::str::FromStr for Agent {
-    type Err = UnknownAgent;
-
-    fn from_str(name: &str) -> Result<Self, UnknownAgent> {
-        Agent::ALL
-            .into_iter()
-            .find(|agent| agent.as_str() == name)
-            .ok_or_else(|| UnknownAgent(name.to_string()))
-    }
 }
 
 /// What a part is (SPEC §14.7).

@@ -8,15 +8,17 @@
 
 use std::sync::Arc;
 
-use serde::Serialize;
-
 pub mod discovery;
 pub mod files;
 pub mod frontmatter;
 pub mod lazy;
 
+mod rule;
+
 #[cfg(test)]
 mod dir_tests;
+
+pub use rule::{Rule, RuleOrigin, ShownRule};
 
 use crate::limits;
 use crate::prompt::text::floor_char_boundary;
@@ -25,55 +27,6 @@ use crate::prompt::turn0::{
     ReadFault, Turn0Report,
 };
 use crate::workspace::Workspace;
-
-/// One rule: guidance text, optionally scoped to path globs.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Rule {
-    /// The rule's name (its file name without `.md` for file sources).
-    pub name: String,
-    /// The body, trimmed and at most [`limits::MAX_RULE_BYTES`] long.
-    pub body: String,
-    /// Globs the rule applies to; empty means it always applies.
-    pub paths: Vec<String>,
-    /// The admission tier the rule came through.
-    pub origin: RuleOrigin,
-}
-
-/// A rule as the rules message shows it, with where it was read from.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ShownRule {
-    /// The rule; its block is [`render_rule_block`] of it.
-    pub rule: Rule,
-    /// The file it was read from, as its reader displays it; `None` for a
-    /// source that does not read files.
-    pub source: Option<String>,
-    /// True when the body was cut to the cap (or the file to the read bound).
-    pub truncated: bool,
-}
-
-/// The tier a rule was admitted through: a label, never a location.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[cfg_attr(test, derive(schemars::JsonSchema))]
-#[serde(rename_all = "lowercase")]
-pub enum RuleOrigin {
-    /// The workspace's rules directories (trust-gated).
-    Project,
-    /// The user's rules directories (never gated).
-    User,
-    /// An operator-configured remote driver.
-    Driver,
-}
-
-impl RuleOrigin {
-    /// The lowercase label used in output.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RuleOrigin::Project => "project",
-            RuleOrigin::User => "user",
-            RuleOrigin::Driver => "driver",
-        }
-    }
-}
 
 /// Why a rules source could not list its rules (a genuine fault, not "no
 /// rules").

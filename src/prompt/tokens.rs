@@ -12,7 +12,8 @@
 //!   of thumb for English prose and code, good for comparing parts and
 //!   spotting the large ones, not for billing.
 //!
-//! [`tokenizer_for`] says which one an agent's profile uses.
+//! [`crate::prompt::profile::seam::ProfileSpec::tokenizer`] says which one
+//! an agent's profile uses.
 //!
 //! Choices the spec leaves open:
 //! - A text is counted as ordinary text: a control-token spelling such as
@@ -35,8 +36,6 @@ mod o200k;
 
 use serde::Serialize;
 
-use crate::prompt::profile::Agent;
-
 /// How the estimate is computed, as stated in output.
 pub const ESTIMATE_RULE: &str = "bytes / 4, rounded up";
 
@@ -54,17 +53,6 @@ pub enum Tokenizer {
     /// Bytes ÷ 4, rounded up ([`ESTIMATE_RULE`]).
     #[serde(rename = "estimate")]
     Estimate,
-}
-
-/// The tokenizer of an agent's profile (SPEC §15.4): Codex's models use the
-/// public `o200k_base` encoding, so `codex` counts exactly; Claude's
-/// tokenizer is not public and the engine names no model, so `claude` and
-/// `mecatl` keep the estimate.
-pub fn tokenizer_for(agent: Agent) -> Tokenizer {
-    match agent {
-        Agent::Codex => Tokenizer::O200kBase,
-        Agent::Claude | Agent::Mecatl => Tokenizer::Estimate,
-    }
 }
 
 impl Tokenizer {
@@ -148,14 +136,6 @@ mod tests {
         // 11 + 1 bytes estimated together is 3, where 3 + 1 would be 4.
         assert_eq!(Tokenizer::Estimate.count_each(texts), 3);
         assert_eq!(Tokenizer::Estimate.count_each([]), 0);
-    }
-
-    #[test]
-    fn codex_counts_exactly_and_the_others_estimate() {
-        let labels = Agent::ALL.map(|agent| tokenizer_for(agent).label());
-        assert_eq!(labels, ["estimate", "estimate", "o200k_base"]);
-        assert!(tokenizer_for(Agent::Codex).is_exact());
-        assert!(!tokenizer_for(Agent::Mecatl).is_exact());
     }
 
     #[test]

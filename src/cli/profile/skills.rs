@@ -21,10 +21,9 @@
 //! - Entries withheld because the workspace is not trusted are listed in
 //!   `not_loaded`, as withheld instruction files are.
 
-use clap::Args;
-
 use crate::cli::error::CliError;
-use crate::cli::profile::{ProfileArgs, Readers};
+use crate::cli::profile::ProfileArgs;
+use crate::cli::readers::Readers;
 use crate::cli::sources::{Catalog, catalog_for};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::limits;
@@ -37,14 +36,6 @@ use crate::prompt::profile::{
 use crate::prompt::tiers::{Fate, Tier};
 use crate::prompt::turn0::Provenance;
 use crate::prompt::walk::Scope;
-
-/// What sizes Claude Code's skills listing (SPEC §14.5).
-#[derive(Debug, Clone, Default, Args)]
-pub struct ListingArgs {
-    /// The model's context window in tokens: Claude Code's skills listing may fill 1% of it at 4 characters per token (SLASH_COMMAND_TOOL_CHAR_BUDGET overrides, as in Claude Code); Claude Code's own bundled entries are not shown but take their share, as Claude Code 2.1.328 sent them [default: 200000]
-    #[arg(long, value_name = "TOKENS", value_parser = clap::value_parser!(u64).range(1..))]
-    pub context_window: Option<u64>,
-}
 
 /// Adds `agent`'s skills listing message to `turn0` (after its
 /// instructions), with what was said about it, read through `readers`;

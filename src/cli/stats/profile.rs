@@ -16,7 +16,7 @@
 //!   joining really adds, since a part's last newline and the joiner can
 //!   merge into one token.
 //! - Tokens are counted with the profile's tokenizer
-//!   ([`crate::prompt::tokens::tokenizer_for`]); the total counts each
+//!   ([`crate::prompt::profile::seam::ProfileSpec::tokenizer`]); the total counts each
 //!   message's text as sent.
 //! - What `--touch` adds is not counted: it is not sent at start.
 

@@ -3,10 +3,10 @@
 //! domain's own readers — the engine's rule frontmatter
 //! ([`crate::prompt::rules::frontmatter`]), Claude Code's
 //! ([`claude_dialect::read_frontmatter`]) and Codex's skill metadata
-//! ([`crate::prompt::codex::skill_meta`], found by Codex's own search).
+//! ([`crate::prompt::agents::codex::skill_meta`], found by Codex's own search).
 
-use crate::prompt::codex::skill_meta::{Unlisted, front_block};
-use crate::prompt::codex::skills::{SkillGroup, SkillRoot, list_skills};
+use crate::prompt::agents::codex::skill_meta::{Unlisted, front_block};
+use crate::prompt::agents::codex::skills::{SkillGroup, SkillRoot, list_skills};
 use crate::prompt::command::claude_dialect::{self, Reading};
 use crate::prompt::command::{Misplaced, misplaced_frontmatter};
 use crate::prompt::lint::docs::{Doc, DocKind};

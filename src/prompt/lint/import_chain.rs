@@ -8,7 +8,7 @@
 //! `.claude/rules`, and `AGENTS.md` / `.claude/AGENTS.md` where the
 //! fallback applies when Claude Code starts in that directory: no Claude
 //! Code file with content in it or above it (the profile's own test,
-//! [`crate::prompt::claude::switches_fallback_off`]; a blank `CLAUDE.md`
+//! [`crate::prompt::agents::claude::switches_fallback_off`]; a blank `CLAUDE.md`
 //! leaves the fallback on, as recorded).
 //! A walk file reached by an import is not followed again from there: the
 //! walk loads it itself, and its own chain is checked from it.
@@ -23,7 +23,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use crate::limits;
-use crate::prompt::claude::{names, switches_fallback_off};
+use crate::prompt::agents::claude::{names, switches_fallback_off};
 use crate::prompt::command::claude_dialect::split_frontmatter;
 use crate::prompt::imports::{Bounds, Candidate, Loaded, NotLoaded, Origin, candidates, scan};
 use crate::prompt::lint::docs::{Doc, DocKind};

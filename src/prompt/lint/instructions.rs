@@ -1,9 +1,9 @@
 //! Instruction-file checks: Codex's budget (MP008, from the chain of
-//! [`crate::prompt::codex::chain`]) and AGENTS.md against CLAUDE.md
+//! [`crate::prompt::agents::codex::chain`]) and AGENTS.md against CLAUDE.md
 //! (MP009). The imports of Claude Code's files are [`super::import_chain`].
 
-use crate::prompt::codex::CodexConfig;
-use crate::prompt::codex::chain::{
+use crate::prompt::agents::codex::CodexConfig;
+use crate::prompt::agents::codex::chain::{
     AGENTS_NAME, LeftOutReason, OVERRIDE_NAME, chain, find_root, project_docs,
 };
 use crate::prompt::divergence;

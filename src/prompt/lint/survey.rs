@@ -1,21 +1,20 @@
 //! One bounded walk of the workspace ([`walk_tree_pruned`]): the
 //! directories and files lint looks at, found once.
 //!
-//! A `.claude`, `.mecatl`, `.agents` or `.codex` that is a link to a
-//! directory is looked into one level (the agents follow such links), so
+//! An agent's configuration directory (`.claude`, `.mecatl`, `.agents`,
+//! `.codex`: [`agents::config_dirs`]) that is a link to a directory is
+//! looked into one level (the agents follow such links), so
 //! a shared `.claude -> ../shared/.claude` is linted like a real one.
 
 use std::collections::BTreeSet;
 
+use crate::prompt::agents;
 use crate::prompt::tiers::walk_tree_pruned;
 use crate::workspace::{EntryKind, Workspace, base_name, join};
 
 /// Directories the walk never enters: version control and installed
 /// packages hold nothing an agent loads for this repository.
 pub(super) const PRUNED: [&str; 2] = [".git", "node_modules"];
-
-/// The agents' configuration directories, looked into even when linked.
-const CONFIG_DIRS: [&str; 4] = [".claude", ".mecatl", ".agents", ".codex"];
 
 /// What the walk found.
 #[derive(Debug, Default)]
@@ -37,7 +36,7 @@ pub(super) fn survey(reader: &dyn Workspace) -> Survey {
         cut: tree.cut,
     };
     for link in tree.dir_links {
-        if CONFIG_DIRS.contains(&base_name(&link))
+        if agents::config_dirs().any(|dir| dir == base_name(&link))
             && let Ok(entries) = reader.list(&link)
         {
             for entry in entries.into_iter().filter(|e| !e.lossy) {

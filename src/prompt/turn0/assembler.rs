@@ -10,45 +10,8 @@
 
 use serde::Serialize;
 
-use crate::prompt::turn0::{MessageKind, Provenance, Turn0Report};
+use crate::prompt::turn0::{Message, MessageKind, Provenance, Turn0Report};
 use crate::workspace::Workspace;
-
-/// Who a message is from. Turn-0 messages are always from the user.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[cfg_attr(test, derive(schemars::JsonSchema))]
-#[serde(rename_all = "lowercase")]
-pub enum Role {
-    /// A user-role message.
-    User,
-}
-
-impl Role {
-    /// The lowercase role name used in output.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Role::User => "user",
-        }
-    }
-}
-
-/// One turn-0 message.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Message {
-    /// Always [`Role::User`] for turn-0 messages.
-    pub role: Role,
-    /// The message text.
-    pub text: String,
-}
-
-impl Message {
-    /// A user-role message with `text`.
-    pub fn user(text: impl Into<String>) -> Self {
-        Self {
-            role: Role::User,
-            text: text.into(),
-        }
-    }
-}
 
 /// A genuine read fault (permission denied, I/O error) on a file an
 /// assembler must read; "not found" is never a fault.

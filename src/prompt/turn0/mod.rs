@@ -19,15 +19,17 @@
 
 mod assembler;
 mod left_out;
+mod message;
 mod predicate;
 mod provenance;
 mod report;
 
 pub use assembler::{
-    InstructionAssembler, InstructionManifest, Message, MultiAssembler, ReadFault, Role,
-    SourceError, assemble_with_manifest,
+    InstructionAssembler, InstructionManifest, MultiAssembler, ReadFault, SourceError,
+    assemble_with_manifest,
 };
 pub use left_out::{Delivery, LeftOut, LeftOutReason, Rejection};
+pub use message::{Message, Role};
 pub use predicate::{TURN0_HEADERS, is_injected_turn0_fragment};
 pub use provenance::{MessageKind, Provenance};
 pub use report::{AssembledMessage, Turn0Report};

@@ -17,8 +17,8 @@
 
 use std::path::Path;
 
-use mecatl_prompt::adapters::codex_config;
-use mecatl_prompt::prompt::codex::instructions_text;
+use mecatl_prompt::prompt::agents::codex::config as codex_config;
+use mecatl_prompt::prompt::agents::codex::instructions_text;
 use serde_json::{Value, json};
 
 use super::{Fixture, cases, profile_run};

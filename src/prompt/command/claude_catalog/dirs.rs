@@ -1,9 +1,11 @@
 //! Where Claude Code finds commands and skills (SPEC §14.5), as search
-//! directories of the precedence engine in Claude Code's order.
+//! directories of the precedence engine in Claude Code's order, and how a
+//! skill is named in their diagnostics.
 
 use std::sync::Arc;
 
-use crate::prompt::tiers::{Layout, SearchDir, Tier};
+use crate::diagnostic::Severity;
+use crate::prompt::tiers::{Layout, SearchDir, Tier, Words};
 use crate::prompt::walk::{InvalidAt, walk};
 use crate::workspace::{Workspace, join};
 
@@ -11,6 +13,15 @@ use crate::workspace::{Workspace, join};
 pub const PROJECT_SKILLS_DIR: &str = ".claude/skills";
 /// The commands directory below a project directory.
 pub const PROJECT_COMMANDS_DIR: &str = ".claude/commands";
+
+/// How skill files are named in diagnostics; like a command, a refused
+/// symlink or a name that is not UTF-8 is a warning (SPEC §5.5).
+pub const SKILL_WORDS: Words = Words {
+    noun: "skill",
+    plural: "skills",
+    dir_noun: "skills directory",
+    refusal: Severity::Warning,
+};
 
 /// Claude Code's command and skill directories in precedence order, first
 /// wins (observed, `tests/oracle/cases/claude-commands/`): skills before

@@ -8,23 +8,15 @@ use std::ops::Range;
 
 use serde_json::{Map, Value};
 
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
 use crate::limits;
+use crate::prompt::command::claude_catalog::dirs::SKILL_WORDS;
 use crate::prompt::command::claude_dialect::{self, Frontmatter, Reading, read_frontmatter_block};
 use crate::prompt::command::claude_listing::{self, Kind};
 use crate::prompt::command::command_frontmatter::misplaced_frontmatter;
 use crate::prompt::command::files::{COMMAND_WORDS, read_text};
 use crate::prompt::tiers::{Layout, Listed, Loaded, Loss, SearchDir, Words};
 use crate::prompt::yaml;
-
-/// How skill files are named in diagnostics; like a command, a refused
-/// symlink or a name that is not UTF-8 is a warning (SPEC §5.5).
-pub const SKILL_WORDS: Words = Words {
-    noun: "skill",
-    plural: "skills",
-    dir_noun: "skills directory",
-    refusal: Severity::Warning,
-};
 
 /// A frontmatter value as Claude Code turns it into text: a string
 /// trimmed, a number or boolean spelled out; blank and other values give

@@ -25,7 +25,7 @@ use std::path::Path;
 use serde::Deserialize;
 
 use crate::limits;
-use crate::prompt::claude::ExternalApproval;
+use crate::prompt::agents::claude::ExternalApproval;
 use crate::workspace::{Workspace, WsError};
 
 /// The file's name in its directory.

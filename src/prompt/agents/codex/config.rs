@@ -19,24 +19,14 @@
 //!   warning, as the chain never looks such a name up.
 //! - Warnings never quote the file: TOML errors are reported by position.
 
-use std::ffi::OsStr;
-use std::path::{Path, PathBuf};
-
-use crate::adapters::locations::var_or_home_dir;
 use crate::diagnostic::Diagnostic;
 use crate::limits;
-use crate::prompt::codex::{CodexConfig, is_plain_relative};
+use crate::prompt::agents::codex::{CodexConfig, is_plain_relative};
 use crate::prompt::text::line_column;
 use crate::workspace::{Workspace, WsError};
 
 /// The configuration file's name inside `$CODEX_HOME`.
 pub const CONFIG_FILE: &str = "config.toml";
-
-/// `$CODEX_HOME` from the value of the `CODEX_HOME` variable (used when set,
-/// non-empty and absolute), else `~/.codex`; `None` without either.
-pub fn codex_home(codex_home_var: Option<&OsStr>, home: Option<&Path>) -> Option<PathBuf> {
-    var_or_home_dir(codex_home_var, home, ".codex")
-}
 
 /// The configuration read, with what was wrong with it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -166,19 +156,6 @@ mod tests {
 
     fn load_str(config: &str) -> ConfigRead {
         load(&home(config))
-    }
-
-    #[test]
-    fn codex_home_is_the_variable_else_dot_codex_in_home() {
-        let home = Path::new("/home/u");
-        assert_eq!(
-            codex_home(Some(OsStr::new("/srv/codex")), Some(home)),
-            Some(PathBuf::from("/srv/codex"))
-        );
-        assert_eq!(
-            codex_home(None, Some(home)),
-            Some(PathBuf::from("/home/u/.codex"))
-        );
     }
 
     #[test]

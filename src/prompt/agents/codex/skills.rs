@@ -38,7 +38,7 @@ use std::path::PathBuf;
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::limits;
-use crate::prompt::codex::skill_meta::{Unlisted, read_meta};
+use crate::prompt::agents::codex::skill_meta::{Unlisted, read_meta};
 use crate::prompt::text::whole_chars;
 use crate::prompt::tiers::SKILL_FILE;
 use crate::prompt::walk::{Scope, WalkDir, absolute};

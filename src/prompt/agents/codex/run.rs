@@ -1,8 +1,8 @@
-//! The Codex profile wired (SPEC §14.4): `$CODEX_HOME/config.toml`, the
+//! The Codex profile's run (SPEC §14.4): `$CODEX_HOME/config.toml`, the
 //! walk from `/` to `--at`, the project root and chain, the budgeted
 //! AGENTS.md files and the global file, assembled into one instructions
 //! message whose parts are the global file (scope `user`) then the project
-//! chain, root first. The rules are the domain's ([`crate::prompt::codex`]);
+//! chain, root first. The rules are the domain's ([`crate::prompt::agents::codex`]);
 //! this module only chooses the readers and maps the domain's facts onto
 //! the profile vocabulary.
 //!
@@ -13,39 +13,45 @@
 //!   off, is "over budget" in `not_loaded` (with its size); the diagnostic
 //!   says which rule.
 
-use crate::adapters::codex_config::{self, ConfigRead};
-use crate::cli::context::Context;
-use crate::cli::error::CliError;
-use crate::cli::profile::{ProfileArgs, Readers, touch_adds_nothing_for};
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::prompt::codex::chain::{
+use crate::prompt::agents::codex::chain::{
     AGENTS_NAME, LeftOut, LeftOutReason, OVERRIDE_NAME, Root, candidate_names, chain, find_root,
     project_docs,
 };
-use crate::prompt::codex::global::global_doc;
-use crate::prompt::codex::{CodexConfig, instructions_text};
+use crate::prompt::agents::codex::config::{self, ConfigRead};
+use crate::prompt::agents::codex::global::global_doc;
+use crate::prompt::agents::codex::{CODEX_HOME, SPEC};
+use crate::prompt::agents::codex::{CodexConfig, instructions_text};
+use crate::prompt::profile::seam::{ProfileError, ProfileRun, Setup, touch_adds_nothing_for};
 use crate::prompt::profile::{
-    Agent, NotLoaded, NotLoadedReason, Part, PartKind, ProfileMessage, ProfileTurn0, Searched,
-    SearchedDir,
+    NotLoaded, NotLoadedReason, Part, PartKind, ProfileMessage, ProfileTurn0, Searched, SearchedDir,
 };
 use crate::prompt::turn0::Provenance;
 use crate::prompt::walk::{Scope, WalkDir, walk};
 use crate::workspace::Workspace;
 
-/// Codex's turn 0 for this run (SPEC §14.4): its instructions message, what
-/// it left out, where it looked, and `--touch` (which adds nothing).
-pub fn turn0(
-    ctx: &Context,
-    readers: &Readers<'_>,
-    args: &ProfileArgs,
-) -> Result<ProfileTurn0, CliError> {
+/// Codex over one workspace.
+pub(super) struct CodexRun<'a> {
+    pub(super) setup: &'a Setup<'a>,
+}
+
+impl ProfileRun for CodexRun<'_> {
+    /// Codex's turn 0 for this run (SPEC §14.4): its instructions message,
+    /// what it left out, where it looked, and `--touch` (which adds
+    /// nothing).
+    fn turn0(&self) -> Result<ProfileTurn0, ProfileError> {
+        turn0(self.setup)
+    }
+}
+
+fn turn0(setup: &Setup<'_>) -> Result<ProfileTurn0, ProfileError> {
     let mut turn0 = ProfileTurn0::default();
-    let codex_home = readers.codex_home();
+    let codex_home = (setup.homes)(&CODEX_HOME);
     let ConfigRead {
         config,
         diagnostics,
     } = match &codex_home {
-        Some(home) => codex_config::load(&**home),
+        Some(home) => config::load(&**home),
         None => {
             turn0.diagnostics.push(Diagnostic::new(
                 Severity::Info,
@@ -61,11 +67,10 @@ pub fn turn0(
     };
     turn0.diagnostics.extend(diagnostics);
 
-    let walk = walk(Some(readers.parent()), readers.project(), &ctx.at)
-        .map_err(|err| CliError::Usage(err.to_string()))?;
+    let walk = walk(Some(setup.parent), setup.project, setup.at)?;
     let root = find_root(&walk, &config.project_root_markers);
     let chain = chain(&walk, root.as_ref());
-    let docs = project_docs(chain, &config, ctx.trust.trusted);
+    let docs = project_docs(chain, &config, setup.trusted);
     let global = codex_home.as_deref().map(global_doc);
 
     let mut parts = Vec::new();
@@ -105,8 +110,8 @@ pub fn turn0(
             text,
         ));
     }
-    turn0.searched = searched(ctx, codex_home.as_deref(), chain, root.as_ref(), &config);
-    touch_adds_nothing_for(Agent::Codex, args, &mut turn0);
+    turn0.searched = searched(setup, codex_home.as_deref(), chain, root.as_ref(), &config);
+    touch_adds_nothing_for(&SPEC, setup.touch, &mut turn0);
     Ok(turn0)
 }
 
@@ -139,7 +144,7 @@ fn dir_label(dir: &str) -> &str {
 /// Where Codex looked: its home's two global names, then each chain
 /// directory with the names tried there; and the rule that chose the chain.
 fn searched(
-    ctx: &Context,
+    setup: &Setup<'_>,
     codex_home: Option<&dyn Workspace>,
     chain: &[WalkDir<'_>],
     root: Option<&Root>,
@@ -162,7 +167,7 @@ fn searched(
         scope: dir.scope,
         names: names.clone(),
     }));
-    let cwd = ctx.at_label();
+    let cwd = setup.at_label();
     let start = match (root, chain.first()) {
         (Some(root), Some(top)) => format!(
             "each directory from the project root {} (it holds {}) down to the cwd {cwd}",

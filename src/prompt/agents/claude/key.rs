@@ -21,7 +21,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::limits;
-use crate::prompt::claude::names;
+use crate::prompt::agents::claude::names;
 use crate::prompt::imports::normalise;
 use crate::prompt::text::decode_lossy;
 use crate::prompt::walk::WalkDir;

@@ -9,10 +9,10 @@ use std::path::{Path, PathBuf};
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::limits;
-use crate::prompt::claude::key::project_key;
-use crate::prompt::claude::read::{Read, Source, shown};
-use crate::prompt::claude::rules::{Conditional, RulesTree};
-use crate::prompt::claude::{ClaudeInstructions, Setup, names, switches_fallback_off};
+use crate::prompt::agents::claude::key::project_key;
+use crate::prompt::agents::claude::paths::RulePaths;
+use crate::prompt::agents::claude::read::{Read, Source, shown};
+use crate::prompt::agents::claude::{ClaudeInstructions, Setup, names};
 use crate::prompt::command::claude_dialect::split_frontmatter;
 use crate::prompt::imports::{self, Bounds, Origin};
 use crate::prompt::markdown::claude_content;
@@ -37,26 +37,19 @@ pub(crate) struct Importer<'x> {
     pub(crate) shown: &'x str,
 }
 
-/// What the fallback decision sees of one walk file before anything loads.
-#[derive(Debug)]
-enum Probe {
-    /// A gated file of an untrusted workspace: whether it exists (never
-    /// opened).
-    Withheld(bool),
-    /// What reading it gave.
-    Read(Read),
-}
-
-impl Probe {
-    /// Whether the file counts as a Claude instruction file with content,
-    /// which switches the AGENTS.md fallback off.
-    fn has_content(&self) -> bool {
-        match self {
-            Probe::Withheld(exists) => *exists,
-            Probe::Read(Read::Text { text, .. }) => switches_fallback_off(text),
-            Probe::Read(_) => false,
-        }
-    }
+/// A conditional rule read at start (or when its directory was read
+/// lazily), kept for the paths that will be touched.
+pub(crate) struct Conditional<'a> {
+    pub(crate) source: Source<'a>,
+    /// How it is named in output.
+    pub(crate) path: String,
+    /// Its whole text.
+    pub(crate) text: String,
+    pub(crate) paths: RulePaths,
+    /// The directory its patterns are relative to.
+    pub(crate) base: PathBuf,
+    /// Set once a touched path loaded it.
+    pub(crate) active: bool,
 }
 
 /// One assembly in progress.
@@ -258,63 +251,15 @@ impl<'s, 'a> Assembly<'s, 'a> {
         }
     }
 
-    /// The walk at start (SPEC §14.3): per directory `CLAUDE.md`,
-    /// `.claude/CLAUDE.md`, the rules, the fallback files when the fallback
-    /// applies, `CLAUDE.local.md`.
-    pub(crate) fn load_walk(&mut self, dirs: &[WalkDir<'a>], out: &mut Vec<Part>) {
-        let probes: Vec<[Probe; 3]> = dirs
-            .iter()
-            .map(|dir| {
-                [names::CLAUDE_MD, names::DOT_CLAUDE_MD, names::LOCAL_MD]
-                    .map(|name| self.probe(dir, name))
-            })
-            .collect();
-        let fallback = !self.managed_content && !probes.iter().flatten().any(Probe::has_content);
-        // Fallback files passed over are listed once the walk is done, so one
-        // an import brought in after all is not listed as left out.
-        let mut passed_over = Vec::new();
-        for (dir, [claude, dot_claude, local]) in dirs.iter().zip(probes) {
-            self.load_probe(dir, names::CLAUDE_MD, dir.scope, claude, out);
-            self.load_probe(dir, names::DOT_CLAUDE_MD, dir.scope, dot_claude, out);
-            self.load_rules(&RulesTree::walk(dir), out);
-            for name in [names::AGENTS_MD, names::DOT_AGENTS_MD] {
-                if fallback {
-                    let probe = self.probe(dir, name);
-                    self.load_probe(dir, name, dir.scope, probe, out);
-                } else if exists(dir.reader, &dir.rel(name)) {
-                    if self.gated(dir.scope) {
-                        let path = self.shown(dir.scope, &dir.absolute(name));
-                        self.skip(dir.scope, path, NotLoadedReason::Withheld, "");
-                    } else {
-                        let abs = dir.absolute(name);
-                        let same = self.identity(dir.reader, &dir.rel(name), &abs);
-                        passed_over.push((dir.scope, abs, same));
-                    }
-                }
-            }
-            self.load_probe(dir, names::LOCAL_MD, local_scope(dir.scope), local, out);
-        }
-        for (scope, abs, same) in passed_over {
-            if !self.loaded.contains(&same) {
-                let path = self.shown(scope, &abs);
-                self.skip(scope, path, NotLoadedReason::FallbackUnused, "");
-            }
-        }
+    /// Whether a managed file with content was loaded (it switches the
+    /// fallback off like project files).
+    pub(crate) fn managed_content(&self) -> bool {
+        self.managed_content
     }
 
-    /// A directory read because a file below the cwd was read: `CLAUDE.md`,
-    /// `.claude/CLAUDE.md`, `CLAUDE.local.md`, then its rules (never a
-    /// fallback file).
-    pub(crate) fn load_lazy_dir(&mut self, dir: &WalkDir<'a>, out: &mut Vec<Part>) {
-        for (name, scope) in [
-            (names::CLAUDE_MD, dir.scope),
-            (names::DOT_CLAUDE_MD, dir.scope),
-            (names::LOCAL_MD, local_scope(dir.scope)),
-        ] {
-            let probe = self.probe(dir, name);
-            self.load_probe(dir, name, scope, probe, out);
-        }
-        self.load_rules(&RulesTree::walk(dir), out);
+    /// Whether the file known as `same` was loaded.
+    pub(crate) fn was_loaded(&self, same: &Path) -> bool {
+        self.loaded.contains(same)
     }
 
     /// True the first time a directory below the cwd is read lazily.
@@ -325,42 +270,6 @@ impl<'s, 'a> Assembly<'s, 'a> {
     /// True when files of `scope` are withheld in this run.
     pub(crate) fn gated(&self, scope: Scope) -> bool {
         scope.is_gated() && !self.setup.trusted
-    }
-
-    fn probe(&self, dir: &WalkDir<'a>, name: &str) -> Probe {
-        let rel = dir.rel(name);
-        if self.gated(dir.scope) {
-            Probe::Withheld(exists(dir.reader, &rel))
-        } else {
-            Probe::Read(Read::of(dir.reader, &rel))
-        }
-    }
-
-    fn load_probe(
-        &mut self,
-        dir: &WalkDir<'a>,
-        name: &str,
-        scope: Scope,
-        probe: Probe,
-        out: &mut Vec<Part>,
-    ) {
-        let source = Source {
-            reader: dir.reader,
-            rel: dir.rel(name),
-            abs: dir.absolute(name),
-            scope,
-            depth: 0,
-        };
-        match probe {
-            Probe::Withheld(false) | Probe::Read(Read::Missing) => {}
-            Probe::Withheld(true) => {
-                let path = self.shown(scope, &source.abs);
-                self.skip(scope, path, NotLoadedReason::Withheld, "");
-            }
-            Probe::Read(read) => {
-                self.load_read(&source, read, PartKind::Instructions, out);
-            }
-        }
     }
 
     /// Loads a file of the walk (not an import) from what reading it gave;
@@ -653,15 +562,6 @@ impl<'s, 'a> Assembly<'s, 'a> {
     }
 }
 
-/// The scope of `CLAUDE.local.md` in a walk directory of `scope`.
-fn local_scope(scope: Scope) -> Scope {
-    if scope == Scope::Project {
-        Scope::Local
-    } else {
-        scope
-    }
-}
-
 /// Which external rule the imports of a file of `scope` follow.
 pub(crate) fn origin_of(scope: Scope) -> Origin {
     match scope {
@@ -672,7 +572,7 @@ pub(crate) fn origin_of(scope: Scope) -> Origin {
 }
 
 /// True when something is at `rel` (even a link the reader refuses).
-fn exists(reader: &dyn Workspace, rel: &str) -> bool {
+pub(crate) fn exists(reader: &dyn Workspace, rel: &str) -> bool {
     !matches!(
         reader.stat(rel),
         Err(WsError::NotFound | WsError::NotADirectory)

@@ -23,11 +23,17 @@
 //!   can name them with their size.
 
 pub mod chain;
+pub mod config;
 pub mod global;
+mod run;
 pub mod skill_meta;
 pub mod skills;
+mod spec;
+
+pub use spec::{CODEX_HOME, SPEC};
 
 use crate::limits;
+use crate::prompt::profile::seam::{Profile, ProfileRun, ProfileSpec, Setup};
 
 /// The three `config.toml` keys the profile honours (SPEC §14.4); nothing
 /// else of Codex's configuration is read.
@@ -77,6 +83,19 @@ pub fn is_plain_relative(name: &str) -> bool {
     !name.is_empty()
         && !name.starts_with('/')
         && name.split('/').all(|part| part != ".." && !part.is_empty())
+}
+
+/// Codex CLI's registration.
+pub struct Codex;
+
+impl Profile for Codex {
+    fn spec(&self) -> &'static ProfileSpec {
+        &SPEC
+    }
+
+    fn open<'a>(&self, setup: &'a Setup<'a>) -> Box<dyn ProfileRun + 'a> {
+        Box::new(run::CodexRun { setup })
+    }
 }
 
 #[cfg(test)]

@@ -34,7 +34,7 @@
 //!   a link leaving the workspace; the preview never does.
 
 use crate::diagnostic::Diagnostic;
-use crate::prompt::codex::{CodexConfig, is_plain_relative};
+use crate::prompt::agents::codex::{CodexConfig, is_plain_relative};
 use crate::prompt::profile::Cut;
 use crate::prompt::text::{INVALID_UTF8_REPLACED, decode_lossy, whole_chars};
 use crate::prompt::walk::{Scope, WalkDir};

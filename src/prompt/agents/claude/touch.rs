@@ -15,7 +15,7 @@ use std::cmp::Reverse;
 use std::path::Path;
 
 use crate::diagnostic::Diagnostic;
-use crate::prompt::claude::assembly::Assembly;
+use crate::prompt::agents::claude::assembly::Assembly;
 use crate::prompt::imports::normalise;
 use crate::prompt::profile::{Part, PartKind, Scope, Touched};
 use crate::prompt::walk::WalkDir;

@@ -81,23 +81,30 @@
 //!   needs it, under the same key as the auto-memory (observed for both,
 //!   a worktree included: [`key`]).
 
+pub mod approval;
 mod assembly;
 mod key;
 mod memory;
 pub mod paths;
 mod read;
 mod rules;
+mod run;
+mod spec;
+mod start;
 mod touch;
 
+use crate::prompt::profile::seam::{self, Profile, ProfileRun, ProfileSpec};
 use std::path::{Path, PathBuf};
 
 use crate::diagnostic::Diagnostic;
 use crate::prompt::markdown::claude_content;
 use crate::prompt::profile::{NotLoaded, Part, ProfileRule, Scope, Touched};
-use crate::prompt::walk::{InvalidAt, walk};
+use crate::prompt::walk::WalkDir;
 use crate::workspace::Workspace;
 
+pub use approval::ClaudeJson;
 pub use paths::{Activation, RulePaths};
+pub use spec::{CONFIG_FILE_HOME, CONFIG_HOME, MANAGED_HOME, SPEC};
 
 /// The names Claude Code reads in each walk directory.
 pub mod names {
@@ -189,12 +196,16 @@ pub struct ClaudeInstructions {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// Loads what Claude Code loads at start from `setup`, then what reading
-/// each of `touch` (workspace-relative paths, in order) adds.
-pub fn load(setup: &Setup<'_>, touch: &[String]) -> Result<ClaudeInstructions, InvalidAt> {
+/// Loads what Claude Code loads at start from `setup` over the walk `dirs`
+/// (from the top down to `setup.at`, laid out once by the run), then what
+/// reading each of `touch` (workspace-relative paths, in order) adds.
+pub fn load_walked<'a>(
+    setup: &Setup<'a>,
+    dirs: &[WalkDir<'a>],
+    touch: &[String],
+) -> ClaudeInstructions {
     let readers = setup.readers;
-    let dirs = walk(readers.root, readers.project, setup.at)?;
-    let mut assembly = assembly::Assembly::new(setup, &dirs);
+    let mut assembly = assembly::Assembly::new(setup, dirs);
     let mut parts = Vec::new();
     if let Some(managed) = readers.managed {
         assembly.load_top_file(managed, Scope::Managed, &mut parts);
@@ -207,20 +218,33 @@ pub fn load(setup: &Setup<'_>, touch: &[String]) -> Result<ClaudeInstructions, I
             &mut parts,
         );
     }
-    assembly.load_walk(&dirs, &mut parts);
+    assembly.load_walk(dirs, &mut parts);
     if let Some(user) = readers.user {
         memory::load_memory(&mut assembly, user, &mut parts);
     }
     let touched = touch
         .iter()
-        .map(|path| touch::touch(&mut assembly, &dirs, path))
+        .map(|path| touch::touch(&mut assembly, dirs, path))
         .collect();
-    Ok(assembly.finish(parts, touched))
+    assembly.finish(parts, touched)
 }
 
 /// The absolute path `rel` names below `reader`'s root.
 fn absolute(reader: &dyn Workspace, rel: &str) -> PathBuf {
     crate::prompt::walk::absolute(reader, rel)
+}
+
+/// Claude Code's registration.
+pub struct Claude;
+
+impl Profile for Claude {
+    fn spec(&self) -> &'static ProfileSpec {
+        &SPEC
+    }
+
+    fn open<'a>(&self, setup: &'a seam::Setup<'a>) -> Box<dyn ProfileRun + 'a> {
+        Box::new(run::ClaudeRun { setup })
+    }
 }
 
 #[cfg(test)]

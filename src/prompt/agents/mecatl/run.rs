@@ -1,9 +1,8 @@
-//! The mecatl profile: the engine's own turn 0 (SPEC §6.1) in the profile
-//! vocabulary, so that `compare` (SPEC §15.1) can set it beside Claude Code
-//! and Codex. The messages are the engine's, assembled by
-//! [`crate::cli::turn0`]'s one registration list through the run's readers;
-//! this module only maps the report's typed facts onto parts and files
-//! not loaded.
+//! The mecatl profile's run: the engine's own turn 0 (SPEC §6.1) in the
+//! profile vocabulary, so that `compare` (SPEC §15.1) can set it beside
+//! Claude Code and Codex. The messages are the engine's, assembled by the
+//! pipeline the composition root hands in ([`Setup::engine`]); this module
+//! only maps the report's typed facts onto parts and files not loaded.
 //!
 //! Choices the spec leaves open:
 //! - The engine's turn 0 is every source with its defaults: what
@@ -25,13 +24,12 @@
 //!   one was used (`CLAUDE.md` beside a non-blank `AGENTS.md`) is reported
 //!   shadowed when it exists, from a lookup that does not read it.
 
-use crate::cli::error::CliError;
-use crate::cli::profile::{ProfileArgs, Readers, touch_adds_nothing_for};
-use crate::cli::turn0::{Turn0Args, engine_report};
+use crate::prompt::agents::mecatl::SPEC;
 use crate::prompt::instructions::INSTRUCTION_FILES;
+use crate::prompt::profile::seam::{ProfileError, ProfileRun, Setup, touch_adds_nothing_for};
 use crate::prompt::profile::{
-    Agent, Cut, NotLoaded, NotLoadedReason, Part, PartKind, ProfileMessage, ProfileTurn0, Scope,
-    Searched, SearchedDir,
+    Cut, NotLoaded, NotLoadedReason, Part, PartKind, ProfileMessage, ProfileTurn0, Scope, Searched,
+    SearchedDir,
 };
 use crate::prompt::rules::{RuleOrigin, ShownRule};
 use crate::prompt::turn0::{
@@ -39,12 +37,23 @@ use crate::prompt::turn0::{
 };
 use crate::workspace::{EntryKind, Workspace};
 
-/// The engine's turn 0 for this run as a profile's: its messages with one
-/// part per file, what its sources left out, and `--touch` (which adds
-/// nothing).
-pub fn turn0(readers: &Readers<'_>, args: &ProfileArgs) -> Result<ProfileTurn0, CliError> {
-    let report = engine_report(readers, &Turn0Args::default())?;
-    let shadowed = shadowed_root_file(readers.project(), &report);
+/// The engine over one workspace.
+pub(super) struct MecatlRun<'a> {
+    pub(super) setup: &'a Setup<'a>,
+}
+
+impl ProfileRun for MecatlRun<'_> {
+    /// The engine's turn 0 for this run as a profile's: its messages with
+    /// one part per file, what its sources left out, and `--touch` (which
+    /// adds nothing).
+    fn turn0(&self) -> Result<ProfileTurn0, ProfileError> {
+        turn0(self.setup)
+    }
+}
+
+fn turn0(setup: &Setup<'_>) -> Result<ProfileTurn0, ProfileError> {
+    let report = (setup.engine)()?;
+    let shadowed = shadowed_root_file(setup.project, &report);
     let Turn0Report {
         messages,
         left_out,
@@ -55,12 +64,12 @@ pub fn turn0(readers: &Readers<'_>, args: &ProfileArgs) -> Result<ProfileTurn0, 
         touch: Vec::new(),
         not_loaded: left_out.iter().map(not_loaded).chain(shadowed).collect(),
         diagnostics,
-        searched: searched(readers.project()),
+        searched: searched(setup.project),
         // The engine's rules are `rules list`'s own; under compare they are
         // parts and files not loaded like any other.
         rules: Vec::new(),
     };
-    touch_adds_nothing_for(Agent::Mecatl, args, &mut turn0);
+    touch_adds_nothing_for(&SPEC, setup.touch, &mut turn0);
     Ok(turn0)
 }
 

@@ -10,6 +10,7 @@ use super::*;
 use crate::diagnostic::Severity;
 use crate::limits;
 use crate::prompt::profile::{NotLoadedReason, PartKind, RuleLoad, Scope};
+use crate::prompt::walk::walk;
 use crate::workspace::{LinkPolicy, MemNode, MemWorkspace};
 
 /// The readers of one test: a workspace at `/home/u/ws`, the filesystem
@@ -79,7 +80,8 @@ impl World {
             approval,
         };
         let touch: Vec<String> = touch.iter().map(|t| (*t).to_string()).collect();
-        load(&setup, &touch).unwrap()
+        let dirs = walk(Some(&self.root), &self.project, at).unwrap();
+        load_walked(&setup, &dirs, &touch)
     }
 }
 

@@ -1,8 +1,8 @@
-//! The Claude Code profile wired (SPEC §14.3): the readers of
-//! [`Readers`] handed to the domain loader ([`crate::prompt::claude`]), the
-//! approval of external imports from Claude Code's global configuration
-//! ([`crate::adapters::claude_json`]), and the loader's facts as the
-//! profile vocabulary: one instructions message whose parts are every file
+//! The Claude Code profile's run (SPEC §14.3): the run's readers handed to
+//! the loader ([`crate::prompt::agents::claude::load_walked`]) over one
+//! walk, the approval of external imports from Claude Code's global
+//! configuration ([`crate::prompt::agents::claude::approval`]), and the
+//! loader's facts as the profile vocabulary: one instructions message whose parts are every file
 //! in Claude Code's order, what each `--touch` path adds, what was left out
 //! and why, the rules found, and where the profile looked (for `explain`).
 //!
@@ -13,34 +13,37 @@
 //! - Without a home directory, `@~/` imports lead nowhere a project file
 //!   may reach, and there are no user files, auto-memory or approval.
 
-use crate::adapters::claude_json::ClaudeJson;
-use crate::adapters::locations::var_or_home_dir;
-use crate::cli::context::Context;
-use crate::cli::error::CliError;
-use crate::cli::profile::{ProfileArgs, Readers};
-use crate::prompt::claude::{self, ExternalApproval, NoApproval, names};
+use std::path::Path;
+
+use crate::prompt::agents::claude::{
+    self as claude, CONFIG_FILE_HOME, CONFIG_HOME, ClaudeJson, ExternalApproval, MANAGED_HOME,
+    NoApproval, names,
+};
+use crate::prompt::profile::seam::{ProfileError, ProfileRun, Setup};
 use crate::prompt::profile::{ProfileMessage, ProfileTurn0, Searched, SearchedDir};
 use crate::prompt::turn0::Provenance;
-use crate::prompt::walk::{Scope, walk};
+use crate::prompt::walk::{Scope, WalkDir, walk};
 use crate::workspace::Workspace;
 
-/// Claude Code's turn 0 for this run (SPEC §14.3).
-pub fn turn0(
-    ctx: &Context,
-    readers: &Readers<'_>,
-    args: &ProfileArgs,
-) -> Result<ProfileTurn0, CliError> {
-    let user = readers.claude_config();
-    let managed = readers.managed();
-    let home = ctx.locations.home.clone().unwrap_or_default();
+/// Claude Code over one workspace.
+pub(super) struct ClaudeRun<'a> {
+    pub(super) setup: &'a Setup<'a>,
+}
+
+impl ProfileRun for ClaudeRun<'_> {
+    /// Claude Code's turn 0 for this run (SPEC §14.3), from one walk.
+    fn turn0(&self) -> Result<ProfileTurn0, ProfileError> {
+        turn0(self.setup)
+    }
+}
+
+fn turn0(run: &Setup<'_>) -> Result<ProfileTurn0, ProfileError> {
+    let user = (run.homes)(&CONFIG_HOME);
+    let managed = (run.homes)(&MANAGED_HOME);
+    let home = run.home.map(Path::to_path_buf).unwrap_or_default();
     // `.claude.json` lives in `$CLAUDE_CONFIG_DIR` when that is set, else
     // in the home directory (not in `~/.claude`).
-    let config_file_dir = var_or_home_dir(
-        ctx.env.claude_config_dir.as_deref(),
-        ctx.locations.home.as_deref(),
-        "",
-    )
-    .map(|dir| readers.user_dir(dir));
+    let config_file_dir = (run.homes)(&CONFIG_FILE_HOME);
     let config_file = config_file_dir.as_deref().map(ClaudeJson::new);
     let approval: &dyn ExternalApproval = match &config_file {
         Some(file) => file,
@@ -48,24 +51,24 @@ pub fn turn0(
     };
     let setup = claude::Setup {
         readers: claude::Readers {
-            project: readers.project(),
-            root: Some(readers.parent()),
+            project: run.project,
+            root: Some(run.parent),
             user: user.as_deref(),
-            managed: Some(&*managed),
+            managed: managed.as_deref(),
         },
-        at: &ctx.at,
+        at: run.at,
         home: &home,
-        trusted: ctx.trust.trusted,
+        trusted: run.trusted,
         approval,
     };
-    let loaded =
-        claude::load(&setup, &args.touch).map_err(|err| CliError::Usage(err.to_string()))?;
+    let walked = walk(Some(run.parent), run.project, run.at)?;
+    let loaded = claude::load_walked(&setup, &walked, run.touch);
     let mut turn0 = ProfileTurn0 {
         touch: loaded.touch,
         not_loaded: loaded.not_loaded,
         diagnostics: loaded.diagnostics,
         rules: loaded.rules,
-        searched: searched(ctx, readers, user.as_deref(), &*managed)?,
+        searched: searched(run, &walked, user.as_deref(), managed.as_deref()),
         ..ProfileTurn0::default()
     };
     if !loaded.parts.is_empty() {
@@ -79,27 +82,28 @@ pub fn turn0(
 
 /// Where Claude Code looks at start, and the rule in one sentence.
 fn searched(
-    ctx: &Context,
-    readers: &Readers<'_>,
+    run: &Setup<'_>,
+    walked: &[WalkDir<'_>],
     user: Option<&dyn Workspace>,
-    managed: &dyn Workspace,
-) -> Result<Searched, CliError> {
+    managed: Option<&dyn Workspace>,
+) -> Searched {
     let named = |dir: String, scope, names: &[&str]| SearchedDir {
         dir,
         scope,
         names: names.iter().map(|n| (*n).to_string()).collect(),
     };
-    let mut dirs = vec![named(
-        managed.display(""),
-        Scope::Managed,
-        &[names::CLAUDE_MD],
-    )];
+    let mut dirs = Vec::new();
+    if let Some(managed) = managed {
+        dirs.push(named(
+            managed.display(""),
+            Scope::Managed,
+            &[names::CLAUDE_MD],
+        ));
+    }
     if let Some(user) = user {
         dirs.push(named(user.display(""), Scope::User, &[names::CLAUDE_MD]));
     }
-    let walked = walk(Some(readers.parent()), readers.project(), &ctx.at)
-        .map_err(|err| CliError::Usage(err.to_string()))?;
-    for dir in &walked {
+    for dir in walked {
         let shown = dir.reader.display(&dir.dir);
         let dot_claude = dir.reader.display(&dir.rel(".claude"));
         dirs.push(named(
@@ -113,7 +117,7 @@ fn searched(
             &[names::CLAUDE_MD, names::AGENTS_MD],
         ));
     }
-    Ok(Searched {
+    Searched {
         rule: format!(
             "Claude Code reads the managed CLAUDE.md, the user's CLAUDE.md and rules, then in \
              each directory from / down to the cwd {}: CLAUDE.md, .claude/CLAUDE.md, the rules \
@@ -121,8 +125,8 @@ fn searched(
              rules only when no CLAUDE.md of any kind has content), then the auto-memory; a \
              rule with paths: loads when a matching file is read, and so does a directory below \
              the cwd (--touch)",
-            ctx.at_label()
+            run.at_label()
         ),
         dirs,
-    })
+    }
 }

@@ -11,10 +11,10 @@ use std::path::PathBuf;
 
 use crate::diagnostic::Diagnostic;
 use crate::limits;
-use crate::prompt::claude::assembly::{Assembly, Importer, origin_of};
-use crate::prompt::claude::names;
-use crate::prompt::claude::paths::{Activation, RulePaths};
-use crate::prompt::claude::read::{Read, Source};
+use crate::prompt::agents::claude::assembly::{Assembly, Conditional, Importer, origin_of};
+use crate::prompt::agents::claude::names;
+use crate::prompt::agents::claude::paths::{Activation, RulePaths};
+use crate::prompt::agents::claude::read::{Read, Source};
 use crate::prompt::command::claude_dialect::split_frontmatter;
 use crate::prompt::markdown::claude_content;
 use crate::prompt::profile::{NotLoadedReason, Part, PartKind, ProfileRule, RuleLoad, Scope};
@@ -56,21 +56,6 @@ impl<'a> RulesTree<'a> {
             scope: Scope::User,
         }
     }
-}
-
-/// A conditional rule read at start (or when its directory was read
-/// lazily), kept for the paths that will be touched.
-pub(crate) struct Conditional<'a> {
-    pub(crate) source: Source<'a>,
-    /// How it is named in output.
-    pub(crate) path: String,
-    /// Its whole text.
-    pub(crate) text: String,
-    pub(crate) paths: RulePaths,
-    /// The directory its patterns are relative to.
-    pub(crate) base: PathBuf,
-    /// Set once a touched path loaded it.
-    pub(crate) active: bool,
 }
 
 impl<'a> Assembly<'_, 'a> {

@@ -11,8 +11,8 @@ use std::path::Path;
 
 use crate::diagnostic::Diagnostic;
 use crate::limits;
-use crate::prompt::claude::assembly::Assembly;
-use crate::prompt::claude::read::{Read, Source};
+use crate::prompt::agents::claude::assembly::Assembly;
+use crate::prompt::agents::claude::read::{Read, Source};
 use crate::prompt::markdown::{claude_content, claude_memory};
 use crate::prompt::profile::{Cut, NotLoadedReason, Part, PartKind, Scope};
 use crate::workspace::Workspace;

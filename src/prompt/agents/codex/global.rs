@@ -15,7 +15,7 @@
 
 use crate::diagnostic::Diagnostic;
 use crate::limits;
-use crate::prompt::codex::chain::{AGENTS_NAME, LeftOut, LeftOutReason, OVERRIDE_NAME};
+use crate::prompt::agents::codex::chain::{AGENTS_NAME, LeftOut, LeftOutReason, OVERRIDE_NAME};
 use crate::prompt::text::{INVALID_UTF8_REPLACED, decode_read};
 use crate::prompt::walk::Scope;
 use crate::workspace::{Workspace, WsError};

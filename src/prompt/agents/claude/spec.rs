@@ -1,0 +1,45 @@
+//! Claude Code's profile (SPEC §14.3, §14.5).
+
+use crate::limits;
+use crate::prompt::profile::seam::{HomeDefault, HomeDir, ProfileSpec};
+use crate::prompt::profile::{Agent, Scope};
+use crate::prompt::tokens::Tokenizer;
+
+/// `$CLAUDE_CONFIG_DIR`, else `~/.claude`: the user's commands, skills,
+/// rules and `CLAUDE.md`.
+pub const CONFIG_HOME: HomeDir = HomeDir {
+    var: Some("CLAUDE_CONFIG_DIR"),
+    default: HomeDefault::UnderHome(".claude"),
+    scope: Scope::User,
+};
+
+/// Where `.claude.json` (the approval of external imports) lives:
+/// `$CLAUDE_CONFIG_DIR` when that is set, else the home directory itself
+/// (not `~/.claude`).
+pub const CONFIG_FILE_HOME: HomeDir = HomeDir {
+    var: Some("CLAUDE_CONFIG_DIR"),
+    default: HomeDefault::UnderHome(""),
+    scope: Scope::User,
+};
+
+/// Claude Code's managed (machine policy) directory on Linux.
+pub const MANAGED_HOME: HomeDir = HomeDir {
+    var: None,
+    default: HomeDefault::Absolute("/etc/claude-code"),
+    scope: Scope::Managed,
+};
+
+/// Claude Code's data.
+pub const SPEC: ProfileSpec = ProfileSpec {
+    agent: Agent::Claude,
+    name: "claude",
+    title: "Claude Code",
+    summary: "Claude Code",
+    // Claude's tokenizer is not public.
+    tokenizer: Tokenizer::Estimate,
+    read_cap: limits::MAX_CLAUDE_FILE_BYTES,
+    sigil: '/',
+    has_rules: true,
+    homes: &[CONFIG_HOME, CONFIG_FILE_HOME, MANAGED_HOME],
+    config_dirs: &[".claude"],
+};

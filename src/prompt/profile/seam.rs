@@ -1,0 +1,208 @@
+//! The seam between the house and one agent profile (SPEC §14.1): the data
+//! every profile declares about its agent ([`ProfileSpec`]) and the
+//! registered, stateless side of a profile ([`Profile`]). The one table of
+//! profiles is [`crate::prompt::agents::PROFILES`]; everything that must
+//! name every agent (the `--agent` values and help, the man page, `compare`,
+//! lint's survey, the token counts) reads it instead of keeping a list.
+//!
+//! Choices the spec leaves open:
+//! - The record is `const` data, no behaviour: what an agent is called,
+//!   how its tokens are counted, how far it reads a file, how its commands
+//!   are invoked, where its home directories are and which variables move
+//!   them, which configuration directories are its.
+//! - A home directory moved by a variable takes the variable only when it
+//!   is set, non-empty and absolute, as the agents do; otherwise its default.
+
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::prompt::profile::{Agent, ProfileTurn0, Scope, Touched};
+use crate::prompt::tokens::Tokenizer;
+use crate::prompt::turn0::{ReadFault, Turn0Report};
+use crate::prompt::walk::InvalidAt;
+use crate::workspace::Workspace;
+
+/// What the house knows about an agent, as data.
+#[derive(Debug)]
+pub struct ProfileSpec {
+    /// The key of the profile.
+    pub agent: Agent,
+    /// The name used on the command line and in JSON.
+    pub name: &'static str,
+    /// The agent's own name, for sentences.
+    pub title: &'static str,
+    /// What the name stands for, in `--agent`'s help.
+    pub summary: &'static str,
+    /// How its tokens are counted (SPEC §15.4).
+    pub tokenizer: Tokenizer,
+    /// The most bytes it reads of an instruction file: `compare` runs the
+    /// profiles from the largest reader down, so that a memoised read is
+    /// answered only from one that read at least as much.
+    pub read_cap: u64,
+    /// What invokes one of its commands or skills (`/name`, `$name`).
+    pub sigil: char,
+    /// Whether the agent has rules at all (SPEC §14.2).
+    pub has_rules: bool,
+    /// Its directories outside the workspace.
+    pub homes: &'static [HomeDir],
+    /// Its configuration directories inside a project (lint looks into
+    /// them even when they are links).
+    pub config_dirs: &'static [&'static str],
+}
+
+/// A directory of an agent outside the workspace.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HomeDir {
+    /// The environment variable that moves it, if any.
+    pub var: Option<&'static str>,
+    /// Where it is when no variable moves it.
+    pub default: HomeDefault,
+    /// The scope of the files read from it.
+    pub scope: Scope,
+}
+
+/// Where a home directory is by default.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HomeDefault {
+    /// Below the user's home directory (`""` is the home itself).
+    UnderHome(&'static str),
+    /// A fixed absolute path (machine policy).
+    Absolute(&'static str),
+}
+
+impl HomeDir {
+    /// The directory, from the value of its variable (`var`) and the home
+    /// directory: the variable's value when set, non-empty and absolute,
+    /// else the default; `None` when the default is below a home directory
+    /// there is none of.
+    pub fn resolve(&self, var: Option<&OsStr>, home: Option<&Path>) -> Option<PathBuf> {
+        let moved = self
+            .var
+            .and(var)
+            .map(PathBuf::from)
+            .filter(|path| path.is_absolute());
+        moved.or_else(|| match self.default {
+            HomeDefault::UnderHome(below) => home.map(|home| home.join(below)),
+            HomeDefault::Absolute(path) => Some(PathBuf::from(path)),
+        })
+    }
+}
+
+/// What the composition root hands every profile for one run: the
+/// readers, the agent's homes, the run's options, and the engine's own
+/// pipeline (which only the engine's profile runs).
+pub struct Setup<'a> {
+    /// The workspace: confined, trust-gated.
+    pub project: &'a dyn Workspace,
+    /// The directories above the workspace: `/`, links followed.
+    pub parent: &'a dyn Workspace,
+    /// A reader of one of the agent's [`HomeDir`]s, links followed; `None`
+    /// when it has no place (no home directory).
+    pub homes: &'a dyn Fn(&HomeDir) -> Option<Arc<dyn Workspace>>,
+    /// The user's home directory, if any.
+    pub home: Option<&'a Path>,
+    /// The agent's start directory (`--at`), workspace-relative.
+    pub at: &'a str,
+    /// Whether the workspace is trusted (SPEC §3.2).
+    pub trusted: bool,
+    /// The `--touch` paths, workspace-relative.
+    pub touch: &'a [String],
+    /// The engine's turn 0, assembled by its one registration list.
+    pub engine: &'a dyn Fn() -> Result<Turn0Report, ReadFault>,
+}
+
+impl Setup<'_> {
+    /// `--at` for sentences: `.` for the workspace root.
+    pub fn at_label(&self) -> &str {
+        if self.at.is_empty() { "." } else { self.at }
+    }
+}
+
+/// Why a profile could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum ProfileError {
+    /// `--at` names no directory of the workspace (a usage error).
+    #[error(transparent)]
+    InvalidAt(#[from] InvalidAt),
+    /// A file that must be read could not be.
+    #[error(transparent)]
+    ReadFault(#[from] ReadFault),
+}
+
+/// A registered profile: stateless, one per agent, listed once in
+/// [`crate::prompt::agents::PROFILES`].
+pub trait Profile: Sync {
+    /// The agent's data.
+    fn spec(&self) -> &'static ProfileSpec;
+
+    /// The agent over one workspace, for one run.
+    fn open<'a>(&self, setup: &'a Setup<'a>) -> Box<dyn ProfileRun + 'a>;
+}
+
+/// One agent over one workspace.
+pub trait ProfileRun {
+    /// What the agent loads at start, and what `--touch` adds.
+    fn turn0(&self) -> Result<ProfileTurn0, ProfileError>;
+}
+
+/// Adds what `--touch` adds under a profile that loads nothing lazily
+/// (SPEC §14.3: mecatl and codex): an empty section per path, and an info
+/// line saying so.
+pub fn touch_adds_nothing_for(spec: &ProfileSpec, touch: &[String], turn0: &mut ProfileTurn0) {
+    for path in touch {
+        turn0.diagnostics.push(touch_adds_nothing(spec, path));
+        turn0.touch.push(Touched {
+            path: path.clone(),
+            parts: Vec::new(),
+        });
+    }
+}
+
+/// The info line for `--touch` under a profile that loads nothing lazily
+/// (SPEC §14.3: mecatl and codex).
+pub fn touch_adds_nothing(spec: &ProfileSpec, path: &str) -> Diagnostic {
+    Diagnostic::new(
+        Severity::Info,
+        Some(path.to_string()),
+        format!(
+            "--touch: {} loads nothing more when a file is read, so reading this path adds nothing",
+            spec.title
+        ),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MOVED: HomeDir = HomeDir {
+        var: Some("X_HOME"),
+        default: HomeDefault::UnderHome(".x"),
+        scope: Scope::User,
+    };
+
+    #[test]
+    fn a_variable_moves_a_home_only_when_absolute() {
+        let home = Path::new("/h");
+        let moved = MOVED.resolve(Some(OsStr::new("/srv/x")), Some(home));
+        assert_eq!(moved, Some(PathBuf::from("/srv/x")));
+        for unusable in [None, Some(OsStr::new("")), Some(OsStr::new("rel/x"))] {
+            let default = MOVED.resolve(unusable, Some(home));
+            assert_eq!(default, Some(PathBuf::from("/h/.x")));
+        }
+        assert_eq!(MOVED.resolve(None, None), None);
+    }
+
+    #[test]
+    fn a_fixed_home_needs_no_home_and_ignores_variables() {
+        let managed = HomeDir {
+            var: None,
+            default: HomeDefault::Absolute("/etc/x"),
+            scope: Scope::Managed,
+        };
+        let path = managed.resolve(Some(OsStr::new("/elsewhere")), None);
+        assert_eq!(path, Some(PathBuf::from("/etc/x")));
+    }
+}
