@@ -53,7 +53,10 @@
 # Claude: `assemble --agent claude` on the small workspace, and on a
 # generated 100,000-file monorepo started 12 levels deep (`--at`), where
 # the directories it lists are counted with strace (SPEC §15.7: at most the
-# depth + 8, never proportional to the tree).
+# depth + 8, never proportional to the tree), and so are its system calls
+# (`strace -c`: at most 20 per directory of the walk from / down to the
+# start directory, issue 19); its own time is within 1.5x the small
+# workspace's, both timed together.
 #
 # Reference rows without a target: when `ruler` is on PATH
 # (npm i -g @intellectronica/ruler), `ruler apply --dry-run` over the same
@@ -504,6 +507,22 @@ dirs_listed() {
 	grep 'O_DIRECTORY' "$tmp/strace.dirs" | grep -vc '= -1 ' || true
 }
 
+# syscalls_per_level DIR CMD...: runs CMD (which walks from / down to DIR)
+# under `strace -f -c`; prints the system calls per level of the walk
+# (every directory from / to DIR), then the calls, the failing readlinks
+# and the levels.
+syscalls_per_level() {
+	local dir=$1 levels total readlinks
+	shift
+	strace -f -c -o "$tmp/strace.count" "$@" >/dev/null 2>&1 || true
+	levels=$(($(tr -cd / <<<"${dir%/}" | wc -c) + 1))
+	# Columns: % time, seconds, usecs/call, calls, [errors,] syscall.
+	total=$(awk '$NF == "total" { print $4 }' "$tmp/strace.count")
+	readlinks=$(awk '$NF == "readlink" && NF == 6 { print $5 }' "$tmp/strace.count")
+	awk -v t="${total:-0}" -v l="$levels" 'BEGIN { printf "%.1f", t / l }'
+	echo " ${total:-0} ${readlinks:-0} $levels"
+}
+
 main() {
 	cd "$tmp"
 	if [[ -n ${BENCH_BIN:-} ]]; then
@@ -664,13 +683,21 @@ main() {
 	if selected "monorepo"; then
 		make_monorepo "$tmp/mono"
 		local at=l1/l2/l3/l4/l5/l6/l7/l8/l9/l10/l11/l12
-		own_time "assemble --agent claude, 100,000-file monorepo, --at 12 deep" 5 8192 \
-			"$bin -C $tmp/mono --trust-project --agent claude assemble --at $at"
+		local mono="$bin -C $tmp/mono --trust-project --agent claude assemble --at $at"
+		own_time "assemble --agent claude, 100,000-file monorepo, --at 12 deep" 5 8192 "$mono"
+		against "assemble --agent claude, monorepo 12 deep vs small workspace" \
+			"assemble --agent claude, small" 1.5 8192 \
+			"$mono" "$bin -C $small --trust-project --agent claude assemble"
 		if command -v strace >/dev/null; then
-			local listed
+			local listed calls=()
 			listed=$(dirs_listed "$bin" -C "$tmp/mono" --trust-project --agent claude assemble --at "$at")
 			row "claude monorepo, directories listed (strace)" "-" "-" "-" "-" "-" "-" \
 				"<= 12 + 8 directories, got $listed" "$(verdict "$(le "$listed" 20)")"
+			# shellcheck disable=SC2086,SC2207 # $mono is a command line; the answer is four words
+			calls=($(syscalls_per_level "$tmp/mono/$at" $mono))
+			row "claude monorepo, system calls (strace -c)" "-" "-" "-" "-" "-" "-" \
+				"<= 20 per level, got ${calls[0]} (${calls[1]} calls, ${calls[2]} failing readlink, ${calls[3]} levels)" \
+				"$(verdict "$(le "${calls[0]}" 20)")"
 		fi
 	fi
 

@@ -67,8 +67,22 @@ mod sys {
 
 use sys::Beneath;
 
-/// What a look at a path without following a link found.
+/// Where [`OsWorkspace::quick_lstat`] found a path that has no link to
+/// resolve, which makes its real path known without a look-up.
+enum Found {
+    /// Beneath the root with no link on its path: its real path is the
+    /// canonical root joined with its components.
+    BelowRoot,
+    /// At this path: confined, its real path (its directory's canonical
+    /// path and its name); following links, its path below the root.
+    At(PathBuf),
+}
+
+/// What a look at a path without following a link found. Only the Linux
+/// path looks beneath the root ([`Beneath::stat`]); elsewhere no value of
+/// `Beneath` exists, so the variants are never built there.
 #[derive(Debug)]
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 enum Looked {
     /// Not looked at (a path that is not plain components, no `openat2`,
     /// a directory not known to lie inside the root): another route must
@@ -219,40 +233,36 @@ impl OsWorkspace {
         Some(self.canonical_dir(dir)?.join(name))
     }
 
-    /// Confine only: what `parts` is when no link needs resolving, found
-    /// without following one: beneath the root ([`Beneath::stat`]); where
-    /// that is not tried (no `openat2`), by its name below its directory's
-    /// remembered canonical path, when that is known. `None` sends the
-    /// caller down the exact route.
-    fn quick_lstat(&self, parts: &[&str]) -> Option<Result<EntryKind, WsError>> {
-        let looked = match &self.beneath {
-            Some(beneath) => beneath.stat(&parts.join("/")),
-            None => Looked::Untried,
-        };
-        let looked = match looked {
-            Looked::Untried => self.look_below_known_dir(parts),
-            looked => looked,
-        };
-        match looked {
-            Looked::Kind(kind) => Some(kind.map_err(lstat_failure)),
-            Looked::Link | Looked::Untried => None,
+    /// What `parts` is when its last component is not a link, found
+    /// without following that, and where. Confined: beneath the root
+    /// ([`Beneath::stat`]); where that is not tried (no `openat2`), by its
+    /// name below its directory's remembered canonical path, when that is
+    /// known. Following links: by its path, links on the way followed, so
+    /// a missing file costs one look (the exact route would look again to
+    /// tell a dangling link). `None` sends the caller down the exact route.
+    fn quick_lstat(&self, parts: &[&str]) -> Option<Result<(EntryKind, Found), WsError>> {
+        if let Some(beneath) = &self.beneath {
+            match beneath.stat(&parts.join("/")) {
+                Looked::Kind(kind) => {
+                    return Some(
+                        kind.map(|kind| (kind, Found::BelowRoot))
+                            .map_err(lstat_failure),
+                    );
+                }
+                Looked::Link => return None,
+                Looked::Untried => {}
+            }
         }
-    }
-
-    /// Confine only: what `parts` is, looked at by its name below its
-    /// directory's remembered canonical path, without following a final
-    /// link; untried when that directory is not known to lie inside the
-    /// root.
-    fn look_below_known_dir(&self, parts: &[&str]) -> Looked {
-        let Some(path) = self.beneath_known_dir(parts) else {
-            return Looked::Untried;
+        let path = match self.policy {
+            LinkPolicy::Confine => self.beneath_known_dir(parts)?,
+            LinkPolicy::Follow => self.full_path(parts),
         };
         match std::fs::symlink_metadata(&path) {
             Ok(meta) => match sys::kind_of(&meta) {
-                EntryKind::Symlink => Looked::Link,
-                kind => Looked::Kind(Ok(kind)),
+                EntryKind::Symlink => None,
+                kind => Some(Ok((kind, Found::At(path)))),
             },
-            Err(err) => Looked::Kind(Err(err)),
+            Err(err) => Some(Err(lstat_failure(err))),
         }
     }
 
@@ -289,18 +299,36 @@ impl OsWorkspace {
 
     /// Lists the directory `parts` opened beneath the root ([`beneath`]),
     /// and remembers that it lies inside the root; `None` when it was not
-    /// opened so, for the exact route to list or classify.
-    fn list_beneath(&self, parts: &[&str]) -> Option<io::Result<Vec<DirEntry>>> {
+    /// opened so, for the exact route to list or classify. A directory
+    /// the kernel found missing is not found.
+    fn list_beneath(&self, parts: &[&str]) -> Option<Result<Vec<DirEntry>, WsError>> {
         let dir = parts.join("/");
-        let listed = self.beneath.as_ref()?.list(&dir)?;
+        let listed = match self.beneath.as_ref()?.list(&dir)? {
+            Ok(listed) => listed,
+            Err(err) if err.kind() == io::ErrorKind::NotFound => {
+                return Some(Err(WsError::NotFound));
+            }
+            Err(err) => return Some(Err(WsError::Io(err))),
+        };
         // No link on its path: its canonical path is the root's joined
         // with its components, with no look-up (a poisoned lock only
         // loses that).
-        if let (Some(root), Ok(mut dirs)) = (&self.canonical_root, self.dirs.lock()) {
+        if let Ok(mut dirs) = self.dirs.lock() {
             dirs.entry(dir)
-                .or_insert_with(|| Some(parts.iter().fold(root.clone(), |p, c| p.join(c))));
+                .or_insert_with(|| self.below_canonical_root(parts));
         }
-        Some(listed)
+        Some(Ok(listed))
+    }
+
+    /// Confine only: the canonical root joined with `parts`, the real path
+    /// of a path the kernel found beneath the root with no link on it.
+    fn below_canonical_root(&self, parts: &[&str]) -> Option<PathBuf> {
+        let root = self.canonical_root.as_ref()?;
+        Some(
+            parts
+                .iter()
+                .fold(root.clone(), |path, part| path.join(part)),
+        )
     }
 
     /// Opens `path`, known to be a regular file below a directory inside the
@@ -436,8 +464,8 @@ impl Workspace for OsWorkspace {
 
     fn stat(&self, rel: &str) -> Result<EntryKind, WsError> {
         let parts = components(rel)?;
-        if let Some(kind) = self.quick_lstat(&parts) {
-            return kind;
+        if let Some(looked) = self.quick_lstat(&parts) {
+            return looked.map(|(kind, _)| kind);
         }
         let path = self.resolve(&parts)?;
         let meta = std::fs::metadata(&path).map_err(|e| io_to_ws(&path, e))?;
@@ -447,16 +475,17 @@ impl Workspace for OsWorkspace {
     fn read(&self, rel: &str, max_bytes: u64) -> Result<Bounded, WsError> {
         let parts = components(rel)?;
         match self.quick_lstat(&parts) {
-            Some(Ok(EntryKind::File)) => {
+            Some(Ok((EntryKind::File, found))) => {
                 if let Some(read) = self.read_beneath(rel, max_bytes) {
                     return read;
                 }
-                let known = self.beneath_known_dir(&parts);
-                if let Some(read) = known.and_then(|path| self.read_known_file(&path, max_bytes)) {
+                if let Found::At(path) = found
+                    && let Some(read) = self.read_known_file(&path, max_bytes)
+                {
                     return read;
                 }
             }
-            Some(Ok(kind)) => return Err(WsError::NotRegular(other_name(kind))),
+            Some(Ok((kind, _))) => return Err(WsError::NotRegular(other_name(kind))),
             Some(Err(err)) => return Err(err),
             None => {}
         }
@@ -481,10 +510,21 @@ impl Workspace for OsWorkspace {
         self.read_resolved(&parts, max_bytes)
     }
 
+    /// Confined, a path with no link on it is its canonical directory's
+    /// path joined with its name, found as [`Workspace::stat`] looks
+    /// (one system call, none per component); a path with a link takes
+    /// the exact route (a `realpath`).
     fn real_path(&self, rel: &str) -> Result<PathBuf, WsError> {
         let parts = components(rel)?;
         match self.policy {
-            LinkPolicy::Confine => self.resolve(&parts),
+            LinkPolicy::Confine => match self.quick_lstat(&parts) {
+                Some(Ok((_, Found::BelowRoot))) => {
+                    self.below_canonical_root(&parts).ok_or(WsError::NotFound)
+                }
+                Some(Ok((_, Found::At(path)))) => Ok(path),
+                Some(Err(err)) => Err(err),
+                None => self.resolve(&parts),
+            },
             LinkPolicy::Follow => {
                 let full = self.full_path(&parts);
                 std::fs::canonicalize(&full).map_err(|err| unresolved(&full, err))
@@ -501,7 +541,7 @@ impl Workspace for OsWorkspace {
     fn list_unsorted(&self, rel: &str) -> Result<Vec<DirEntry>, WsError> {
         let parts = components(rel)?;
         if let Some(listed) = self.list_beneath(&parts) {
-            return Ok(listed?);
+            return listed;
         }
         let path = match self.canonical_dir(&parts) {
             Some(path) => path,
@@ -654,6 +694,40 @@ mod tests {
             user.real_path("leak.md").unwrap(),
             outside_root.join("secret")
         );
+    }
+
+    // Unix only: std::os::unix's symbolic links.
+    #[cfg(unix)]
+    #[test]
+    fn real_paths_without_links_are_the_canonical_ones_and_missing_dirs_are_not_found() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        std::fs::create_dir_all(root.join("a/b/c")).unwrap();
+        std::fs::write(root.join("a/b/c/x.md"), "x").unwrap();
+        std::fs::write(root.join("a/y.md"), "y").unwrap();
+        symlink("a/b", root.join("l"));
+        symlink("../y.md", root.join("a/b/y.md"));
+        // Reached through a link in the root's own path, as `-C` may be.
+        let via = tempfile::tempdir().unwrap();
+        symlink(&root, via.path().join("ws"));
+        let ws = OsWorkspace::new(via.path().join("ws"), LinkPolicy::Confine);
+        for _ in 0..2 {
+            for rel in ["a", "a/b/c", "a/b/c/x.md", "l/c/x.md", "a/b/y.md", "l/y.md"] {
+                let want = root.join(rel).canonicalize().unwrap();
+                assert_eq!(ws.real_path(rel).unwrap(), want, "{rel}");
+            }
+            // Listed first: the quick route then looks below a held
+            // directory.
+            assert_eq!(ws.list("a/b/c").unwrap().len(), 1);
+            for rel in ["a/b/c/none.md", "none/x.md", "a/y.md/x"] {
+                assert!(matches!(ws.real_path(rel), Err(WsError::NotFound)), "{rel}");
+            }
+            for rel in ["none", "a/none", "a/none/deeper", ".claude/rules"] {
+                assert!(matches!(ws.list(rel), Err(WsError::NotFound)), "{rel}");
+                assert!(matches!(ws.stat(rel), Err(WsError::NotFound)), "{rel}");
+            }
+            assert!(matches!(ws.list("a/y.md"), Err(WsError::NotADirectory)));
+        }
     }
 
     // Unix only: std::os::unix's symbolic links.

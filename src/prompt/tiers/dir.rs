@@ -34,24 +34,33 @@ impl Tier {
     }
 }
 
-/// How the files of a search directory map to names.
+/// How the files of a search directory map to names. Files are told by
+/// their directory's suffix ([`SearchDir::suffix`], `.md` unless set), the
+/// examples below with `.md`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Layout {
     /// `<dir>/<name>.md`, files directly in the directory (the engine's
     /// rules and commands). Subdirectories are not read; the kind may
     /// report them.
     Flat,
-    /// `<dir>/a/b.md` is `a:b`: every `.md` file below the directory, the
-    /// path without `.md` and with `/` replaced by `:` (Claude Code's
-    /// commands: `git/commit.md` is `/git:commit`). Recursion is bounded by
-    /// [`crate::limits::MAX_TREE_DEPTH`] and [`crate::limits::MAX_TREE_ENTRIES`].
+    /// `<dir>/a/b.md` is `a:b`: every file below the directory with the
+    /// suffix, the path without it and with `/` replaced by `:` (Claude
+    /// Code's commands: `git/commit.md` is `/git:commit`). Recursion is
+    /// bounded by [`crate::limits::MAX_TREE_DEPTH`] and
+    /// [`crate::limits::MAX_TREE_ENTRIES`].
     Nested,
-    /// `<dir>/<name>/SKILL.md`: one directory per entry (skills).
+    /// `<dir>/<name>/SKILL.md`: one directory per entry (skills), whatever
+    /// the suffix.
     SkillDirs,
 }
 
 /// The file name of a skill inside its directory.
 pub const SKILL_FILE: &str = "SKILL.md";
+
+/// The suffix of the files every directory has unless told otherwise
+/// ([`SearchDir::with_suffix`]): rules, commands and instruction files
+/// are Markdown.
+pub const MD_SUFFIX: &str = ".md";
 
 /// One directory searched for named files. Directories are given in
 /// precedence order, highest first: the first usable file of a name wins.
@@ -73,10 +82,15 @@ pub struct SearchDir<'r> {
     pub withheld: bool,
     /// How its files map to names.
     pub layout: Layout,
+    /// What a file's name ends with, cut off to name it (`.md`, `.toml`,
+    /// `.instructions.md`): a file without it offers no name. Unused by
+    /// [`Layout::SkillDirs`], whose file is always [`SKILL_FILE`].
+    pub suffix: &'static str,
 }
 
 impl<'r> SearchDir<'r> {
-    /// A directory `dir` of `reader` with a [`Layout::Flat`] layout.
+    /// A directory `dir` of `reader` with a [`Layout::Flat`] layout of
+    /// [`MD_SUFFIX`] files.
     pub fn flat(reader: Arc<dyn Workspace + 'r>, dir: impl Into<String>, tier: Tier) -> Self {
         Self {
             reader,
@@ -84,6 +98,7 @@ impl<'r> SearchDir<'r> {
             tier,
             withheld: false,
             layout: Layout::Flat,
+            suffix: MD_SUFFIX,
         }
     }
 
@@ -96,6 +111,12 @@ impl<'r> SearchDir<'r> {
     /// The same directory with another layout.
     pub fn with_layout(mut self, layout: Layout) -> Self {
         self.layout = layout;
+        self
+    }
+
+    /// The same directory, its files told by another suffix.
+    pub fn with_suffix(mut self, suffix: &'static str) -> Self {
+        self.suffix = suffix;
         self
     }
 
@@ -119,14 +140,15 @@ impl<'r> SearchDir<'r> {
     /// relative to the reader's root; `None` when no file can hold the name
     /// here (empty, a `/` or NUL in it, or an empty `:` segment).
     pub fn file_for(&self, name: &str) -> Option<String> {
+        let suffix = self.suffix;
         match self.layout {
-            Layout::Flat => is_file_stem(name).then(|| self.rel(&format!("{name}.md"))),
+            Layout::Flat => is_file_stem(name).then(|| self.rel(&format!("{name}{suffix}"))),
             Layout::Nested => {
                 let segments: Vec<&str> = name.split(':').collect();
                 segments
                     .iter()
                     .all(|s| is_file_stem(s))
-                    .then(|| self.rel(&format!("{}.md", segments.join("/"))))
+                    .then(|| self.rel(&format!("{}{suffix}", segments.join("/"))))
             }
             Layout::SkillDirs => is_file_stem(name).then(|| self.rel(&join(name, SKILL_FILE))),
         }
@@ -137,9 +159,10 @@ impl SearchDir<'_> {
     /// Where the file for `name` would lie if every name could be a file:
     /// [`SearchDir::file_for`]'s path without its checks, for showing.
     pub fn naive_file_for(&self, name: &str) -> String {
+        let suffix = self.suffix;
         match self.layout {
-            Layout::Flat => self.rel(&format!("{name}.md")),
-            Layout::Nested => self.rel(&format!("{}.md", name.replace(':', "/"))),
+            Layout::Flat => self.rel(&format!("{name}{suffix}")),
+            Layout::Nested => self.rel(&format!("{}{suffix}", name.replace(':', "/"))),
             Layout::SkillDirs => self.rel(&join(name, SKILL_FILE)),
         }
     }
@@ -152,6 +175,7 @@ impl fmt::Debug for SearchDir<'_> {
             .field("tier", &self.tier)
             .field("withheld", &self.withheld)
             .field("layout", &self.layout)
+            .field("suffix", &self.suffix)
             .finish()
     }
 }

@@ -4,10 +4,11 @@
 //! name and why the others do not.
 //!
 //! Directories ([`SearchDir`]) are searched in precedence order; each has a
-//! tier, a trust state and a [`Layout`] that maps its files to names
-//! (`<name>.md`, nested `a/b.md` → `a:b`, or `<name>/SKILL.md`). A kind of
-//! file ([`Kind`]) says how its files are read and judged and how its
-//! events are worded ([`Words`]). Every file offered for a name gets a
+//! tier, a trust state, a [`Layout`] that maps its files to names
+//! (`<name>.md`, nested `a/b.md` → `a:b`, or `<name>/SKILL.md`) and the
+//! suffix its files are told by (`.md`, `.toml`, `.instructions.md`). A
+//! kind of file ([`Kind`]) says how its files are read and judged and how
+//! its events are worded ([`Words`]). Every file offered for a name gets a
 //! [`Fate`]. Three drivers apply the rules: [`resolve_all`] for listings,
 //! [`resolve_name`] for one name, [`InOrder`] for consumers that stop early;
 //! a [`ReadPolicy`] says which files are read and which only looked at.
@@ -33,7 +34,7 @@ mod engine;
 mod fate;
 mod walk;
 
-pub use dir::{Layout, SKILL_FILE, SearchDir, Tier, Words};
+pub use dir::{Layout, MD_SUFFIX, SKILL_FILE, SearchDir, Tier, Words};
 pub use engine::{
     InOrder, Kind, Loaded, Losers, Loss, NameResolution, ReadPolicy, Resolution, read_listed,
     resolve_all, resolve_name,

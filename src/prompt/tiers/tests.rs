@@ -288,6 +288,117 @@ fn layouts_map_files_to_names() {
     );
 }
 
+/// The names and files `dirs` list, in order.
+fn listed(found: &Resolution<String>) -> Vec<(&str, &str)> {
+    found
+        .candidates
+        .iter()
+        .map(|c| (c.name.as_str(), c.rel.as_str()))
+        .collect()
+}
+
+/// The note for a file named only `suffix` in `dir`.
+fn bare_suffix(dir: &str, suffix: &str) -> (Severity, String, String) {
+    (
+        Severity::Warning,
+        format!("{dir}/{suffix}"),
+        format!("a file named only {suffix} has no toy name; skipped"),
+    )
+}
+
+#[test]
+fn a_directory_names_its_files_by_its_own_suffix() {
+    let reader: Arc<dyn crate::workspace::Workspace> = Arc::new(
+        MemWorkspace::new()
+            .file("toml/x.toml", "x")
+            .file("toml/y.md", "y")
+            .file("toml/git/commit.toml", "c")
+            .file("toml/git/notes.md", "n")
+            .file("toml/.toml", "bare")
+            .file("ins/a.instructions.md", "a")
+            .file("ins/a.md", "plain")
+            .file("ins/b.c.instructions.md", "bc")
+            .file("ins/.instructions.md", "bare")
+            .file("deep/a.instructions.md", "top")
+            .file("deep/sub/d.instructions.md", "d")
+            .file("deep/sub/d.md", "plain"),
+    );
+    let dir = |name: &str, layout: Layout, suffix: &'static str| {
+        SearchDir::flat(reader.clone(), name, Tier::Project)
+            .with_layout(layout)
+            .with_suffix(suffix)
+    };
+    let toml = dir("toml", Layout::Nested, ".toml");
+    let flat_toml = dir("toml", Layout::Flat, ".toml");
+    let ins = dir("ins", Layout::Flat, ".instructions.md");
+    let deep = dir("deep", Layout::Nested, ".instructions.md");
+    let toy = Toy::new();
+
+    // Listings: only files with the suffix, named without all of it.
+    let found = resolve_all(std::slice::from_ref(&toml), &toy, ReadPolicy::ALL);
+    assert_eq!(
+        listed(&found),
+        vec![("git:commit", "toml/git/commit.toml"), ("x", "toml/x.toml")]
+    );
+    assert_eq!(
+        triples(&found.diagnostics),
+        vec![bare_suffix("toml", ".toml")]
+    );
+    let found = resolve_all(std::slice::from_ref(&flat_toml), &toy, ReadPolicy::ALL);
+    assert_eq!(listed(&found), vec![("x", "toml/x.toml")]);
+    let found = resolve_all(std::slice::from_ref(&ins), &toy, ReadPolicy::ALL);
+    assert_eq!(
+        listed(&found),
+        vec![
+            ("a", "ins/a.instructions.md"),
+            ("b.c", "ins/b.c.instructions.md")
+        ]
+    );
+    assert_eq!(
+        triples(&found.diagnostics),
+        vec![bare_suffix("ins", ".instructions.md")]
+    );
+    let found = resolve_all(&[deep.clone(), ins.clone()], &toy, ReadPolicy::ALL);
+    assert_eq!(
+        fates(&found),
+        vec![
+            pair("deep/a.instructions.md", "winner"),
+            pair("deep/sub/d.instructions.md", "winner"),
+            pair("ins/a.instructions.md", "shadowed"),
+            pair("ins/b.c.instructions.md", "winner"),
+        ]
+    );
+    assert_eq!(found.candidates[1].name, "sub:d");
+
+    // One name: looked up at its file under the suffix, never `a.md`.
+    assert_eq!(ins.file_for("a").as_deref(), Some("ins/a.instructions.md"));
+    assert_eq!(ins.naive_file_for("a/b"), "ins/a/b.instructions.md");
+    assert_eq!(
+        toml.file_for("git:commit").as_deref(),
+        Some("toml/git/commit.toml")
+    );
+    assert_eq!(toml.naive_file_for("git:x"), "toml/git/x.toml");
+    toy.loads.borrow_mut().clear();
+    let found = resolve_name(std::slice::from_ref(&ins), "a", &toy, ReadPolicy::ALL);
+    assert_eq!(found.winner().and_then(|c| c.item.as_deref()), Some("a"));
+    let found = resolve_name(&[toml, ins], "git:commit", &toy, ReadPolicy::ALL);
+    assert_eq!(found.winner().and_then(|c| c.item.as_deref()), Some("c"));
+    assert_eq!(
+        found.places,
+        vec![
+            "toml/git/commit.toml".to_string(),
+            "ins/git:commit.instructions.md".into()
+        ]
+    );
+    assert_eq!(
+        *toy.loads.borrow(),
+        vec![
+            "ins/a.instructions.md".to_string(),
+            "toml/git/commit.toml".into()
+        ]
+    );
+}
+
 #[test]
 fn recursion_is_bounded_in_depth() {
     let deep = (0..40)

@@ -85,16 +85,16 @@ pub(crate) fn list_dir(
                 let rel = dir.rel(&entry.name);
                 // A directory is a subdirectory whatever its name (both
                 // agents recurse into `x.md/`); a link may be one unless
-                // its `.md` name makes it a candidate file.
+                // its suffix (`.md`) makes it a candidate file.
                 let maybe_dir = entry.kind == EntryKind::Dir
-                    || (entry.kind == EntryKind::Symlink && !entry.name.ends_with(".md"));
+                    || (entry.kind == EntryKind::Symlink && !entry.name.ends_with(dir.suffix));
                 if maybe_dir && !entry.lossy {
                     if let Some(note) = nested(dir, &rel, &entry.name, entry.kind) {
                         emit(DirEvent::Note(note));
                     }
                     continue;
                 }
-                if let Some(event) = md_file(dir, words, entry, rel, |stem| stem) {
+                if let Some(event) = suffixed_file(dir, words, entry, rel, |stem| stem) {
                     emit(event);
                 }
             }
@@ -180,17 +180,18 @@ fn list_or_problem(
     })
 }
 
-/// A `.md` entry as a file to consider, or a note when it cannot name
-/// anything; `None` for entries that are not `.md` files. `name_of` turns
-/// the stem (the entry's own name, cut before `.md`) into the name.
-fn md_file(
+/// An entry with the directory's suffix (`.md`) as a file to consider, or
+/// a note when it cannot name anything; `None` for entries without it.
+/// `name_of` turns the stem (the entry's own name, cut before the suffix)
+/// into the name.
+fn suffixed_file(
     dir: &SearchDir<'_>,
     words: &Words,
     entry: DirEntry,
     rel: String,
     name_of: impl FnOnce(String) -> String,
 ) -> Option<DirEvent> {
-    let stem_len = entry.name.strip_suffix(".md")?.len();
+    let stem_len = entry.name.strip_suffix(dir.suffix)?.len();
     if entry.lossy {
         return Some(DirEvent::Note(Diagnostic::new(
             words.refusal,
@@ -204,7 +205,10 @@ fn md_file(
     if stem_len == 0 {
         return Some(DirEvent::Note(Diagnostic::warning(
             dir.display(&rel),
-            format!("a file named only .md has no {} name; skipped", words.noun),
+            format!(
+                "a file named only {} has no {} name; skipped",
+                dir.suffix, words.noun
+            ),
         )));
     }
     let mut stem = entry.name;
@@ -216,10 +220,11 @@ fn md_file(
     }))
 }
 
-/// Walks a [`Layout::Nested`] directory: `.md` files at any depth, named
-/// by their path with `:` between the levels. Subdirectories are entered
-/// where they appear in the (sorted) listing; links to directories are not
-/// followed, so a link loop cannot make the walk deep. Past
+/// Walks a [`Layout::Nested`] directory: files with the suffix (`.md`) at
+/// any depth, named by their path with `:` between the levels.
+/// Subdirectories are entered where they appear in the (sorted) listing;
+/// links to directories are not followed, so a link loop cannot make the
+/// walk deep. Past
 /// [`limits::MAX_TREE_DEPTH`] levels or [`limits::MAX_TREE_ENTRIES`]
 /// entries the walk stops with a warning.
 struct NestedWalk<'a, 'r> {
@@ -269,7 +274,7 @@ impl NestedWalk<'_, '_> {
                 continue;
             }
             let named = |stem: String| format!("{prefix}{stem}");
-            if let Some(event) = md_file(dir, words, entry, path, named) {
+            if let Some(event) = suffixed_file(dir, words, entry, path, named) {
                 (self.emit)(event);
             }
         }

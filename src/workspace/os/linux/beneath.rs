@@ -123,12 +123,23 @@ impl Beneath {
     /// `/`, `""` for the root) when it lies beneath the root with no link
     /// on its path, and keeps it open while fewer than
     /// [`HELD_DIRECTORY_FDS`] are: `None` when it was not opened (a link
-    /// on the path, a missing directory, a file, no `openat2`), for the
-    /// exact route to list or classify.
+    /// on the path, a file, no `openat2`), for the exact route to list or
+    /// classify.
+    ///
+    /// A missing directory is the `NotFound` error: the kernel walked the
+    /// path up to the missing name refusing every link, so no link on it
+    /// could lead elsewhere, and the exact route (a `realpath` of every
+    /// component) would only find the same. The walk of an agent asks for
+    /// `.claude/rules`, `.claude/skills` and `.claude/commands` at every
+    /// level, mostly missing: answered in one system call each.
     pub(in crate::workspace::os) fn list(&self, dir: &str) -> Option<io::Result<Vec<DirEntry>>> {
         let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
         let path = if dir.is_empty() { "." } else { dir };
-        let fd = self.open_beneath(&self.root, path, flags)?.ok()?;
+        let fd = match self.open_beneath(&self.root, path, flags)? {
+            Ok(fd) => fd,
+            Err(err) if err.kind() == io::ErrorKind::NotFound => return Some(Err(err)),
+            Err(_) => return None,
+        };
         let entries = dirent::entries(&fd);
         if entries.is_ok() {
             // A poisoned lock only loses the shortcut.
