@@ -62,10 +62,23 @@ fn links_devices_long_paths_and_backslash_imports_leak_nothing() {
             out.stderr
         );
     }
-    let out = trusted_json(&env, &["--agent", "claude", "assemble"]);
-    assert!(out.stdout.contains("Docs inside."), "{}", out.stdout);
+    // The files named like devices and the deep one are read as the files
+    // they are, named with `/`: the top-level rule by every profile, the
+    // nested ones by Claude Code's.
     let out = run(&env, &["--trust-project", "rules", "list"]);
-    for rule in ["CON.md", "aux/x.md", &format!("{deep}deep.md")] {
-        assert!(out.stdout.contains(rule), "{rule}:\n{}", out.stdout);
+    assert!(
+        out.stdout.contains(".claude/rules/CON.md"),
+        "{}",
+        out.stdout
+    );
+    let out = trusted_json(&env, &["--agent", "claude", "assemble"]);
+    for (rule, text) in [
+        ("CON.md".to_string(), "Console rule."),
+        ("aux/x.md".to_string(), "Aux rule."),
+        (format!("{deep}deep.md"), "Deep rule."),
+    ] {
+        let path = format!("\"path\": \".claude/rules/{rule}\"");
+        assert!(out.stdout.contains(&path), "{rule}:\n{}", out.stdout);
+        assert!(out.stdout.contains(text), "{rule}:\n{}", out.stdout);
     }
 }
