@@ -26,6 +26,9 @@ mod special_files;
 // Unix only: symbolic links.
 #[cfg(unix)]
 mod symlinks;
+// Windows only: junctions, device names and Windows path separators.
+#[cfg(windows)]
+mod windows;
 mod yaml;
 
 use std::fs::File;

@@ -20,7 +20,7 @@
 use std::fs::{File, Metadata, OpenOptions};
 use std::io;
 use std::os::windows::fs::{FileExt, MetadataExt, OpenOptionsExt};
-use std::path::Path;
+use std::path::{Component, Path};
 
 use crate::workspace::EntryKind;
 
@@ -66,8 +66,14 @@ pub(super) fn kind_of(meta: &Metadata) -> EntryKind {
 
 /// Whether the last component of `path` is a name Windows opens as a
 /// device: one of [`DEVICE_NAMES`], in any case, before any extension or
-/// trailing spaces.
+/// trailing spaces. A verbatim path (`\\?\C:\…`, as canonical paths are)
+/// names the file itself, never a device.
 fn names_a_device(path: &Path) -> bool {
+    if let Some(Component::Prefix(prefix)) = path.components().next()
+        && prefix.kind().is_verbatim()
+    {
+        return false;
+    }
     let Some(name) = path.file_name().and_then(|name| name.to_str()) else {
         return false;
     };
@@ -131,15 +137,113 @@ pub(super) fn is_loop(err: &io::Error) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use std::path::PathBuf;
+
     use super::*;
+    use crate::workspace::{LinkPolicy, OsWorkspace, Workspace, WsError};
 
     #[test]
     fn device_names_are_told_by_their_last_component() {
         for name in ["CON.md", "aux", "x/Aux", "com1.txt", "NUL .md", "conin$"] {
             assert!(names_a_device(Path::new(name)), "{name}");
         }
-        for name in ["CONSOLE.md", "aux/x.md", "com10", "a.con", "LPT"] {
+        for name in [
+            "CONSOLE.md",
+            "aux/x.md",
+            "com10",
+            "a.con",
+            "LPT",
+            r"\\?\C:\w\CON.md",
+        ] {
             assert!(!names_a_device(Path::new(name)), "{name}");
+        }
+    }
+
+    /// Makes `link` a junction to `target` with `cmd /c mklink /J`; false
+    /// when this system cannot.
+    fn junction(target: &Path, link: &Path) -> bool {
+        std::process::Command::new("cmd")
+            .args(["/c", "mklink", "/J"])
+            .arg(link)
+            .arg(target)
+            .output()
+            .is_ok_and(|out| out.status.success())
+            && std::fs::symlink_metadata(link).is_ok()
+    }
+
+    /// A workspace with a junction and a directory link out of it (when
+    /// this system can make them: the names of those it made), files named
+    /// like devices, and a file at a path over 260 characters (the
+    /// workspace-relative path of it), all made through verbatim paths.
+    fn hostile() -> (
+        tempfile::TempDir,
+        tempfile::TempDir,
+        Vec<&'static str>,
+        String,
+    ) {
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(outside.path().join("secret.md"), "s3cret").unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let mut links = Vec::new();
+        if junction(outside.path(), &root.join("junction")) {
+            links.push("junction");
+        }
+        // Wine 8 reports success without making the link: only one that
+        // exists counts.
+        if std::os::windows::fs::symlink_dir(outside.path(), root.join("link")).is_ok()
+            && std::fs::symlink_metadata(root.join("link")).is_ok()
+        {
+            links.push("link");
+        }
+        std::fs::write(root.join("CON.md"), "con").unwrap();
+        std::fs::create_dir(root.join("aux")).unwrap();
+        std::fs::write(root.join("aux").join("x.md"), "aux").unwrap();
+        let parts: Vec<String> = (0..24).map(|i| format!("directory-{i:02}")).collect();
+        let deep: PathBuf = parts.iter().fold(root.clone(), |p, part| p.join(part));
+        std::fs::create_dir_all(&deep).unwrap();
+        std::fs::write(deep.join("deep.md"), "deep").unwrap();
+        let rel = format!("{}/deep.md", parts.join("/"));
+        assert!(dir.path().join(&rel).as_os_str().len() > 260);
+        (outside, dir, links, rel)
+    }
+
+    #[test]
+    fn junctions_links_devices_and_long_paths_neither_leak_nor_hang() {
+        let (_outside, dir, links, deep) = hostile();
+        if links.len() < 2 {
+            eprintln!("note: only {links:?} of a junction and a link could be made here");
+        }
+        let ws = OsWorkspace::new(dir.path(), LinkPolicy::Confine);
+        for link in &links {
+            let rel = format!("{link}/secret.md");
+            let read = ws.read(&rel, 100);
+            let looked = std::fs::symlink_metadata(dir.path().join(link))
+                .map(|meta| (meta.file_attributes(), meta.file_type()));
+            let resolved = dir.path().join(link).canonicalize();
+            assert!(
+                matches!(read, Err(WsError::Refused(_))),
+                "{rel}: {read:?}; {looked:?}; {resolved:?}"
+            );
+            let listed = ws.read_listed(&rel, EntryKind::File, 100);
+            assert!(matches!(listed, Err(WsError::Refused(_))), "{rel}");
+            assert!(matches!(ws.stat(&rel), Err(WsError::Refused(_))), "{rel}");
+            assert!(matches!(ws.list(link), Err(WsError::Refused(_))), "{link}");
+        }
+        // Files named like devices are the files they are, read through
+        // the canonical (verbatim) path: never a device opened.
+        for (rel, text) in [("CON.md", "con"), ("aux/x.md", "aux")] {
+            assert_eq!(ws.read(rel, 100).unwrap().bytes, text.as_bytes(), "{rel}");
+            let listed = ws.read_listed(rel, EntryKind::File, 100).unwrap();
+            assert_eq!(listed.bytes, text.as_bytes(), "{rel}");
+        }
+        assert!(ws.list("").unwrap().iter().any(|e| e.name == "CON.md"));
+        assert_eq!(ws.read(&deep, 100).unwrap().bytes, b"deep");
+        // The user tier opens by the path as given: a device name there is
+        // refused or read as the file, never waited on as the device.
+        let user = OsWorkspace::new(dir.path(), LinkPolicy::Follow);
+        if let Ok(read) = user.read("CON.md", 100) {
+            assert_eq!(read.bytes, b"con");
         }
     }
 }
