@@ -233,6 +233,16 @@ impl OsWorkspace {
         Some(self.canonical_dir(dir)?.join(name))
     }
 
+    /// Where `parts` can be looked at by path without resolving it again:
+    /// confined, below its directory's remembered canonical path (when
+    /// that is known); following links, its path below the root.
+    fn known_path(&self, parts: &[&str]) -> Option<PathBuf> {
+        match self.policy {
+            LinkPolicy::Confine => self.beneath_known_dir(parts),
+            LinkPolicy::Follow => Some(self.full_path(parts)),
+        }
+    }
+
     /// What `parts` is when its last component is not a link, found
     /// without following that, and where. Confined: beneath the root
     /// ([`Beneath::stat`]); where that is not tried (no `openat2`), by its
@@ -253,10 +263,7 @@ impl OsWorkspace {
                 Looked::Untried => {}
             }
         }
-        let path = match self.policy {
-            LinkPolicy::Confine => self.beneath_known_dir(parts)?,
-            LinkPolicy::Follow => self.full_path(parts),
-        };
+        let path = self.known_path(parts)?;
         match std::fs::symlink_metadata(&path) {
             Ok(meta) => match sys::kind_of(&meta) {
                 EntryKind::Symlink => None,
@@ -500,11 +507,10 @@ impl Workspace for OsWorkspace {
             return read;
         }
         let parts = components(rel)?;
-        let known = match self.policy {
-            LinkPolicy::Confine => self.beneath_known_dir(&parts),
-            LinkPolicy::Follow => Some(self.full_path(&parts)),
-        };
-        if let Some(read) = known.and_then(|path| self.read_known_file(&path, max_bytes)) {
+        if let Some(read) = self
+            .known_path(&parts)
+            .and_then(|path| self.read_known_file(&path, max_bytes))
+        {
             return read;
         }
         self.read_resolved(&parts, max_bytes)
