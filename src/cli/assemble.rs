@@ -19,9 +19,8 @@ use crate::cli::provider;
 use crate::cli::stats::{self, Stats, Turn0AccountingArgs};
 use crate::cli::turn0::{Turn0Args, collect_turn0};
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::prompt::agents::codex::chain::AGENTS_NAME;
 use crate::prompt::divergence;
-use crate::prompt::instructions::sent_file;
+use crate::prompt::instructions::{AGENTS_FILE, sent_from};
 use crate::prompt::profile::Agent;
 use crate::prompt::profile::seam::touch_adds_nothing;
 use crate::prompt::turn0::{AssembledMessage, MessageKind, Provenance, Role};
@@ -122,8 +121,8 @@ pub fn run(ctx: &Context, args: &AssembleArgs) -> Result<Status, CliError> {
     // Only when the engine sent AGENTS.md does Claude Code load another file.
     let sent = turn0
         .message(Provenance::Project)
-        .and_then(|m| sent_file(&m.message.text));
-    if sent == Some(AGENTS_NAME) {
+        .and_then(|m| m.source.as_deref());
+    if sent.is_some_and(|source| sent_from(source, AGENTS_FILE)) {
         turn0
             .diagnostics
             .extend(divergence::root_instructions_warning(&*ctx.reader));

@@ -179,8 +179,25 @@ pub struct Group {
     /// Every rule the rules message holds or left out (turn-0 only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rules: Option<Vec<StatEntry>>,
+    /// Where the text table puts the rows of `rules` among `entries`: after
+    /// the rules message, else after the project instructions, else first.
+    #[serde(skip)]
+    pub rules_at: usize,
     /// The whole part: entries plus separators.
     pub total: Amount,
+}
+
+impl Group {
+    /// A group of `entries` with no rules, its separators and total.
+    pub fn new(entries: Vec<StatEntry>, separators: Option<Amount>, total: Amount) -> Self {
+        Self {
+            entries,
+            separators,
+            rules: None,
+            rules_at: 0,
+            total,
+        }
+    }
 }
 
 /// The `stats` object of the JSON output.
@@ -323,7 +340,7 @@ pub fn for_turn0(
     tokenizer: Tokenizer,
 ) -> Accounting {
     let tokenizer = counting(tokenizer, &args.stats);
-    let entries = turn0_entries(report, tokenizer);
+    let (entries, rules_at) = turn0_entries(report, tokenizer);
     let texts = report.messages.iter().map(|m| m.message.text.as_str());
     let total = Amount::ok(
         texts.clone().map(str::len).sum(),
@@ -333,6 +350,7 @@ pub fn for_turn0(
         entries,
         separators: None,
         rules: (args.stats.stats && !content.no_rules).then(|| rule_entries(report, tokenizer)),
+        rules_at,
         total,
     };
     turn0_accounting(group, args, tokenizer)
@@ -364,8 +382,9 @@ fn turn0_accounting(
 /// One entry per message, in order, and in its source's place, why a
 /// source that delivered no message left something out (a refused soul).
 /// Withholding is the trust notice's to report, and a source that
-/// delivered a message has nothing missing to show.
-fn turn0_entries(report: &Turn0Report, tokenizer: Tokenizer) -> Vec<StatEntry> {
+/// delivered a message has nothing missing to show. Also where the rules'
+/// rows go (see [`Group::rules_at`]).
+fn turn0_entries(report: &Turn0Report, tokenizer: Tokenizer) -> (Vec<StatEntry>, usize) {
     let mut entries: Vec<(Provenance, StatEntry)> = report
         .messages
         .iter()
@@ -394,7 +413,17 @@ fn turn0_entries(report: &Turn0Report, tokenizer: Tokenizer) -> Vec<StatEntry> {
         let entry = left_out_entry(fact.provenance.as_str(), fact);
         entries.insert(at, (fact.provenance, entry));
     }
-    entries.into_iter().map(|(_, entry)| entry).collect()
+    let after = |wanted: Provenance| {
+        entries
+            .iter()
+            .position(|(provenance, _)| *provenance == wanted)
+            .map(|i| i + 1)
+    };
+    let rules_at = after(Provenance::Rules)
+        .or_else(|| after(Provenance::Project))
+        .unwrap_or(0);
+    let entries = entries.into_iter().map(|(_, entry)| entry).collect();
+    (entries, rules_at)
 }
 
 /// The status of something left out: `withheld`, `dropped (cap)` or
@@ -423,12 +452,11 @@ fn section_group(sections: &[Section], tokenizer: Tokenizer) -> Group {
         .collect();
     let separators = SECTION_SEPARATOR.repeat(sections.len().saturating_sub(1));
     let texts: Vec<&str> = sections.iter().map(|s| s.text.as_str()).collect();
-    Group {
+    Group::new(
         entries,
-        separators: Some(Amount::of(&separators, tokenizer)),
-        rules: None,
-        total: Amount::of(&texts.join(SECTION_SEPARATOR), tokenizer),
-    }
+        Some(Amount::of(&separators, tokenizer)),
+        Amount::of(&texts.join(SECTION_SEPARATOR), tokenizer),
+    )
 }
 
 /// One side of an external builder's output, as a single entry.
@@ -438,12 +466,11 @@ fn builder_group(text: &str, tokenizer: Tokenizer) -> Group {
     } else {
         vec![StatEntry::sized("builder", None, text, "ok", tokenizer)]
     };
-    Group {
+    Group::new(
         entries,
-        separators: Some(Amount::of("", tokenizer)),
-        rules: None,
-        total: Amount::of(text, tokenizer),
-    }
+        Some(Amount::of("", tokenizer)),
+        Amount::of(text, tokenizer),
+    )
 }
 
 /// Checks `group` against the budget `flag` set to `max` (none when the
@@ -556,19 +583,7 @@ fn group_rows(title: &str, group: &Group, rows: &mut Vec<Row>) {
         .map(|e| Row::entry(label(&e.name), e))
         .collect();
     if let Some(rules) = &group.rules {
-        let at = group
-            .entries
-            .iter()
-            .position(|e| e.name == "rules")
-            .map(|i| i + 1)
-            .or_else(|| {
-                group
-                    .entries
-                    .iter()
-                    .position(|e| e.name == "project")
-                    .map(|i| i + 1)
-            })
-            .unwrap_or(0);
+        let at = group.rules_at.min(entry_rows.len());
         let rule_rows = rules
             .iter()
             .map(|rule| Row::entry(format!("  rule {}", rule.name), rule));
@@ -713,12 +728,11 @@ mod tests {
             .map(|(name, source, bytes)| sized(name, *source, *bytes))
             .collect();
         let total = sizes.iter().map(|s| s.2).sum();
-        Group {
+        Group::new(
             entries,
-            separators: None,
-            rules: None,
-            total: Amount::of(&"x".repeat(total), Tokenizer::Estimate),
-        }
+            None,
+            Amount::of(&"x".repeat(total), Tokenizer::Estimate),
+        )
     }
 
     fn turn0_budget(group: &mut Group, max: usize) -> Option<Diagnostic> {
@@ -762,6 +776,7 @@ mod tests {
     #[test]
     fn the_table_aligns_columns_and_marks_unknown_sizes() {
         let mut turn0 = group(&[("project", Some("AGENTS.md"), 1234), ("rules", None, 90)]);
+        turn0.rules_at = 2;
         turn0.rules = Some(vec![
             sized("api", Some(".mecatl/rules/api.md"), 80),
             StatEntry::left_out(

@@ -16,15 +16,19 @@ use crate::workspace::{Bounded, Workspace, WsError};
 /// and `):` follow.
 pub const PROJECT_INSTRUCTIONS_PREFIX: &str = "Project instructions (";
 
-/// The instruction files at the workspace root, in precedence order.
-pub const INSTRUCTION_FILES: [&str; 2] = ["AGENTS.md", "CLAUDE.md"];
+/// The engine's first instruction file at the workspace root.
+pub const AGENTS_FILE: &str = "AGENTS.md";
 
-/// The file a project-instructions message was read from (`AGENTS.md` or
-/// `CLAUDE.md`), read back from its first line; `None` for another text.
-pub fn sent_file(text: &str) -> Option<&str> {
-    let rest = text.strip_prefix(PROJECT_INSTRUCTIONS_PREFIX)?;
-    let (name, _) = rest.split_once("):")?;
-    INSTRUCTION_FILES.contains(&name).then_some(name)
+/// The instruction files at the workspace root, in precedence order.
+pub const INSTRUCTION_FILES: [&str; 2] = [AGENTS_FILE, "CLAUDE.md"];
+
+/// Whether the project-instructions message read from `source` (as the
+/// workspace displays it) was read from `name`, one of
+/// [`INSTRUCTION_FILES`].
+pub fn sent_from(source: &str, name: &str) -> bool {
+    std::path::Path::new(source)
+        .file_name()
+        .is_some_and(|file| file == name)
 }
 
 /// The outcome of looking for project instructions (SPEC §6.2).
@@ -272,13 +276,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_sent_file_is_read_back_from_the_message_head() {
-        let ws = MemWorkspace::new().file("CLAUDE.md", "Fallback (x):\n");
+    fn the_sent_file_is_told_by_the_messages_source() {
+        let ws = MemWorkspace::new().file("CLAUDE.md", "Project instructions (AGENTS.md):\n");
         let found = load_instructions(&ws).unwrap();
-        let text = found.message.map(|m| m.text).unwrap_or_default();
-        assert_eq!(sent_file(&text), Some("CLAUDE.md"));
-        assert_eq!(sent_file("Project instructions (x.md):\n\nx"), None);
-        assert_eq!(sent_file("Rules:"), None);
+        let source = found.source.unwrap();
+        assert!(sent_from(&source, "CLAUDE.md"));
+        assert!(!sent_from(&source, AGENTS_FILE), "the text does not count");
+        assert!(sent_from("sub/AGENTS.md", AGENTS_FILE));
+        assert!(!sent_from("NOT-AGENTS.md", AGENTS_FILE));
     }
     use crate::diagnostic::Severity;
     use crate::workspace::{DirEntry, EntryKind, LinkPolicy, MemNode, MemWorkspace, OsWorkspace};

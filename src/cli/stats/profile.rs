@@ -64,12 +64,7 @@ pub fn for_profile(
         total.bytes.saturating_sub(sent),
         total.tokens.saturating_sub(sent_tokens),
     );
-    let group = Group {
-        entries,
-        separators: Some(separators),
-        rules: None,
-        total,
-    };
+    let group = Group::new(entries, Some(separators), total);
     super::turn0_accounting(group, args, tokenizer)
 }
 
