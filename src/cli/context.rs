@@ -31,7 +31,7 @@ use crate::cli::error::CliError;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::prompt::agents::{self, UnknownAgent};
 use crate::prompt::profile::Agent;
-use crate::workspace::{LinkPolicy, OsWorkspace};
+use crate::workspace::{LinkPolicy, OsWorkspace, Workspace};
 
 /// The variable that chooses the agent profile when `--agent` is not given.
 pub const AGENT_VAR: &str = "MECATL_PROMPT_AGENT";
@@ -312,7 +312,8 @@ impl Context {
                 )));
             }
         }
-        let at = resolve_at(&workspace, global.at.as_deref())?;
+        let reader = Arc::new(OsWorkspace::new(&workspace, LinkPolicy::Confine));
+        let at = resolve_at(&workspace, &*reader, global.at.as_deref())?;
         let locations = Locations::from_env();
         let flag = match (global.trust_project, global.no_trust_project) {
             (true, _) => Some(true),
@@ -349,7 +350,7 @@ impl Context {
             ColorWhen::Auto => auto_color(std::io::stdout().is_terminal()),
         } && global.format == Format::Text;
         Ok(Self {
-            reader: Arc::new(OsWorkspace::new(&workspace, LinkPolicy::Confine)),
+            reader,
             process_cwd,
             workspace,
             locations,
@@ -477,8 +478,13 @@ fn resolve_agent(
 
 /// `--at` (SPEC §14.1) as a workspace-relative path (`""` for the root):
 /// resolved against the workspace, and an existing directory inside it,
-/// also once links are resolved.
-fn resolve_at(workspace: &Path, at: Option<&Path>) -> Result<String, CliError> {
+/// also once links are resolved (asked of the confined `reader`, which
+/// resolves a path without links in one look, not one per component).
+fn resolve_at(
+    workspace: &Path,
+    reader: &dyn Workspace,
+    at: Option<&Path>,
+) -> Result<String, CliError> {
     let Some(at) = at else {
         return Ok(String::new());
     };
@@ -492,26 +498,20 @@ fn resolve_at(workspace: &Path, at: Option<&Path>) -> Result<String, CliError> {
         Ok(_) => return Err(fail("not a directory".to_string())),
         Err(err) => return Err(fail(err.to_string())),
     }
-    let inside = match (
-        std::fs::canonicalize(&absolute),
-        std::fs::canonicalize(workspace),
-    ) {
-        (Ok(dir), Ok(root)) => dir.starts_with(root),
-        _ => false,
-    };
-    if !inside {
+    let parts: Option<Vec<&str>> = relative
+        .components()
+        .map(|c| c.as_os_str().to_str())
+        .collect();
+    let rel = parts
+        .map(|parts| parts.join("/"))
+        .ok_or_else(|| fail("not valid UTF-8".to_string()))?;
+    if reader.real_path(&rel).is_err() {
         return Err(fail(format!(
             "leads out of the workspace {} through a symbolic link",
             workspace.display()
         )));
     }
-    let parts: Option<Vec<&str>> = relative
-        .components()
-        .map(|c| c.as_os_str().to_str())
-        .collect();
-    parts
-        .map(|parts| parts.join("/"))
-        .ok_or_else(|| fail("not valid UTF-8".to_string()))
+    Ok(rel)
 }
 
 /// The local time zone. Without `TZ`, `/etc/localtime` is read as TZif data

@@ -853,6 +853,7 @@ mod tests {
         };
         let rows = |report: &Turn0Report| -> Vec<(String, String)> {
             turn0_entries(report, Tokenizer::Estimate)
+                .0
                 .into_iter()
                 .map(|e| (e.name, e.status))
                 .collect()
@@ -865,9 +866,14 @@ mod tests {
                 ("memory".to_string(), "ok".to_string()),
             ]
         );
+        // The rules' rows go after the project instructions when there is
+        // no rules message.
+        assert_eq!(turn0_entries(&report, Tokenizer::Estimate).1, 1);
         report.messages.insert(1, message(Provenance::Soul));
         let names: Vec<String> = rows(&report).into_iter().map(|(n, _)| n).collect();
         assert_eq!(names, ["project", "soul", "memory"]);
+        report.messages.insert(2, message(Provenance::Rules));
+        assert_eq!(turn0_entries(&report, Tokenizer::Estimate).1, 3);
     }
 
     #[test]

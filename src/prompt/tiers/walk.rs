@@ -458,25 +458,47 @@ impl Walk<'_> {
             budget: limits::MAX_TREE_ENTRIES,
             visited: HashSet::new(),
         };
+        // The root is listed before it is canonicalised: a missing tree
+        // (most directories have no rules) costs one look, not two.
+        let Some(entries) = self.list(rel) else {
+            return tree;
+        };
         if self.follow_links
             && let Ok(real) = self.reader.real_path(rel)
         {
             spent.visited.insert(real);
         }
-        self.enter(rel, 0, &mut spent, &mut tree);
+        self.take(rel, entries, 0, &mut spent, &mut tree);
         tree
     }
 
-    fn enter(&self, rel: &str, depth: usize, spent: &mut Spent, tree: &mut Tree) {
-        let reader = self.reader;
+    /// The entries of directory `rel`, `None` when it cannot be listed.
+    fn list(&self, rel: &str) -> Option<Vec<DirEntry>> {
         let listed = if self.unsorted {
-            reader.list_unsorted(rel)
+            self.reader.list_unsorted(rel)
         } else {
-            reader.list(rel)
+            self.reader.list(rel)
         };
-        let Ok(entries) = listed else {
-            return;
-        };
+        listed.ok()
+    }
+
+    fn enter(&self, rel: &str, depth: usize, spent: &mut Spent, tree: &mut Tree) {
+        if let Some(entries) = self.list(rel) {
+            self.take(rel, entries, depth, spent, tree);
+        }
+    }
+
+    /// Takes in the `entries` of directory `rel`, `depth` levels below the
+    /// walk's root, entering its subdirectories.
+    fn take(
+        &self,
+        rel: &str,
+        entries: Vec<DirEntry>,
+        depth: usize,
+        spent: &mut Spent,
+        tree: &mut Tree,
+    ) {
+        let reader = self.reader;
         for entry in entries {
             if entry.kind == EntryKind::Dir && !entry.lossy && (self.prune)(&entry.name) {
                 continue;
