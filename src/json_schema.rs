@@ -7,7 +7,7 @@
 //!   `cfg(test)`: the schemas are files in the repository, so the shipped
 //!   binary carries nothing of it;
 //! - one file per document shape: a document whose rows differ by profile
-//!   (`commands list`, `rules list`, `assemble`) has one file per shape,
+//!   (`rules list`, `assemble`) has one file per shape,
 //!   named after the profiles it serves; the providers' request bodies
 //!   (SPEC §8.3) have theirs too, SARIF keeps the official schema;
 //! - each file names its document and the `schema` tag its documents carry
@@ -151,9 +151,7 @@ fn documents() -> Vec<Document> {
     use crate::cli::provider::{AnthropicMessage, AnthropicSystem, Messages, OpenAiMessage};
     use crate::cli::{assemble, build, check, commands, compare, expand, explain, lint, manifest};
     use crate::cli::{parts, rules};
-    type Commands<R> = commands::ListDocument<'static, R>;
     type Rules<R> = rules::ListDocument<'static, R>;
-    type Listed = crate::adapters::commandsfs::ListedCommand;
     type ProfileRule = &'static crate::prompt::profile::ProfileRule;
     macro_rules! documents {
         ($($file:literal => $ty:ty, $printed_by:literal $(, $tag:expr)?;)+) => {
@@ -172,11 +170,8 @@ fn documents() -> Vec<Document> {
         "build-check-stable" => build::CheckStableDocument<'static>,
             "build --check-stable --format json";
         "expand" => expand::ExpandDocument<'static>, "expand --format json";
-        "commands-list" => Commands<Listed>, "commands list --format json";
-        "commands-list-claude" => Commands<commands::ClaudeRow<'static>>,
-            "commands list --agent claude --format json";
-        "commands-list-codex" => Commands<commands::CodexRow<'static>>,
-            "commands list --agent codex --format json";
+        "commands-list" => commands::ListDocument<'static>,
+            "commands list [--agent NAME] --format json";
         "rules-list" => Rules<rules::RuleEntry<'static>>, "rules list [--for PATH] --format json";
         "rules-list-profile" => Rules<ProfileRule>, "rules list --agent claude|codex --format json";
         "assemble" => assemble::AssembleDocument<'static>, "assemble [--stats] --format json";

@@ -11,11 +11,22 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::diagnostic::Diagnostic;
+use serde_json::Map;
+
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::prompt::command::{
-    self, Command, CommandSource, DEFAULT_COMMAND_DIRS, Expansion, NotExpanded, command_dirs,
-    valid_command_name,
+    self, Command, CommandSource, DEFAULT_COMMAND_DIRS, Expansion, NotExpanded, cannot_invoke,
+    command_dirs, parse_invocation, valid_command_name,
 };
+use crate::prompt::compare::{Offered, OfferedKind};
+use crate::prompt::divergence;
+use crate::prompt::profile::ProfileTurn0;
+use crate::prompt::profile::catalog::{
+    Catalog, CatalogExpansion, CatalogExplanation, CatalogListing, CatalogRow, CatalogTexts,
+    EntryText, ResolvedName, places,
+};
+use crate::prompt::profile::seam::ProfileError;
+use crate::prompt::text::one_line;
 use crate::prompt::tiers::{Fate, NameResolution, SearchDir, Tier};
 use crate::prompt::turn0::ReadFault;
 use crate::workspace::{LinkPolicy, OsWorkspace, Workspace, WsError};
@@ -77,24 +88,30 @@ pub struct CommandExplanation {
 #[derive(Debug, Clone)]
 pub struct CommandCatalog {
     dirs: Vec<SearchDir<'static>>,
+    /// True when these are the workspace's own directories (not the
+    /// operator's): `commands list` also says what Claude Code would offer
+    /// there.
+    workspace_dirs: bool,
 }
 
 impl CommandCatalog {
     /// A catalog over `dirs`, highest precedence first.
     pub fn new(dirs: Vec<SearchDir<'static>>) -> Self {
-        Self { dirs }
+        Self {
+            dirs,
+            workspace_dirs: false,
+        }
     }
 
     /// The default project directories (`.mecatl/commands`, then
     /// `.claude/commands`) read through the workspace reader, withheld
     /// unless `trusted`.
     pub fn for_workspace(reader: Arc<dyn Workspace>, trusted: bool) -> Self {
-        Self::new(command_dirs(
-            reader,
-            &DEFAULT_COMMAND_DIRS,
-            Tier::Project,
-            !trusted,
-        ))
+        let dirs = command_dirs(reader, &DEFAULT_COMMAND_DIRS, Tier::Project, !trusted);
+        Self {
+            dirs,
+            workspace_dirs: true,
+        }
     }
 
     /// Operator directories (`--commands-dir`, already resolved against
@@ -218,6 +235,147 @@ impl CommandSource for CommandCatalog {
             .find(|c| c.fate == Fate::Winner)
             .and_then(|c| c.item))
     }
+}
+
+/// The engine's catalog as a profile's (SPEC §2.3, §14.1): the engine has
+/// no listing message; its command directories are only listed, no file
+/// read, and only a listing that fails is diagnosed.
+impl Catalog for CommandCatalog {
+    /// One row per name; over the workspace's own directories, the skills
+    /// Claude Code would offer beside them are counted in a divergence
+    /// warning (SPEC §15.2).
+    fn list(&self) -> Result<CatalogListing, ProfileError> {
+        let mut listing = CommandCatalog::list(self);
+        let workspace = self.dirs.first().filter(|_| self.workspace_dirs);
+        if let Some(dir) = workspace {
+            let warning = divergence::root_skills_warning(dir.reader.clone());
+            listing.diagnostics.extend(warning);
+        }
+        let withheld = listing.commands.iter().any(|c| c.withheld);
+        let rows = listing.commands.into_iter().map(|c| {
+            let scope = c.tier.into();
+            CatalogRow::plain(
+                c.name,
+                "command",
+                scope,
+                c.source,
+                c.description,
+                c.withheld,
+            )
+        });
+        Ok(CatalogListing {
+            rows: rows.collect(),
+            diagnostics: listing.diagnostics,
+            withheld,
+        })
+    }
+
+    /// One line per command: `/name`, two spaces, the description, and
+    /// `(withheld: untrusted)` for withheld ones; no trailing space.
+    fn table(&self, rows: &[CatalogRow]) -> String {
+        let lines: Vec<String> = rows.iter().map(text_line).collect();
+        lines.join("\n")
+    }
+
+    fn completion_names(&self) -> Vec<(String, Option<String>)> {
+        let names = CommandCatalog::completion_names(self).into_iter();
+        names.map(|name| (format!("/{name}"), None)).collect()
+    }
+
+    fn add_listing(&self, turn0: &mut ProfileTurn0) -> Result<Vec<Offered>, ProfileError> {
+        let listing = command::list_in(&self.dirs, false);
+        // What `commands list` warns about (shadowing, names, Claude Code's
+        // nested directories) is said by the rows and divergences of
+        // whoever asks for the catalog; a directory that cannot be listed
+        // is still said.
+        let fatal = listing.diagnostics.into_iter();
+        let fatal = fatal.filter(|d| d.severity == Severity::Fatal);
+        turn0.diagnostics.extend(fatal);
+        Ok(listing
+            .commands
+            .into_iter()
+            .map(|command| Offered {
+                path: command.source,
+                scope: self.dirs[command.dir_index].tier.scope(),
+                kind: OfferedKind::Command,
+                nested: false,
+                withheld: command.withheld,
+            })
+            .collect())
+    }
+
+    fn expand(&self, input: &str) -> Result<CatalogExpansion, ProfileError> {
+        let outcome = CommandCatalog::expand(self, input)?;
+        Ok(CatalogExpansion {
+            expansion: outcome.expansion,
+            diagnostics: outcome.diagnostics,
+            not_expanded: outcome.not_expanded,
+            withheld: false,
+            extras: Map::new(),
+        })
+    }
+
+    fn cannot_invoke(&self, name: &str) -> String {
+        cannot_invoke(name)
+    }
+
+    fn unknown(&self, input: &str) -> String {
+        match parse_invocation(input) {
+            Some(invocation) => format!("unknown command /{}", invocation.name),
+            None => "input is not a slash command".to_string(),
+        }
+    }
+
+    fn explain(&self, name: &str) -> Result<CatalogExplanation, ProfileError> {
+        let explanation = CommandCatalog::explain(self, name);
+        let found = explanation.found;
+        Ok(CatalogExplanation::Resolved(Box::new(ResolvedName {
+            places: places(&self.dirs, &found),
+            winner: found.winner().map(|c| c.source.clone()),
+            description: explanation.description,
+            frontmatter_keys: explanation.frontmatter_keys,
+            details: None,
+            alias: None,
+            diagnostics: found.resolution.diagnostics,
+        })))
+    }
+
+    /// The invokable commands, sorted by name, with their raw files.
+    fn texts(&self) -> Result<CatalogTexts, ProfileError> {
+        let listing = CommandCatalog::list(self);
+        let mut texts = CatalogTexts {
+            withheld: listing.commands.iter().any(|c| c.withheld),
+            diagnostics: listing.diagnostics,
+            texts: Vec::new(),
+        };
+        for command in listing.commands.into_iter().filter(|c| !c.withheld) {
+            if let Some(text) = self.command_body(&command.name)? {
+                texts.texts.push(EntryText {
+                    name: command.name,
+                    source: command.source,
+                    text,
+                });
+            }
+        }
+        Ok(texts)
+    }
+}
+
+/// One engine row as a text line.
+fn text_line(row: &CatalogRow) -> String {
+    let mut line = format!("/{}", one_line(&row.name));
+    let withheld = if row.withheld() {
+        "(withheld: untrusted)"
+    } else {
+        ""
+    };
+    for part in [row.description.as_deref().unwrap_or_default(), withheld] {
+        if !part.is_empty() {
+            line.push_str("  ");
+            line.push_str(part);
+        }
+    }
+    line
 }
 
 #[cfg(test)]
@@ -721,5 +879,21 @@ mod tests {
             }
         }
         assert!(seen > 0, "the corpus holds command files");
+    }
+
+    #[test]
+    fn text_lines_have_no_trailing_space() {
+        let row = |description: &str, withheld: bool| {
+            let (name, source) = ("fix".to_string(), String::new());
+            let scope = Tier::Project.into();
+            CatalogRow::plain(name, "command", scope, source, description.into(), withheld)
+        };
+        assert_eq!(text_line(&row("Fix it", false)), "/fix  Fix it");
+        assert_eq!(text_line(&row("", false)), "/fix");
+        assert_eq!(text_line(&row("", true)), "/fix  (withheld: untrusted)");
+        assert_eq!(
+            text_line(&row("Fix it", true)),
+            "/fix  Fix it  (withheld: untrusted)"
+        );
     }
 }

@@ -2,8 +2,6 @@
 //! filesystem, the process environment and subprocesses.
 
 pub mod builder_cmd;
-pub mod claude_commands;
-pub mod codex_skills;
 pub mod commandsfs;
 pub mod git;
 pub mod locations;

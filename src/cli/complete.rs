@@ -27,7 +27,8 @@ use clap_complete::engine::{CompletionCandidate, PathCompleter, ValueCompleter};
 use crate::cli::Cli;
 use crate::cli::context::{Context, GlobalArgs};
 use crate::cli::output;
-use crate::cli::sources::{Catalog, catalog, rule_dirs};
+use crate::cli::profile::with_catalog;
+use crate::cli::sources::rule_dirs;
 use crate::prompt::rules::discovery::discover;
 
 /// The words the shell passed after `--`: the command line being completed,
@@ -124,29 +125,9 @@ pub(crate) fn command_names(
     let Some(prefix) = current.to_str() else {
         return Vec::new();
     };
-    let Ok(catalog) = catalog(ctx, commands_dirs) else {
+    let named = with_catalog(ctx, commands_dirs, |catalog| Ok(catalog.completion_names()));
+    let Ok(named) = named else {
         return Vec::new();
-    };
-    let named: Vec<(String, Option<String>)> = match catalog {
-        Catalog::Engine(catalog) => catalog
-            .completion_names()
-            .into_iter()
-            .map(|name| (format!("/{name}"), None))
-            .collect(),
-        Catalog::Claude(catalog) => catalog
-            .completion_names()
-            .into_iter()
-            .map(|(name, hint)| (format!("/{name}"), hint))
-            .collect(),
-        Catalog::Codex(skills) => match skills.listing() {
-            Ok(found) => found
-                .listing
-                .skills
-                .iter()
-                .map(|skill| (format!("${}", skill.name), Some(skill.description.clone())))
-                .collect(),
-            Err(_) => Vec::new(),
-        },
     };
     // The first of each name, without copying the names to remember them.
     let mut seen = HashSet::with_capacity(named.len());

@@ -218,20 +218,18 @@ pub struct EnvSnapshot {
     pub model: Option<String>,
     /// `$MECATL_MEMORY_DIR`.
     pub memory_dir: Option<OsString>,
-    /// The variables that move the profiles' home directories
-    /// (`$CODEX_HOME`, `$CLAUDE_CONFIG_DIR`, …: every home's `var` in
-    /// the table), those that are set.
-    pub home_vars: Vec<(&'static str, OsString)>,
-    /// `$SLASH_COMMAND_TOOL_CHAR_BUDGET` (Claude Code's skills-listing
-    /// budget, SPEC §14.5).
-    pub slash_command_budget: Option<String>,
+    /// The variables the profiles read (`$CODEX_HOME`,
+    /// `$CLAUDE_CONFIG_DIR`, `$SLASH_COMMAND_TOOL_CHAR_BUDGET`, …: every
+    /// home's `var` and every spec's `vars` in the table), those that are
+    /// set.
+    pub agent_vars: Vec<(&'static str, OsString)>,
 }
 
 impl EnvSnapshot {
-    /// The value of `var`, one of the variables that move a profile's home
-    /// directory, when it is set.
-    pub fn home_var(&self, var: &str) -> Option<&OsStr> {
-        self.home_vars
+    /// The value of `var`, one of the variables the profiles read, when it
+    /// is set.
+    pub fn var(&self, var: &str) -> Option<&OsStr> {
+        self.agent_vars
             .iter()
             .find(|(name, _)| *name == var)
             .map(|(_, value)| value.as_os_str())
@@ -365,10 +363,9 @@ impl Context {
                 shell: var("SHELL"),
                 model: var("MECATL_MODEL"),
                 memory_dir: std::env::var_os("MECATL_MEMORY_DIR"),
-                home_vars: agents::home_vars()
+                agent_vars: agents::vars()
                     .filter_map(|name| Some((name, std::env::var_os(name)?)))
                     .collect(),
-                slash_command_budget: var("SLASH_COMMAND_TOOL_CHAR_BUDGET"),
             },
             diagnostics,
         })

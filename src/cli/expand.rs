@@ -8,7 +8,6 @@ use clap_complete::engine::CompletionCandidate;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::adapters::codex_skills::CodexExpansion;
 use crate::adapters::trust::{Trust, trust_hint};
 use crate::cli::args::CommandDirsArgs;
 use crate::cli::complete;
@@ -16,15 +15,11 @@ use crate::cli::context::with_context_diagnostics;
 use crate::cli::context::{Context, Format};
 use crate::cli::error::{CliError, Status};
 use crate::cli::output::{self, DocHead};
-use crate::cli::sources::{Catalog, catalog};
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::cli::profile::with_catalog;
+use crate::diagnostic::Diagnostic;
 use crate::limits::MAX_EXPAND_STDIN_BYTES;
-use crate::prompt::command::claude_catalog::{
-    Attachment, ClaudeExpansion, Placeholder, cannot_invoke_claude, parse_claude_invocation,
-};
-use crate::prompt::command::claude_listing::Kind;
-use crate::prompt::command::{Expansion, NotExpanded, cannot_invoke, parse_invocation};
-use crate::prompt::profile::Agent;
+use crate::prompt::command::{Expansion, NotExpanded};
+use crate::prompt::profile::catalog::require_error;
 
 /// Arguments of `expand`.
 #[derive(Debug, Clone, Args)]
@@ -90,41 +85,10 @@ pub(crate) struct ExpandDocument<'a> {
     #[serde(flatten)]
     expansion: &'a Expansion,
     #[serde(flatten)]
-    claude: Option<ClaudeFields<'a>>,
-    #[serde(flatten)]
-    codex: Option<CodexFields<'a>>,
+    #[cfg_attr(test, schemars(with = "crate::prompt::agents::ExpandExtras"))]
+    extras: &'a Map<String, Value>,
     diagnostics: &'a [Diagnostic],
     trust: Trust,
-}
-
-/// What an expansion under `claude` adds (SPEC §14.5): the kind, every
-/// frontmatter key, the shell commands never run, the attachments never
-/// read.
-#[derive(Serialize)]
-#[cfg_attr(test, derive(schemars::JsonSchema))]
-struct ClaudeFields<'a> {
-    #[cfg_attr(test, schemars(extend("enum" = ["command", "skill", null])))]
-    kind: Option<&'static str>,
-    frontmatter: &'a Map<String, Value>,
-    shell: &'a [Placeholder],
-    attachments: &'a [Attachment],
-}
-
-/// What an expansion under `codex` adds (SPEC §14.6): the skills whose
-/// blocks follow the input.
-#[derive(Serialize)]
-#[cfg_attr(test, derive(schemars::JsonSchema))]
-struct CodexFields<'a> {
-    skills: Vec<CodexBlock<'a>>,
-}
-
-/// One `<skill>` block: the skill, its SKILL.md and the block's size.
-#[derive(Serialize)]
-#[cfg_attr(test, derive(schemars::JsonSchema))]
-struct CodexBlock<'a> {
-    name: &'a str,
-    source: &'a str,
-    bytes: usize,
 }
 
 /// The input line: the words joined with single spaces, or stdin for a lone
@@ -155,181 +119,56 @@ fn input_line(words: &[String]) -> Result<String, CliError> {
     Ok(words.join(" "))
 }
 
-/// The error `--require` adds for an input that did not expand, saying why;
-/// `None` when a warning already does (a command withheld because the
-/// workspace is untrusted: the warning also says how to trust it).
-fn require_error(
-    agent: Agent,
-    input: &str,
-    not_expanded: Option<&NotExpanded>,
-) -> Option<Diagnostic> {
-    let (path, reason) = match not_expanded {
-        Some(NotExpanded::Withheld { .. }) => return None,
-        Some(NotExpanded::Unusable { name, candidates }) => {
-            let why: Vec<String> = candidates
-                .iter()
-                .map(|c| {
-                    format!(
-                        "{}: {}",
-                        c.source,
-                        c.fate
-                            .detail()
-                            .unwrap_or_else(|| c.fate.as_str().to_string())
-                    )
-                })
-                .collect();
-            (
-                None,
-                format!("/{name} exists but cannot be used: {}", why.join("; ")),
-            )
-        }
-        Some(NotExpanded::InvalidName { name, source }) => (
-            Some(source.clone()),
-            match agent {
-                Agent::Claude => cannot_invoke_claude(name),
-                _ => cannot_invoke(name),
-            },
-        ),
-        Some(NotExpanded::ModelOnly { name, source }) => (
-            Some(source.clone()),
-            format!(
-                "/{name} has user-invocable: false: only the model may invoke it, and Claude \
-                 Code sends nothing when it is typed"
-            ),
-        ),
-        None => {
-            let name = match agent {
-                Agent::Mecatl => parse_invocation(input).map(|i| i.name),
-                Agent::Claude => parse_claude_invocation(input).map(|i| i.name.to_string()),
-                Agent::Codex => {
-                    return Some(Diagnostic::new(
-                        Severity::Fatal,
-                        None,
-                        "no $NAME in the input names a skill Codex would add",
-                    ));
-                }
-            };
-            match name {
-                Some(name) => (None, format!("unknown command /{name}")),
-                None => (None, "input is not a slash command".to_string()),
-            }
-        }
-    };
-    Some(Diagnostic::new(Severity::Fatal, path, reason))
-}
-
-/// What every profile's expansion reports, and what only some add.
-struct Outcome {
-    expansion: Expansion,
-    diagnostics: Vec<Diagnostic>,
-    not_expanded: Option<NotExpanded>,
-    claude: Option<ClaudeExpansion>,
-    codex: Option<CodexExpansion>,
-}
-
-/// Expands `input` with the run's profile's catalog.
-fn expand(ctx: &Context, args: &ExpandArgs, input: &str) -> Result<Outcome, CliError> {
-    Ok(match catalog(ctx, &args.dirs.commands_dirs)? {
-        Catalog::Engine(catalog) => {
-            let outcome = catalog.expand(input)?;
-            Outcome {
-                expansion: outcome.expansion,
-                diagnostics: outcome.diagnostics,
-                not_expanded: outcome.not_expanded,
-                claude: None,
-                codex: None,
-            }
-        }
-        Catalog::Claude(catalog) => {
-            let mut outcome = catalog.expand(input)?;
-            Outcome {
-                expansion: outcome.expansion.clone(),
-                diagnostics: std::mem::take(&mut outcome.diagnostics),
-                not_expanded: outcome.not_expanded.take(),
-                claude: Some(outcome),
-                codex: None,
-            }
-        }
-        Catalog::Codex(skills) => {
-            let mut outcome = skills
-                .expand(input)
-                .map_err(|err| CliError::Usage(err.to_string()))?;
-            Outcome {
-                expansion: outcome.expansion.clone(),
-                diagnostics: std::mem::take(&mut outcome.diagnostics),
-                not_expanded: None,
-                claude: None,
-                codex: Some(outcome),
-            }
-        }
-    })
-}
-
 /// Runs `expand`.
 pub fn run(ctx: &Context, args: &ExpandArgs) -> Result<Status, CliError> {
     ctx.require_text_or_json("expand")?;
     let input = input_line(&args.input)?;
-    let outcome = expand(ctx, args, &input)?;
-    let mut status = Status::Success;
-    let mut found = outcome.diagnostics;
-    if let Some(NotExpanded::Withheld { name, source }) = &outcome.not_expanded {
-        found.push(Diagnostic::warning(
-            source,
-            format!(
-                "/{name} is defined here but was not expanded: the workspace is not trusted, \
-                 so its commands are withheld; {}",
-                trust_hint(ctx.locations.settings_file().as_deref())
-            ),
-        ));
-    }
-    if args.require && !outcome.expansion.expanded {
-        status = Status::CheckFailed;
-        found.extend(require_error(
-            ctx.agent,
-            &input,
-            outcome.not_expanded.as_ref(),
-        ));
-    }
-    let withheld = outcome.codex.as_ref().is_some_and(|codex| codex.withheld);
-    let diagnostics = with_context_diagnostics(ctx, found, withheld);
-    output::print_diagnostics(ctx, &diagnostics);
-    match ctx.format {
-        Format::Json => output::print_json(&ExpandDocument {
-            head: DocHead::of(ctx),
-            expansion: &outcome.expansion,
-            claude: outcome.claude.as_ref().map(|claude| ClaudeFields {
-                kind: claude.kind.map(Kind::as_str),
-                frontmatter: &claude.frontmatter,
-                shell: &claude.shell,
-                attachments: &claude.attachments,
-            }),
-            codex: outcome.codex.as_ref().map(|codex| CodexFields {
-                skills: codex
-                    .blocks
-                    .iter()
-                    .map(|(name, source, text)| CodexBlock {
-                        name,
-                        source,
-                        bytes: text.len(),
-                    })
-                    .collect(),
-            }),
-            diagnostics: &diagnostics,
-            trust: ctx.trust,
-        })?,
-        _ => output::print_text(&outcome.expansion.output)?,
-    }
-    Ok(status)
+    with_catalog(ctx, &args.dirs.commands_dirs, |catalog| {
+        let outcome = catalog.expand(&input)?;
+        let mut status = Status::Success;
+        let mut found = outcome.diagnostics;
+        if let Some(NotExpanded::Withheld { name, source }) = &outcome.not_expanded {
+            found.push(Diagnostic::warning(
+                source,
+                format!(
+                    "/{name} is defined here but was not expanded: the workspace is not \
+                     trusted, so its commands are withheld; {}",
+                    trust_hint(ctx.locations.settings_file().as_deref())
+                ),
+            ));
+        }
+        if args.require && !outcome.expansion.expanded {
+            status = Status::CheckFailed;
+            let why = outcome.not_expanded.as_ref();
+            found.extend(require_error(catalog, ctx.agent.title(), &input, why));
+        }
+        let diagnostics = with_context_diagnostics(ctx, found, outcome.withheld);
+        output::print_diagnostics(ctx, &diagnostics);
+        match ctx.format {
+            Format::Json => output::print_json(&ExpandDocument {
+                head: DocHead::of(ctx),
+                expansion: &outcome.expansion,
+                extras: &outcome.extras,
+                diagnostics: &diagnostics,
+                trust: ctx.trust,
+            })?,
+            _ => output::print_text(&outcome.expansion.output)?,
+        }
+        Ok(status)
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    use crate::adapters::commandsfs::CommandCatalog;
+    use crate::diagnostic::Severity;
     use crate::prompt::tiers::{Candidate, Fate};
 
     fn error(input: &str, not_expanded: Option<NotExpanded>) -> Option<(Option<String>, String)> {
-        require_error(Agent::Mecatl, input, not_expanded.as_ref()).map(|d| {
+        let catalog = CommandCatalog::new(Vec::new());
+        require_error(&catalog, "mecatl", input, not_expanded.as_ref()).map(|d| {
             assert_eq!(d.severity, Severity::Fatal);
             (d.path, d.reason)
         })

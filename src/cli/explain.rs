@@ -26,11 +26,7 @@ use std::ffi::{OsStr, OsString};
 use clap::Args;
 use clap_complete::engine::CompletionCandidate;
 use serde::Serialize;
-use serde_json::{Map, Value};
 
-use crate::adapters::claude_commands::ClaudeCatalog;
-use crate::adapters::codex_skills::CodexSkills;
-use crate::adapters::commandsfs::CommandCatalog;
 use crate::adapters::trust::{Trust, trust_hint};
 use crate::cli::args::CommandDirsArgs;
 use crate::cli::complete;
@@ -39,12 +35,14 @@ use crate::cli::context::{Context, Format};
 use crate::cli::error::{CliError, Status};
 use crate::cli::output::{self, DocHead};
 use crate::cli::profile::fate::{self, FileFate};
-use crate::cli::profile::{ProfileArgs, profile_turn0};
+use crate::cli::profile::{ProfileArgs, profile_turn0, with_catalog};
 use crate::cli::readers::Readers;
-use crate::cli::sources::{Catalog, catalog, rule_dirs};
+use crate::cli::sources::rule_dirs;
 use crate::diagnostic::Diagnostic;
-use crate::prompt::command::claude_catalog::ClaudeFile;
 use crate::prompt::profile::Agent;
+use crate::prompt::profile::catalog::{
+    Catalog, CatalogExplanation, NameDetails, NamePlace, places,
+};
 use crate::prompt::rules::discovery::explain_rule;
 use crate::prompt::walk::Scope;
 
@@ -136,6 +134,17 @@ impl CandidateView {
     }
 }
 
+impl From<NamePlace> for CandidateView {
+    fn from(place: NamePlace) -> Self {
+        Self {
+            source: place.source,
+            tier: place.tier,
+            trust: trust_state(place.tier == Tier::Project, place.withheld),
+            fate: place.fate,
+        }
+    }
+}
+
 /// The JSON shape: `{source, tier, trust, fate, detail}`, the fate by its
 /// name and its data as one detail string.
 impl Serialize for CandidateView {
@@ -171,25 +180,12 @@ struct CommandSection {
     description: Option<String>,
     frontmatter_keys: Vec<String>,
     #[serde(flatten)]
-    claude: Option<ClaudeDetails>,
+    details: Option<NameDetails>,
 }
 
-/// What the command section adds under `claude` (SPEC §14.5): the
-/// winner's kind, `argument-hint` and every frontmatter key with its value,
-/// and the skill a `name:` key made the name a second name of.
-#[derive(Debug, Clone, Serialize)]
-#[cfg_attr(test, derive(schemars::JsonSchema))]
-struct ClaudeDetails {
-    #[cfg_attr(test, schemars(extend("enum" = ["command", "skill", null])))]
-    kind: Option<&'static str>,
-    argument_hint: Option<String>,
-    frontmatter: Option<Map<String, Value>>,
-    alias_of: Option<String>,
-}
-
-/// What `explain` shows of a Codex skill name (SPEC §14.6): every skill
-/// Codex lists under it; a `$NAME` mention adds the block of the only one,
-/// none when there are several.
+/// What `explain` shows of a name an agent lists without precedence
+/// (Codex's skills, SPEC §14.6): every entry under it; a `$NAME` mention
+/// adds the block of the only one, none when there are several.
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 struct SkillSection {
@@ -199,7 +195,7 @@ struct SkillSection {
     why: String,
 }
 
-/// One skill of a [`SkillSection`].
+/// One entry of a [`SkillSection`].
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 struct SkillView {
@@ -246,27 +242,8 @@ pub(crate) struct ExplainDocument<'a> {
 /// Every searched directory's place for the name, in precedence order,
 /// with what became of the file there (`not found` where there is none).
 fn candidate_views<T>(dirs: &[SearchDir<'_>], found: &NameResolution<T>) -> Vec<CandidateView> {
-    dirs.iter()
-        .zip(&found.places)
-        .enumerate()
-        .map(|(i, (dir, place))| {
-            let (source, fate) = match found.candidate_in(i) {
-                Some(c) => (c.source.clone(), c.fate.clone()),
-                None => (
-                    place.clone(),
-                    Fate::NotFound {
-                        reason: String::new(),
-                    },
-                ),
-            };
-            CandidateView {
-                source,
-                tier: dir.tier,
-                trust: trust_state(dir.tier == Tier::Project, dir.withheld),
-                fate,
-            }
-        })
-        .collect()
+    let places = places(dirs, found).into_iter();
+    places.map(CandidateView::from).collect()
 }
 
 /// `a`, `a and b`, `a, b and c`.
@@ -330,113 +307,91 @@ fn why(ctx: &Context, label: &str, views: &[CandidateView]) -> String {
     }
 }
 
-fn explain_command(
+/// The section of what `catalog` found for `name`: the command section
+/// of a precedence search (for a skill's `name:`, the skill's own name's),
+/// or the skill section of a listing.
+fn catalog_section(
     ctx: &Context,
-    catalog: &CommandCatalog,
+    catalog: &dyn Catalog,
     name: &str,
-) -> (CommandSection, Vec<Diagnostic>) {
-    let explanation = catalog.explain(name);
-    let found = explanation.found;
-    let candidates = candidate_views(catalog.dirs(), &found);
-    let section = CommandSection {
-        name: name.to_string(),
-        why: why(ctx, &format!("/{name}"), &candidates),
-        winner: found.winner().map(|c| c.source.clone()),
-        candidates,
-        description: explanation.description,
-        frontmatter_keys: explanation.frontmatter_keys,
-        claude: None,
-    };
-    (section, found.resolution.diagnostics)
+) -> Result<(Section, Vec<Diagnostic>), CliError> {
+    let spec = ctx.agent.spec();
+    Ok(match catalog.explain(name)? {
+        CatalogExplanation::Resolved(resolved) => {
+            let resolved = *resolved;
+            let candidates: Vec<CandidateView> = resolved
+                .places
+                .into_iter()
+                .map(CandidateView::from)
+                .collect();
+            let held = resolved.alias.as_ref().map_or(name, |(skill, _)| skill);
+            let mut why = why(ctx, &format!("{}{held}", spec.sigil), &candidates);
+            if let Some((skill, source)) = &resolved.alias {
+                why = format!(
+                    "No file is named /{name}; it is the name: of skill /{skill} ({source}), \
+                     which {} invokes by either name. {why}",
+                    spec.title
+                );
+            }
+            let section = CommandSection {
+                name: name.to_string(),
+                candidates,
+                winner: resolved.winner,
+                why,
+                description: resolved.description,
+                frontmatter_keys: resolved.frontmatter_keys,
+                details: resolved.details,
+            };
+            (Section::Command(section), resolved.diagnostics)
+        }
+        CatalogExplanation::Listed(listed) => {
+            let skills: Vec<SkillView> = listed
+                .entries
+                .into_iter()
+                .map(|entry| SkillView {
+                    source: entry.source,
+                    scope: entry.scope,
+                    description: entry.description,
+                })
+                .collect();
+            let (title, sigil) = (spec.title, spec.sigil);
+            let (used, why) = match skills.as_slice() {
+                [] => (
+                    None,
+                    format!("No skill {title} lists is named {name}; {sigil}{name} adds nothing."),
+                ),
+                [only] => (
+                    Some(only.source.clone()),
+                    format!(
+                        "{sigil}{name} adds the whole of {} as a <skill> block after the message.",
+                        only.source
+                    ),
+                ),
+                several => (
+                    None,
+                    format!(
+                        "{} skills are named {name}: {title} adds none of them for {sigil}{name}.",
+                        several.len()
+                    ),
+                ),
+            };
+            let section = SkillSection {
+                name: name.to_string(),
+                skills,
+                used,
+                why,
+            };
+            (Section::Skill(section), listed.diagnostics)
+        }
+    })
 }
 
-/// The command section under `claude`: every Claude directory's place for
-/// the name (for a skill's `name:`, for the skill's own name), the
-/// winner's description and frontmatter.
-fn explain_claude(
-    ctx: &Context,
-    catalog: &ClaudeCatalog,
-    name: &str,
-) -> (CommandSection, Vec<Diagnostic>) {
-    let resolved = catalog.explain(name);
-    let found = resolved.found;
-    let candidates = candidate_views(catalog.dirs(), &found);
-    let file = found.winner().and_then(|c| c.item.as_ref());
-    let held = resolved
-        .alias
-        .as_ref()
-        .map_or(name, |alias| alias.skill.as_str());
-    let mut why = why(ctx, &format!("/{held}"), &candidates);
-    if let Some(alias) = &resolved.alias {
-        why = format!(
-            "No file is named /{name}; it is the name: of skill /{} ({}), which Claude Code \
-             invokes by either name. {why}",
-            alias.skill, alias.source
-        );
-    }
-    let section = CommandSection {
-        name: name.to_string(),
-        why,
-        winner: found.winner().map(|c| c.source.clone()),
-        candidates,
-        description: file.map(ClaudeFile::description),
-        frontmatter_keys: file.map_or_else(Vec::new, |f| f.keys().keys().cloned().collect()),
-        claude: Some(ClaudeDetails {
-            kind: file.map(|f| f.kind.as_str()),
-            argument_hint: file.and_then(ClaudeFile::argument_hint),
-            frontmatter: file.map(ClaudeFile::keys),
-            alias_of: resolved.alias.map(|alias| alias.skill),
-        }),
-    };
-    (section, found.resolution.diagnostics)
-}
-
-/// The skill section under `codex`.
-fn explain_codex(
-    skills: &CodexSkills,
-    name: &str,
-) -> Result<(SkillSection, Vec<Diagnostic>), CliError> {
-    let found = skills
-        .listing()
-        .map_err(|err| CliError::Usage(err.to_string()))?;
-    let named: Vec<SkillView> = found
-        .listing
-        .skills
-        .iter()
-        .filter(|skill| skill.name == name)
-        .map(|skill| SkillView {
-            source: skill.path.clone(),
-            scope: skill.scope,
-            description: skill.description.clone(),
-        })
-        .collect();
-    let (used, why) = match named.as_slice() {
-        [] => (
-            None,
-            format!("No skill Codex lists is named {name}; ${name} adds nothing."),
-        ),
-        [only] => (
-            Some(only.source.clone()),
-            format!(
-                "${name} adds the whole of {} as a <skill> block after the message.",
-                only.source
-            ),
-        ),
-        several => (
-            None,
-            format!(
-                "{} skills are named {name}: Codex adds none of them for ${name}.",
-                several.len()
-            ),
-        ),
-    };
-    let section = SkillSection {
-        name: name.to_string(),
-        skills: named,
-        used,
-        why,
-    };
-    Ok((section, found.diagnostics))
+/// A catalog's section of `explain`.
+enum Section {
+    /// A precedence search.
+    Command(CommandSection),
+    /// A listing without precedence.
+    Skill(SkillSection),
 }
 
 fn skill_text(section: &SkillSection) -> String {
@@ -505,11 +460,11 @@ fn command_text(section: &CommandSection) -> String {
     let mut out = format!("command /{}\n", section.name);
     out.push_str(&candidate_table(&section.candidates));
     out.push_str(&format!("\nwhy: {}", section.why));
-    if let Some(claude) = &section.claude {
-        if let Some(kind) = claude.kind {
+    if let Some(details) = &section.details {
+        if let Some(kind) = details.kind {
             out.push_str(&format!("\nkind: {kind}"));
         }
-        if let Some(hint) = &claude.argument_hint {
+        if let Some(hint) = &details.argument_hint {
             out.push_str(&format!("\nargument-hint: {}", output::one_line(hint)));
         }
     }
@@ -633,22 +588,13 @@ pub fn run(ctx: &Context, args: &ExplainArgs) -> Result<Status, CliError> {
     let mut command = None;
     let mut skill = None;
     if !args.rule {
-        match catalog(ctx, &args.dirs.commands_dirs)? {
-            Catalog::Engine(catalog) => {
-                let (section, notes) = explain_command(ctx, &catalog, name);
-                found.extend(notes);
-                command = Some(section);
-            }
-            Catalog::Claude(catalog) => {
-                let (section, notes) = explain_claude(ctx, &catalog, name);
-                found.extend(notes);
-                command = Some(section);
-            }
-            Catalog::Codex(skills) => {
-                let (section, notes) = explain_codex(&skills, name)?;
-                found.extend(notes);
-                skill = Some(section);
-            }
+        let (section, notes) = with_catalog(ctx, &args.dirs.commands_dirs, |catalog| {
+            catalog_section(ctx, catalog, name)
+        })?;
+        found.extend(notes);
+        match section {
+            Section::Command(section) => command = Some(section),
+            Section::Skill(section) => skill = Some(section),
         }
     }
     let command_found = command

@@ -40,17 +40,16 @@ use std::path::Path;
 use clap::Args;
 use serde::{Deserialize, Serialize};
 
-use crate::adapters::commandsfs::CommandCatalog;
 use crate::cli::args::ListingArgs;
 use crate::cli::config::{PrefixArgs, SuffixArgs, prefix_config, sha256_hex};
 use crate::cli::context::Context;
 use crate::cli::error::CliError;
-use crate::cli::profile::{ProfileArgs, profile_turn0};
-use crate::cli::sources::{Catalog, catalog, command_catalog};
+use crate::cli::profile::{ProfileArgs, profile_turn0, with_catalog};
+use crate::cli::sources::command_catalog;
 use crate::cli::turn0::{Turn0Args, collect_turn0};
 use crate::diagnostic::Diagnostic;
 use crate::prompt::build::build;
-use crate::prompt::command::CommandSource;
+use crate::prompt::profile::catalog::Catalog;
 use crate::prompt::profile::{Agent, Part, PartKind, Scope};
 use crate::prompt::rules::render_rule_block;
 use crate::prompt::turn0::Provenance;
@@ -203,67 +202,22 @@ fn portable(ctx: &Context, path: &str) -> String {
     }
 }
 
-/// The invokable commands of the catalog with the hash of each file, and
-/// whether any command was withheld.
+/// The invokable entries of `catalog` with the hash of each file (the
+/// engine's and Claude Code's commands and skills sorted by name, Codex's
+/// skills in its order), and whether any was withheld.
 fn command_digests(
     ctx: &Context,
-    catalog: &CommandCatalog,
+    catalog: &dyn Catalog,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Result<(Vec<CommandDigest>, bool), CliError> {
-    let listing = catalog.list();
-    diagnostics.extend(listing.diagnostics);
-    let withheld = listing.commands.iter().any(|c| c.withheld);
-    let mut digests = Vec::new();
-    for command in listing.commands.into_iter().filter(|c| !c.withheld) {
-        if let Some(raw) = catalog.command_body(&command.name)? {
-            digests.push(CommandDigest {
-                sha256: sha256_hex(&raw),
-                source: portable(ctx, &command.source),
-                name: command.name,
-            });
-        }
-    }
-    Ok((digests, withheld))
-}
-
-/// The commands and skills of a profile with the hash of each file
-/// (Claude Code's invocable commands and skills, sorted by name; Codex's
-/// skills in its order), and whether any was withheld.
-fn profile_command_digests(
-    ctx: &Context,
-    diagnostics: &mut Vec<Diagnostic>,
-) -> Result<(Vec<CommandDigest>, bool), CliError> {
-    let digest = |name: &str, source: &str, text: &str| CommandDigest {
-        name: name.to_string(),
-        source: portable(ctx, source),
-        sha256: sha256_hex(text),
-    };
-    match catalog(ctx, &[])? {
-        Catalog::Engine(catalog) => command_digests(ctx, &catalog, diagnostics),
-        Catalog::Claude(catalog) => {
-            let (texts, found, withheld) = catalog.texts()?;
-            diagnostics.extend(found);
-            let digests = texts
-                .iter()
-                .map(|entry| digest(&entry.name, &entry.source, &entry.text))
-                .collect();
-            Ok((digests, withheld))
-        }
-        Catalog::Codex(skills) => {
-            let found = skills
-                .listing()
-                .map_err(|err| CliError::Usage(err.to_string()))?;
-            diagnostics.extend(found.diagnostics);
-            let mut digests = Vec::new();
-            for skill in &found.listing.skills {
-                match skill.text() {
-                    Ok(text) => digests.push(digest(&skill.name, &skill.path, &text)),
-                    Err(why) => diagnostics.push(Diagnostic::fatal(&skill.path, why)),
-                }
-            }
-            Ok((digests, !found.withheld.is_empty()))
-        }
-    }
+    let texts = catalog.texts()?;
+    diagnostics.extend(texts.diagnostics);
+    let digests = texts.texts.into_iter().map(|entry| CommandDigest {
+        sha256: sha256_hex(&entry.text),
+        source: portable(ctx, &entry.source),
+        name: entry.name,
+    });
+    Ok((digests.collect(), texts.withheld))
 }
 
 /// A part's path as the manifest names it: `~/` for the home directory,
@@ -300,7 +254,9 @@ fn profile_manifest(
     };
     let turn0 = profile_turn0(ctx, ctx.agent, &args)?;
     let mut diagnostics = turn0.diagnostics.clone();
-    let (commands, withheld) = profile_command_digests(ctx, &mut diagnostics)?;
+    let (commands, withheld) = with_catalog(ctx, &[], |catalog| {
+        command_digests(ctx, catalog, &mut diagnostics)
+    })?;
     let notice = ctx.withheld_notice();
     if withheld && !diagnostics.contains(&notice) {
         diagnostics.push(notice);

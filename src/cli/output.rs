@@ -9,6 +9,7 @@ use serde::Serialize;
 use crate::cli::context::{Context, Verbosity};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::prompt::profile::Agent;
+pub use crate::prompt::text::{aligned_columns, one_line};
 
 /// The schema tag that opens every JSON document of ours.
 pub const SCHEMA: &str = "mecatl-prompt/v1";
@@ -108,36 +109,6 @@ pub fn print_text(content: &str) -> io::Result<()> {
     write_stdout(&bytes)
 }
 
-/// Rows as left-aligned columns separated by two spaces, one line per row,
-/// with no trailing spaces (the text tables of `rules list` and `explain`).
-pub fn aligned_columns<R: AsRef<[String]>>(rows: &[R]) -> String {
-    let mut widths: Vec<usize> = Vec::new();
-    for row in rows {
-        for (i, cell) in row.as_ref().iter().enumerate() {
-            let width = cell.chars().count();
-            match widths.get_mut(i) {
-                Some(w) => *w = (*w).max(width),
-                None => widths.push(width),
-            }
-        }
-    }
-    rows.iter()
-        .map(|row| {
-            let cells = row.as_ref();
-            let mut line = String::new();
-            for (i, cell) in cells.iter().enumerate() {
-                line.push_str(cell);
-                if i + 1 < cells.len() {
-                    let pad = widths[i] - cell.chars().count() + 2;
-                    line.extend(std::iter::repeat_n(' ', pad));
-                }
-            }
-            line.trim_end().to_string()
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
 /// The one-line stderr form of a diagnostic (SPEC §9).
 pub fn format_diagnostic(diagnostic: &Diagnostic) -> String {
     let word = match diagnostic.severity {
@@ -150,13 +121,6 @@ pub fn format_diagnostic(diagnostic: &Diagnostic) -> String {
         Some(path) => format!("mecatl-prompt: {word}: {}: {reason}", one_line(path)),
         None => format!("mecatl-prompt: {word}: {reason}"),
     }
-}
-
-/// Replaces every control character with a space, so a diagnostic or a
-/// table cell stays on one line and cannot drive the terminal, even when a
-/// file name holds a newline or an escape sequence.
-pub fn one_line(text: &str) -> String {
-    text.replace(char::is_control, " ")
 }
 
 /// Prints the diagnostics the verbosity lets through on stderr: fatal and

@@ -83,7 +83,7 @@ impl<'c> Readers<'c> {
     /// non-empty and absolute, else its default), links followed; `None`
     /// when its default is below a home directory there is none of.
     pub fn home_of(&self, home: &HomeDir) -> Option<Arc<dyn Workspace>> {
-        let var = home.var.and_then(|var| self.ctx.env.home_var(var));
+        let var = home.var.and_then(|var| self.ctx.env.var(var));
         home.resolve(var, self.ctx.locations.home.as_deref())
             .map(|dir| self.user_dir(dir))
     }

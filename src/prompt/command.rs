@@ -53,7 +53,6 @@ mod substitute;
 #[cfg(test)]
 mod test_support;
 
-pub(crate) use command_frontmatter::cap_chars;
 pub use command_frontmatter::{
     Misplaced, description, frontmatter_keys, misplaced_frontmatter, strip_frontmatter,
 };

@@ -23,6 +23,7 @@
 //!   that it can say why a file was never considered without a second
 //!   walk of its own.
 
+pub mod catalog;
 pub mod seam;
 
 use serde::{Deserialize, Serialize};

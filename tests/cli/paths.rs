@@ -72,8 +72,8 @@ fn commands_dirs_resolve_against_c_for_listing() {
     assert_eq!(code(&output), Some(0), "{}", stderr(&output));
     let doc = json(&output);
     assert_eq!(doc["commands"][0]["name"], "deploy");
-    assert_eq!(doc["commands"][0]["tier"], "operator");
-    assert_eq!(doc["commands"][0]["withheld"], false);
+    assert_eq!(doc["commands"][0]["scope"], "operator");
+    assert_eq!(doc["commands"][0]["fate"], "winner");
     assert_eq!(
         env.redact(doc["commands"][0]["source"].as_str().unwrap()),
         "[ROOT]/ws/ops/deploy.md"

@@ -161,12 +161,7 @@ fn every_json_output_validates_against_its_schema() {
     );
     assert!(len(&assembled, "/messages/0/parts") > 0, "parts shown");
     assert!(len(&assembled, "/touch") > 0, "touched paths shown");
-    let listed = run(
-        &mut v,
-        "commands-list-claude",
-        &CLAUDE,
-        &["commands", "list"],
-    );
+    let listed = run(&mut v, "commands-list", &CLAUDE, &["commands", "list"]);
     assert!(len(&listed, "/commands") > 0, "Claude commands listed");
     let rules = run(&mut v, "rules-list-profile", &CLAUDE, &["rules", "list"]);
     assert!(len(&rules, "/rules") > 0, "Claude rules listed");
@@ -187,7 +182,7 @@ fn every_json_output_validates_against_its_schema() {
     // Codex.
     let assembled = run(&mut v, "assemble-profile", &CODEX, &["assemble", "--stats"]);
     assert_eq!(assembled["stats"]["tokenizer"], "o200k_base");
-    let skills = run(&mut v, "commands-list-codex", &CODEX, &["commands", "list"]);
+    let skills = run(&mut v, "commands-list", &CODEX, &["commands", "list"]);
     assert!(len(&skills, "/commands") > 0, "Codex skills listed");
     run(&mut v, "rules-list-profile", &CODEX, &["rules", "list"]);
     let expanded = run(&mut v, "expand", &CODEX, &["expand", "use", "$notes"]);

@@ -85,13 +85,18 @@ pub fn config_dirs() -> impl Iterator<Item = &'static str> {
         .flat_map(|profile| profile.spec().config_dirs.iter().copied())
 }
 
-/// Every variable that moves a profile's home directory, each once.
-pub fn home_vars() -> impl Iterator<Item = &'static str> {
-    let mut vars: Vec<&'static str> = PROFILES
-        .iter()
-        .flat_map(|profile| profile.spec().homes.iter().filter_map(|home| home.var))
-        .collect();
-    vars.dedup();
+/// Every variable a profile reads (those that move its home directories,
+/// then its other ones), each once.
+pub fn vars() -> impl Iterator<Item = &'static str> {
+    let mut vars: Vec<&'static str> = Vec::new();
+    for spec in PROFILES.iter().map(|profile| profile.spec()) {
+        let homes = spec.homes.iter().filter_map(|home| home.var);
+        for var in homes.chain(spec.vars.iter().copied()) {
+            if !vars.contains(&var) {
+                vars.push(var);
+            }
+        }
+    }
     vars.into_iter()
 }
 
@@ -128,3 +133,15 @@ impl std::str::FromStr for Agent {
 
 #[cfg(test)]
 mod tests;
+
+/// What the profiles add to `expand`'s JSON document, each under its own
+/// keys: the schema of the map a profile's catalog flattens into it.
+#[cfg(test)]
+#[derive(schemars::JsonSchema)]
+#[expect(dead_code, reason = "only its schema is used")]
+pub(crate) struct ExpandExtras {
+    #[serde(flatten)]
+    claude: Option<claude::catalog::ExpandFields<'static>>,
+    #[serde(flatten)]
+    codex: Option<codex::catalog::ExpandFields<'static>>,
+}

@@ -110,9 +110,10 @@ fn every_configuration_directory_is_one_agents_and_every_variable_read_once() {
     let dirs: Vec<&str> = config_dirs().collect();
     assert_eq!(dirs.iter().collect::<HashSet<_>>().len(), dirs.len());
     assert!(PROFILES.iter().all(|p| !p.spec().config_dirs.is_empty()));
-    let vars: Vec<&str> = home_vars().collect();
+    let vars: Vec<&str> = vars().collect();
     assert_eq!(vars.iter().collect::<HashSet<_>>().len(), vars.len());
     assert!(vars.contains(&"CLAUDE_CONFIG_DIR") && vars.contains(&"CODEX_HOME"));
+    assert!(vars.contains(&"SLASH_COMMAND_TOOL_CHAR_BUDGET"));
 }
 
 #[test]

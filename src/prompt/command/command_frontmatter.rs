@@ -7,6 +7,7 @@
 //! The choices the spec leaves open are listed once, in [`super`].
 
 use crate::limits;
+use crate::prompt::text::cap_chars;
 
 fn opens_frontmatter(raw: &str) -> bool {
     raw.starts_with("---\n") || raw.starts_with("---\r\n")
@@ -152,19 +153,6 @@ fn first_non_blank_line(body: &str) -> &str {
         .map(str::trim)
         .find(|line| !line.is_empty())
         .unwrap_or_default()
-}
-
-/// `text` when it has at most `max` characters, else its first `max - 1`
-/// characters and `…`.
-pub(crate) fn cap_chars(text: &str, max: usize) -> String {
-    if text.chars().nth(max).is_none() {
-        return text.to_string();
-    }
-    let keep = text
-        .char_indices()
-        .nth(max.saturating_sub(1))
-        .map_or(text.len(), |(i, _)| i);
-    format!("{}…", &text[..keep])
 }
 
 /// What stands before a frontmatter block that is therefore not one (SPEC

@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::prompt::profile::catalog::Catalog;
 use crate::prompt::profile::{Agent, ProfileTurn0, Scope, Touched};
 use crate::prompt::tokens::Tokenizer;
 use crate::prompt::turn0::{ReadFault, Turn0Report};
@@ -50,6 +51,9 @@ pub struct ProfileSpec {
     /// Its configuration directories inside a project (lint looks into
     /// them even when they are links).
     pub config_dirs: &'static [&'static str],
+    /// The environment variables it reads besides those that move its
+    /// homes.
+    pub vars: &'static [&'static str],
 }
 
 /// A directory of an agent outside the workspace.
@@ -84,6 +88,7 @@ impl HomeDir {
             .map(PathBuf::from)
             .filter(|path| path.is_absolute());
         moved.or_else(|| match self.default {
+            HomeDefault::UnderHome("") => home.map(Path::to_path_buf),
             HomeDefault::UnderHome(below) => home.map(|home| home.join(below)),
             HomeDefault::Absolute(path) => Some(PathBuf::from(path)),
         })
@@ -95,9 +100,9 @@ impl HomeDir {
 /// pipeline (which only the engine's profile runs).
 pub struct Setup<'a> {
     /// The workspace: confined, trust-gated.
-    pub project: &'a dyn Workspace,
+    pub project: Arc<dyn Workspace>,
     /// The directories above the workspace: `/`, links followed.
-    pub parent: &'a dyn Workspace,
+    pub parent: Arc<dyn Workspace>,
     /// A reader of one of the agent's [`HomeDir`]s, links followed; `None`
     /// when it has no place (no home directory).
     pub homes: &'a dyn Fn(&HomeDir) -> Option<Arc<dyn Workspace>>,
@@ -109,8 +114,17 @@ pub struct Setup<'a> {
     pub trusted: bool,
     /// The `--touch` paths, workspace-relative.
     pub touch: &'a [String],
+    /// The value of one of the variables of the agent's [`ProfileSpec`]
+    /// (its homes' or its `vars`), when set.
+    pub var: &'a dyn Fn(&str) -> Option<&'a OsStr>,
+    /// The model's context window in tokens, when given (what sizes a
+    /// listing that fills a share of it).
+    pub context_window: Option<u64>,
     /// The engine's turn 0, assembled by its one registration list.
     pub engine: &'a dyn Fn() -> Result<Turn0Report, ReadFault>,
+    /// The engine's command catalog: the operator's directories, else the
+    /// workspace's.
+    pub engine_catalog: &'a dyn Fn() -> Box<dyn Catalog + 'a>,
 }
 
 impl Setup<'_> {
@@ -141,10 +155,14 @@ pub trait Profile: Sync {
     fn open<'a>(&self, setup: &'a Setup<'a>) -> Box<dyn ProfileRun + 'a>;
 }
 
-/// One agent over one workspace.
+/// One agent over one workspace: its walk and configuration are read
+/// once, whichever of its questions are asked.
 pub trait ProfileRun {
     /// What the agent loads at start, and what `--touch` adds.
     fn turn0(&self) -> Result<ProfileTurn0, ProfileError>;
+
+    /// The commands and skills it offers.
+    fn catalog(&self) -> Result<Box<dyn Catalog + '_>, ProfileError>;
 }
 
 /// Adds what `--touch` adds under a profile that loads nothing lazily

@@ -8,7 +8,8 @@
 //! - `timestamp`: RFC 3339 timestamps and `YYYY-MM-DD` dates;
 //! - `js`: JavaScript's whitespace, `trim()` and UTF-16 lengths, as Claude
 //!   Code applies them;
-//! - `position`: a byte offset as a line and column, and SHA-256 digests.
+//! - `position`: a byte offset as a line and column, and SHA-256 digests;
+//! - `table`: one-line cells and aligned columns of text tables.
 //!
 //! Everything is re-exported here, so callers name `text::canonicalise`
 //! whatever file it lives in.
@@ -17,6 +18,7 @@ mod canonical;
 mod js;
 mod position;
 mod shapes;
+mod table;
 mod timestamp;
 mod utf8;
 
@@ -24,6 +26,7 @@ pub use canonical::{canonicalise, fence_json_string, is_format_char, is_line_bre
 pub use js::{is_js_space, js_trim, utf16_floor, utf16_len};
 pub use position::{line_column, sha256_hex};
 pub use shapes::{is_directive_shaped, is_secret_named, is_secret_shaped, valid_memory_key};
+pub use table::{aligned_columns, cap_chars, cell, one_line};
 pub use timestamp::{Timestamp, parse_date};
 pub use utf8::{
     Decoded, INVALID_UTF8_REPLACED, decode_lossy, decode_read, floor_char_boundary, truncate_utf8,

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use crate::diagnostic::Severity;
+use crate::prompt::walk::Scope;
 use crate::workspace::{Workspace, join};
 
 /// Which tier a search directory belongs to (SPEC §3.2).
@@ -30,6 +31,15 @@ impl Tier {
             Tier::Project => "project",
             Tier::User => "user",
             Tier::Operator => "operator",
+        }
+    }
+
+    /// The scope of a file of a directory of this tier: the workspace's,
+    /// else the user's (the operator's directories are the operator's own).
+    pub fn scope(self) -> Scope {
+        match self {
+            Tier::Project => Scope::Project,
+            Tier::User | Tier::Operator => Scope::User,
         }
     }
 }

@@ -83,6 +83,7 @@
 
 pub mod approval;
 mod assembly;
+pub mod catalog;
 mod key;
 mod memory;
 pub mod paths;

@@ -13,7 +13,14 @@
 //! - Without a home directory, `@~/` imports lead nowhere a project file
 //!   may reach, and there are no user files, auto-memory or approval.
 
+use std::ffi::OsStr;
 use std::path::Path;
+
+use crate::limits;
+use crate::prompt::agents::claude::catalog::ClaudeCatalog;
+use crate::prompt::agents::claude::spec::BUDGET_VAR;
+use crate::prompt::command::claude_listing;
+use crate::prompt::profile::catalog::Catalog;
 
 use crate::prompt::agents::claude::{
     self as claude, CONFIG_FILE_HOME, CONFIG_HOME, ClaudeJson, ExternalApproval, MANAGED_HOME,
@@ -35,6 +42,24 @@ impl ProfileRun for ClaudeRun<'_> {
     fn turn0(&self) -> Result<ProfileTurn0, ProfileError> {
         turn0(self.setup)
     }
+
+    /// Its commands and skills (SPEC §14.5), the skills listing fitted to
+    /// `SLASH_COMMAND_TOOL_CHAR_BUDGET` when set, else to 1% × 4
+    /// characters of the context window.
+    fn catalog(&self) -> Result<Box<dyn Catalog + '_>, ProfileError> {
+        let setup = self.setup;
+        let window = setup
+            .context_window
+            .unwrap_or(limits::DEFAULT_CONTEXT_WINDOW_TOKENS);
+        let var = (setup.var)(BUDGET_VAR).and_then(OsStr::to_str);
+        Ok(Box::new(ClaudeCatalog::new(
+            setup.project.clone(),
+            setup.at,
+            setup.trusted,
+            (setup.homes)(&CONFIG_HOME),
+            claude_listing::budget(window, var),
+        )?))
+    }
 }
 
 fn turn0(run: &Setup<'_>) -> Result<ProfileTurn0, ProfileError> {
@@ -51,8 +76,8 @@ fn turn0(run: &Setup<'_>) -> Result<ProfileTurn0, ProfileError> {
     };
     let setup = claude::Setup {
         readers: claude::Readers {
-            project: run.project,
-            root: Some(run.parent),
+            project: &*run.project,
+            root: Some(&*run.parent),
             user: user.as_deref(),
             managed: managed.as_deref(),
         },
@@ -61,7 +86,7 @@ fn turn0(run: &Setup<'_>) -> Result<ProfileTurn0, ProfileError> {
         trusted: run.trusted,
         approval,
     };
-    let walked = walk(Some(run.parent), run.project, run.at)?;
+    let walked = walk(Some(&*run.parent), &*run.project, run.at)?;
     let loaded = claude::load_walked(&setup, &walked, run.touch);
     let mut turn0 = ProfileTurn0 {
         touch: loaded.touch,

@@ -42,4 +42,9 @@ pub const SPEC: ProfileSpec = ProfileSpec {
     has_rules: true,
     homes: &[CONFIG_HOME, CONFIG_FILE_HOME, MANAGED_HOME],
     config_dirs: &[".claude"],
+    vars: &[BUDGET_VAR],
 };
+
+/// The variable that sets the skills listing's budget in characters
+/// (SPEC §14.5).
+pub(super) const BUDGET_VAR: &str = "SLASH_COMMAND_TOOL_CHAR_BUDGET";

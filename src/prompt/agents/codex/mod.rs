@@ -22,6 +22,7 @@
 //! - Files the budget drops are still opened (never read) so the warning
 //!   can name them with their size.
 
+pub mod catalog;
 pub mod chain;
 pub mod config;
 pub mod global;
@@ -30,7 +31,7 @@ pub mod skill_meta;
 pub mod skills;
 mod spec;
 
-pub use spec::{CODEX_HOME, SPEC};
+pub use spec::{CODEX_HOME, SPEC, USER_HOME};
 
 use crate::limits;
 use crate::prompt::profile::seam::{Profile, ProfileRun, ProfileSpec, Setup};
@@ -94,7 +95,7 @@ impl Profile for Codex {
     }
 
     fn open<'a>(&self, setup: &'a Setup<'a>) -> Box<dyn ProfileRun + 'a> {
-        Box::new(run::CodexRun { setup })
+        Box::new(run::CodexRun::new(setup))
     }
 }
 

@@ -13,15 +13,20 @@
 //!   off, is "over budget" in `not_loaded` (with its size); the diagnostic
 //!   says which rule.
 
+use std::cell::OnceCell;
+use std::sync::Arc;
+
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::prompt::agents::codex::catalog::CodexSkills;
 use crate::prompt::agents::codex::chain::{
     AGENTS_NAME, LeftOut, LeftOutReason, OVERRIDE_NAME, Root, candidate_names, chain, find_root,
     project_docs,
 };
 use crate::prompt::agents::codex::config::{self, ConfigRead};
 use crate::prompt::agents::codex::global::global_doc;
-use crate::prompt::agents::codex::{CODEX_HOME, SPEC};
+use crate::prompt::agents::codex::{CODEX_HOME, SPEC, USER_HOME};
 use crate::prompt::agents::codex::{CodexConfig, instructions_text};
+use crate::prompt::profile::catalog::Catalog;
 use crate::prompt::profile::seam::{ProfileError, ProfileRun, Setup, touch_adds_nothing_for};
 use crate::prompt::profile::{
     NotLoaded, NotLoadedReason, Part, PartKind, ProfileMessage, ProfileTurn0, Searched, SearchedDir,
@@ -32,7 +37,53 @@ use crate::workspace::Workspace;
 
 /// Codex over one workspace.
 pub(super) struct CodexRun<'a> {
-    pub(super) setup: &'a Setup<'a>,
+    setup: &'a Setup<'a>,
+    layout: OnceCell<Layout<'a>>,
+}
+
+/// What Codex reads before anything else, once per run: its home,
+/// `config.toml`, the walk from `/` to `--at` and the project root.
+struct Layout<'a> {
+    codex_home: Option<Arc<dyn Workspace>>,
+    home: Option<Arc<dyn Workspace>>,
+    read: ConfigRead,
+    walk: Vec<WalkDir<'a>>,
+    root: Option<Root>,
+}
+
+impl<'a> CodexRun<'a> {
+    pub(super) fn new(setup: &'a Setup<'a>) -> Self {
+        Self {
+            setup,
+            layout: OnceCell::new(),
+        }
+    }
+
+    /// The run's [`Layout`], read on first use.
+    fn layout(&self) -> Result<&Layout<'a>, ProfileError> {
+        if let Some(layout) = self.layout.get() {
+            return Ok(layout);
+        }
+        let setup = self.setup;
+        let codex_home = (setup.homes)(&CODEX_HOME);
+        let read = match &codex_home {
+            Some(home) => config::load(&**home),
+            None => ConfigRead {
+                config: CodexConfig::default(),
+                diagnostics: Vec::new(),
+            },
+        };
+        let walk = walk(Some(&*setup.parent), &*setup.project, setup.at)?;
+        let root = find_root(&walk, &read.config.project_root_markers);
+        let layout = Layout {
+            home: (setup.homes)(&USER_HOME),
+            codex_home,
+            read,
+            walk,
+            root,
+        };
+        Ok(self.layout.get_or_init(|| layout))
+    }
 }
 
 impl ProfileRun for CodexRun<'_> {
@@ -40,37 +91,41 @@ impl ProfileRun for CodexRun<'_> {
     /// what it left out, where it looked, and `--touch` (which adds
     /// nothing).
     fn turn0(&self) -> Result<ProfileTurn0, ProfileError> {
-        turn0(self.setup)
+        turn0(self.setup, self.layout()?)
+    }
+
+    /// Its skills (SPEC §14.6), from the same chain.
+    fn catalog(&self) -> Result<Box<dyn Catalog + '_>, ProfileError> {
+        let layout = self.layout()?;
+        Ok(Box::new(CodexSkills::new(
+            chain(&layout.walk, layout.root.as_ref()),
+            layout.codex_home.as_deref(),
+            layout.home.as_deref(),
+            &layout.read.diagnostics,
+            self.setup.trusted,
+        )))
     }
 }
 
-fn turn0(setup: &Setup<'_>) -> Result<ProfileTurn0, ProfileError> {
+fn turn0(setup: &Setup<'_>, layout: &Layout<'_>) -> Result<ProfileTurn0, ProfileError> {
     let mut turn0 = ProfileTurn0::default();
-    let codex_home = (setup.homes)(&CODEX_HOME);
-    let ConfigRead {
-        config,
-        diagnostics,
-    } = match &codex_home {
-        Some(home) => config::load(&**home),
-        None => {
-            turn0.diagnostics.push(Diagnostic::new(
-                Severity::Info,
-                None,
-                "no home directory and no CODEX_HOME: Codex's global file and config.toml are \
-                 not read, its defaults apply",
-            ));
-            ConfigRead {
-                config: CodexConfig::default(),
-                diagnostics: Vec::new(),
-            }
-        }
-    };
-    turn0.diagnostics.extend(diagnostics);
+    let codex_home = &layout.codex_home;
+    if codex_home.is_none() {
+        turn0.diagnostics.push(Diagnostic::new(
+            Severity::Info,
+            None,
+            "no home directory and no CODEX_HOME: Codex's global file and config.toml are not \
+             read, its defaults apply",
+        ));
+    }
+    let config = &layout.read.config;
+    turn0
+        .diagnostics
+        .extend(layout.read.diagnostics.iter().cloned());
 
-    let walk = walk(Some(setup.parent), setup.project, setup.at)?;
-    let root = find_root(&walk, &config.project_root_markers);
-    let chain = chain(&walk, root.as_ref());
-    let docs = project_docs(chain, &config, setup.trusted);
+    let root = layout.root.as_ref();
+    let chain = chain(&layout.walk, root);
+    let docs = project_docs(chain, config, setup.trusted);
     let global = codex_home.as_deref().map(global_doc);
 
     let mut parts = Vec::new();
@@ -110,7 +165,7 @@ fn turn0(setup: &Setup<'_>) -> Result<ProfileTurn0, ProfileError> {
             text,
         ));
     }
-    turn0.searched = searched(setup, codex_home.as_deref(), chain, root.as_ref(), &config);
+    turn0.searched = searched(setup, codex_home.as_deref(), chain, root, config);
     touch_adds_nothing_for(&SPEC, setup.touch, &mut turn0);
     Ok(turn0)
 }

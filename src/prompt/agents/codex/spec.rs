@@ -13,6 +13,13 @@ pub const CODEX_HOME: HomeDir = HomeDir {
     scope: Scope::User,
 };
 
+/// The home directory itself: the user's skills in `~/.agents/skills`.
+pub const USER_HOME: HomeDir = HomeDir {
+    var: None,
+    default: HomeDefault::UnderHome(""),
+    scope: Scope::User,
+};
+
 /// Codex CLI's data.
 pub const SPEC: ProfileSpec = ProfileSpec {
     agent: Agent::Codex,
@@ -25,6 +32,7 @@ pub const SPEC: ProfileSpec = ProfileSpec {
     read_cap: limits::CODEX_PROJECT_DOC_MAX_BYTES,
     sigil: '$',
     has_rules: false,
-    homes: &[CODEX_HOME],
+    homes: &[CODEX_HOME, USER_HOME],
     config_dirs: &[".codex", ".agents"],
+    vars: &[],
 };

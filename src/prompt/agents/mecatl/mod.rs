@@ -21,6 +21,7 @@ pub const SPEC: ProfileSpec = ProfileSpec {
     has_rules: true,
     homes: &[],
     config_dirs: &[".mecatl"],
+    vars: &[],
 };
 
 /// The engine's registration.

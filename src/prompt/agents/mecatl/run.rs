@@ -26,6 +26,7 @@
 
 use crate::prompt::agents::mecatl::SPEC;
 use crate::prompt::instructions::INSTRUCTION_FILES;
+use crate::prompt::profile::catalog::Catalog;
 use crate::prompt::profile::seam::{ProfileError, ProfileRun, Setup, touch_adds_nothing_for};
 use crate::prompt::profile::{
     Cut, NotLoaded, NotLoadedReason, Part, PartKind, ProfileMessage, ProfileTurn0, Scope, Searched,
@@ -49,11 +50,17 @@ impl ProfileRun for MecatlRun<'_> {
     fn turn0(&self) -> Result<ProfileTurn0, ProfileError> {
         turn0(self.setup)
     }
+
+    /// The engine's command directories, as the composition root built
+    /// them.
+    fn catalog(&self) -> Result<Box<dyn Catalog + '_>, ProfileError> {
+        Ok((self.setup.engine_catalog)())
+    }
 }
 
 fn turn0(setup: &Setup<'_>) -> Result<ProfileTurn0, ProfileError> {
     let report = (setup.engine)()?;
-    let shadowed = shadowed_root_file(setup.project, &report);
+    let shadowed = shadowed_root_file(&*setup.project, &report);
     let Turn0Report {
         messages,
         left_out,
@@ -64,7 +71,7 @@ fn turn0(setup: &Setup<'_>) -> Result<ProfileTurn0, ProfileError> {
         touch: Vec::new(),
         not_loaded: left_out.iter().map(not_loaded).chain(shadowed).collect(),
         diagnostics,
-        searched: searched(setup.project),
+        searched: searched(&*setup.project),
         // The engine's rules are `rules list`'s own; under compare they are
         // parts and files not loaded like any other.
         rules: Vec::new(),
