@@ -25,6 +25,7 @@
 pub mod chain;
 pub mod config;
 pub mod global;
+mod lint;
 mod run;
 pub mod skill_meta;
 pub mod skills;
@@ -33,6 +34,7 @@ mod spec;
 pub use spec::{CODEX_HOME, SPEC};
 
 use crate::limits;
+use crate::prompt::lint::report::LintHooks;
 use crate::prompt::profile::seam::{Profile, ProfileRun, ProfileSpec, Setup};
 
 /// The three `config.toml` keys the profile honours (SPEC §14.4); nothing
@@ -95,6 +97,10 @@ impl Profile for Codex {
 
     fn open<'a>(&self, setup: &'a Setup<'a>) -> Box<dyn ProfileRun + 'a> {
         Box::new(run::CodexRun { setup })
+    }
+
+    fn lint(&self) -> Option<&'static dyn LintHooks> {
+        Some(&lint::CodexLint)
     }
 }
 
