@@ -5,6 +5,8 @@ use std::path::{Path, PathBuf};
 
 use etcetera::BaseStrategy;
 
+use crate::prompt::agents::claude::names;
+
 /// The user-tier directories for one run.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Locations {
@@ -70,7 +72,7 @@ impl Locations {
             dirs.push(config.join("rules"));
         }
         if let Some(home) = &self.home {
-            dirs.push(home.join(".claude").join("rules"));
+            dirs.push(home.join(names::RULES_DIR));
         }
         dirs
     }

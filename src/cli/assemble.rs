@@ -19,6 +19,7 @@ use crate::cli::provider;
 use crate::cli::stats::{self, Stats, Turn0AccountingArgs};
 use crate::cli::turn0::{Turn0Args, collect_turn0};
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::prompt::agents::PROFILES;
 use crate::prompt::divergence;
 use crate::prompt::instructions::{AGENTS_FILE, sent_from};
 use crate::prompt::profile::Agent;
@@ -125,7 +126,10 @@ pub fn run(ctx: &Context, args: &AssembleArgs) -> Result<Status, CliError> {
     if sent.is_some_and(|source| sent_from(source, AGENTS_FILE)) {
         turn0
             .diagnostics
-            .extend(divergence::root_instructions_warning(&*ctx.reader));
+            .extend(divergence::root_instructions_warning(
+                &*ctx.reader,
+                &PROFILES,
+            ));
     }
     turn0.diagnostics.extend(
         profile

@@ -43,25 +43,30 @@
 //!   if it were absent, and the engine falls back to CLAUDE.md). A file
 //!   whose whole text is the path of another workspace file is named as a
 //!   symbolic link checked out as a plain file.
+//! - **Who is concerned** by AGENTS.md against CLAUDE.md: Claude Code and
+//!   every profile that names AGENTS.md among its instruction files, where
+//!   it reads them (every directory, or the workspace root only), read from
+//!   the table of profiles the caller hands in (so this module, whose
+//!   wording the agents' folders share, imports none of them).
 
 use std::path::Path;
 use std::sync::Arc;
 
 use crate::diagnostic::Diagnostic;
 use crate::limits;
-use crate::prompt::agents::claude::switches_fallback_off;
-use crate::prompt::agents::codex::chain::AGENTS_NAME;
+use crate::prompt::agents::claude::{self, names, switches_fallback_off};
+use crate::prompt::agents::files::AGENTS_MD;
 use crate::prompt::command::claude_catalog::{PROJECT_SKILLS_DIR, SKILL_WORDS, defuse, mentions};
 use crate::prompt::command::claude_dialect::{self, split_frontmatter};
 use crate::prompt::command::{strip_frontmatter, substitute};
+use crate::prompt::compare::divergence::subject;
 use crate::prompt::imports::{Form, normalise, scan};
+use crate::prompt::lint::report::quote;
 use crate::prompt::profile::Agent;
+use crate::prompt::profile::seam::{Profile, ProfileSpec};
 use crate::prompt::text::{decode_lossy, js_trim};
 use crate::prompt::tiers::{Layout, SearchDir, Tier, count_offered};
 use crate::workspace::{EntryKind, Workspace, base_name, join, parent};
-
-/// Claude Code's instruction files of one directory, in its order.
-pub const CLAUDE_FILES: [&str; 2] = ["CLAUDE.md", ".claude/CLAUDE.md"];
 
 /// The project directory whose commands Claude Code reads.
 pub use crate::prompt::command::claude_catalog::PROJECT_COMMANDS_DIR as CLAUDE_COMMANDS_DIR;
@@ -93,20 +98,24 @@ fn warning(path: &str, message: &str) -> Diagnostic {
 }
 
 /// In `dir`, an AGENTS.md and a Claude Code file that neither holds the
-/// same bytes nor imports the AGENTS.md (see the module docs). `exists`
-/// says whether a file (or a link to one) is there; `read` gives its
-/// text, `None` when it cannot be read (and then nothing is said).
+/// same bytes nor imports the AGENTS.md (see the module docs), for Claude
+/// Code and the agents of `profiles` that load AGENTS.md there
+/// ([`loading_agents_md`]). `exists` says whether a file (or a link to one)
+/// is there; `read` gives its text, `None` when it cannot be read (and
+/// then nothing is said).
 pub fn instructions(
     reader: &dyn Workspace,
     dir: &str,
+    profiles: &[&dyn Profile],
     exists: &dyn Fn(&str) -> bool,
     read: &mut dyn FnMut(&str) -> Option<String>,
 ) -> Option<Divergence> {
-    let agents_rel = join(dir, AGENTS_NAME);
-    if !exists(&agents_rel) {
+    let agents_rel = join(dir, AGENTS_MD);
+    let loading = loading_agents_md(profiles, dir);
+    if loading.is_empty() || !exists(&agents_rel) {
         return None;
     }
-    let claude_files: Vec<String> = CLAUDE_FILES
+    let claude_files: Vec<String> = [names::CLAUDE_MD, names::DOT_CLAUDE_MD]
         .iter()
         .map(|name| join(dir, name))
         .filter(|rel| exists(rel))
@@ -118,15 +127,10 @@ pub fn instructions(
     if js_trim(&agents).is_empty() {
         return None;
     }
-    let mut concerned = vec![Agent::Claude, Agent::Codex];
-    if dir.is_empty() {
-        concerned.push(Agent::Mecatl);
-    }
-    let others = if dir.is_empty() {
-        "Codex and mecatl load"
-    } else {
-        "Codex loads"
-    };
+    let concerned: Vec<Agent> = std::iter::once(claude::SPEC.agent)
+        .chain(loading.iter().map(|spec| spec.agent))
+        .collect();
+    let others = subject(&concerned[1..], "loads", "load");
     let found = |path: &str, message: String| Divergence {
         path: path.to_string(),
         message,
@@ -181,11 +185,31 @@ pub fn instructions(
     })
 }
 
+/// The agents of `profiles` other than Claude Code that load AGENTS.md in
+/// `dir` (it is among their
+/// [`instruction_names`](ProfileSpec::instruction_names)): those that read
+/// every directory of their walk first, then those that read only the
+/// workspace root's, each in table order.
+fn loading_agents_md(profiles: &[&dyn Profile], dir: &str) -> Vec<&'static ProfileSpec> {
+    let mut loading: Vec<&ProfileSpec> = profiles
+        .iter()
+        .map(|profile| profile.spec())
+        .filter(|spec| spec.agent != claude::SPEC.agent)
+        .filter(|spec| spec.instruction_names.contains(&AGENTS_MD))
+        .filter(|spec| dir.is_empty() || spec.nested_instructions)
+        .collect();
+    loading.sort_by_key(|spec| !spec.nested_instructions);
+    loading
+}
+
 /// The warning for the workspace root's instruction files under the
-/// default profile ([`instructions`] at `""`): each file is stat'ed, and
-/// read up to [`limits::MAX_CLAUDE_FILE_BYTES`] only when both kinds
-/// exist.
-pub fn root_instructions_warning(reader: &dyn Workspace) -> Option<Diagnostic> {
+/// default profile ([`instructions`] at `""`, for `profiles`): each file
+/// is stat'ed, and read up to [`limits::MAX_CLAUDE_FILE_BYTES`] only when
+/// both kinds exist.
+pub fn root_instructions_warning(
+    reader: &dyn Workspace,
+    profiles: &[&dyn Profile],
+) -> Option<Diagnostic> {
     let exists = |rel: &str| matches!(reader.stat(rel), Ok(EntryKind::File));
     let mut read = |rel: &str| {
         reader
@@ -193,7 +217,7 @@ pub fn root_instructions_warning(reader: &dyn Workspace) -> Option<Diagnostic> {
             .ok()
             .map(|read| decode_lossy(&read.bytes).into_owned())
     };
-    instructions(reader, "", &exists, &mut read).map(|found| found.warning())
+    instructions(reader, "", profiles, &exists, &mut read).map(|found| found.warning())
 }
 
 /// The text of the file `rel` when it is nothing but the relative path
@@ -378,20 +402,6 @@ pub fn root_skills_warning(reader: Arc<dyn Workspace + '_>) -> Option<Diagnostic
         SearchDir::flat(reader, PROJECT_SKILLS_DIR, Tier::Project).with_layout(Layout::SkillDirs);
     let count = count_offered(&dir, &SKILL_WORDS);
     (count > 0).then(|| skills_warning(&dir.display(&dir.dir), count))
-}
-
-/// `text` on one line and at most [`limits::LINT_QUOTE_CHARS`] characters
-/// (with `…` when cut), for quoting a command or a path in a message.
-pub fn quote(text: &str) -> String {
-    let one_line: String = text
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect();
-    let one_line = one_line.trim();
-    match one_line.char_indices().nth(limits::LINT_QUOTE_CHARS) {
-        Some((cut, _)) => format!("{}…", &one_line[..cut]),
-        None => one_line.to_string(),
-    }
 }
 
 #[cfg(test)]

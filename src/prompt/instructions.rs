@@ -5,6 +5,7 @@ use std::ops::Range;
 
 use crate::diagnostic::Diagnostic;
 use crate::limits;
+use crate::prompt::agents::files::CLAUDE_MD;
 use crate::prompt::text::{INVALID_UTF8_REPLACED, decode_read, truncate_utf8};
 use crate::prompt::turn0::{
     AssembledMessage, InstructionAssembler, InstructionManifest, LeftOut, LeftOutReason, Message,
@@ -17,10 +18,10 @@ use crate::workspace::{Bounded, Workspace, WsError};
 pub const PROJECT_INSTRUCTIONS_PREFIX: &str = "Project instructions (";
 
 /// The engine's first instruction file at the workspace root.
-pub const AGENTS_FILE: &str = "AGENTS.md";
+pub use crate::prompt::agents::files::AGENTS_MD as AGENTS_FILE;
 
 /// The instruction files at the workspace root, in precedence order.
-pub const INSTRUCTION_FILES: [&str; 2] = [AGENTS_FILE, "CLAUDE.md"];
+pub const INSTRUCTION_FILES: [&str; 2] = [AGENTS_FILE, CLAUDE_MD];
 
 /// Whether the project-instructions message read from `source` (as the
 /// workspace displays it) was read from `name`, one of

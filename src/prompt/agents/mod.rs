@@ -10,6 +10,7 @@
 
 pub mod claude;
 pub mod codex;
+pub mod files;
 pub mod mecatl;
 
 use std::fmt;

@@ -9,6 +9,9 @@ use clap::CommandFactory;
 use super::*;
 use crate::cli::Cli;
 use crate::cli::man;
+use crate::prompt::lint;
+use crate::prompt::tiers::Layout;
+use crate::workspace::{MemNode, MemWorkspace};
 
 #[test]
 fn every_agent_has_exactly_one_entry_in_table_order() {
@@ -135,4 +138,51 @@ fn spoken_lists_join_the_last_with_or() {
     );
     assert_eq!(said.matches(" or ").count(), 1);
     assert_eq!(said.matches(", ").count(), names.len() - 2);
+}
+
+#[test]
+fn lint_looks_into_every_configuration_directory_through_links() {
+    for dir in config_dirs() {
+        let ws = MemWorkspace::new().file("shared/target/x.md", "x").node(
+            &format!("app/{dir}"),
+            MemNode::Symlink("../shared/target".into()),
+        );
+        let found = lint::survey_workspace(&ws);
+        assert!(found.has_file(&format!("app/{dir}/x.md")), "{dir}");
+    }
+}
+
+#[test]
+fn lint_reads_every_source_of_every_profile_with_hooks() {
+    let hooked = PROFILES
+        .iter()
+        .filter_map(|p| Some((p.spec().agent, p.lint()?)));
+    for (agent, hooks) in hooked {
+        for source in hooks.sources() {
+            let rel = match source.layout {
+                Layout::SkillDirs => format!("{}/s/SKILL.md", source.dir),
+                Layout::Flat | Layout::Nested => format!("{}/a.md", source.dir),
+            };
+            // A block after a blank line is lost to every agent that reads
+            // the file (MP003), so the finding names who read it.
+            let ws = MemWorkspace::new().file(&rel, "\n---\ndescription: d\n---\nBody.\n");
+            let report = lint::lint(&ws, &lint::LintOptions::default());
+            let read = report.findings.iter().any(|finding| {
+                finding.code == lint::Code::MisplacedFrontmatter
+                    && finding.path == rel
+                    && finding.agents.contains(&agent)
+            });
+            assert!(read, "{agent:?} {rel}: {:?}", report.findings);
+        }
+    }
+}
+
+#[test]
+fn every_profile_names_its_instruction_files_each_once() {
+    for spec in PROFILES.iter().map(|profile| profile.spec()) {
+        let names = spec.instruction_names;
+        assert!(!names.is_empty(), "{}", spec.name);
+        let unique: HashSet<&&str> = names.iter().collect();
+        assert_eq!(unique.len(), names.len(), "{}", spec.name);
+    }
 }

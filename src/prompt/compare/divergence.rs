@@ -544,7 +544,7 @@ pub fn names(agents: &[Agent]) -> String {
 }
 
 /// Agents' names with the verb agreeing: `A loads`, `A and B load`.
-fn subject(agents: &[Agent], one: &str, many: &str) -> String {
+pub fn subject(agents: &[Agent], one: &str, many: &str) -> String {
     let verb = if agents.len() == 1 { one } else { many };
     format!("{} {verb}", names(agents))
 }

@@ -7,8 +7,31 @@
 
 use serde::{Serialize, Serializer};
 
-use crate::prompt::lint::Level;
 use crate::prompt::profile::Agent;
+
+/// How serious a finding is (SPEC §15.3; SARIF's `level`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    /// The file does not do what it says for some agent: exit 1.
+    Error,
+    /// Likely not what the author meant: exit 1 with `--deny warnings`.
+    Warning,
+    /// Worth knowing; never fails a run.
+    Note,
+}
+
+impl Level {
+    /// The lowercase word used in output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::Error => "error",
+            Level::Warning => "warning",
+            Level::Note => "note",
+        }
+    }
+}
 
 /// One check of `lint`, by its stable code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -8,21 +8,24 @@
 //! lint only asks them and words the answer.
 //!
 //! What is read: one bounded walk of the workspace (`survey`) finds the
-//! instruction files and the `.claude`, `.mecatl`, `.agents` and `.codex`
-//! directories at any depth (a profile's loader only reads the path to its
-//! start directory, but lint checks every start directory at once);
-//! `docs` reads the rule, command and skill files through the precedence
-//! engine. Then:
+//! instruction files and every profile's configuration directories
+//! (`.claude`, `.mecatl`, `.agents`, `.codex`) at any depth (a profile's
+//! loader only reads the path to its start directory, but lint checks
+//! every start directory at once); `docs` reads the rule, command and
+//! skill files of every profile's sources through the precedence engine.
+//! The profiles come from [`crate::prompt::agents::PROFILES`], each with
+//! its [`report::LintHooks`]. Then:
 //! - `frontmatter`: rules, commands and skills — invalid YAML (MP001),
-//!   unquoted `*` globs (MP002), misplaced blocks (MP003), Cursor/Copilot
-//!   keys in rules (MP012), skills' names and descriptions (MP013, MP014);
+//!   unquoted `*` globs (MP002), each agent reading the block its own way;
+//!   misplaced blocks (MP003), Cursor/Copilot keys in rules (MP012);
 //! - `templates`: command bodies — `argument-hint` without a placeholder
 //!   (MP010), `{{args}}` (MP011), `` !`cmd` `` (MP016), and commands a skill
 //!   shadows (MP015);
-//! - `instructions`: AGENTS.md/CLAUDE.md — Codex's budget (MP008),
-//!   divergence (MP009);
-//! - `import_chain`: the `@imports` of Claude Code's files — missing
-//!   (MP004), cyclic (MP005), too deep (MP006), external (MP007).
+//! - `instructions`: AGENTS.md against CLAUDE.md (MP009);
+//! - each agent's own checks, in table order: Claude Code's skills' names
+//!   and descriptions (MP013, MP014) and the `@imports` of its files —
+//!   missing (MP004), cyclic (MP005), too deep (MP006), external (MP007);
+//!   Codex's skills (MP001–MP003, MP013, MP014) and its budget (MP008).
 //!
 //! Choices the spec leaves open:
 //! - **Project files only**, whatever the trust: the user's and the
@@ -56,81 +59,24 @@
 //! - Lines are 1-based lines of the file; a finding about a whole file
 //!   points at line 1.
 
-mod codes;
+pub mod codes;
 mod docs;
 mod frontmatter;
-mod import_chain;
 mod instructions;
 pub mod policy;
-mod survey;
+pub mod report;
+pub mod survey;
 mod templates;
 
-use std::path::PathBuf;
-
-use serde::Serialize;
-
-pub use codes::Code;
+pub use codes::{Code, Level};
+pub use report::{Finding, LintOptions};
 
 use crate::diagnostic::Diagnostic;
 use crate::limits;
-use crate::prompt::divergence::quote;
+use crate::prompt::agents::{self, PROFILES};
+use crate::prompt::lint::report::{Hooked, Lint, Out};
 use crate::prompt::profile::Agent;
-use crate::prompt::text::decode_lossy;
-use crate::workspace::{Workspace, WsError};
-
-/// How serious a finding is (SPEC §15.3; SARIF's `level`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[cfg_attr(test, derive(schemars::JsonSchema))]
-#[serde(rename_all = "lowercase")]
-pub enum Level {
-    /// The file does not do what it says for some agent: exit 1.
-    Error,
-    /// Likely not what the author meant: exit 1 with `--deny warnings`.
-    Warning,
-    /// Worth knowing; never fails a run.
-    Note,
-}
-
-impl Level {
-    /// The lowercase word used in output.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Level::Error => "error",
-            Level::Warning => "warning",
-            Level::Note => "note",
-        }
-    }
-}
-
-/// One problem in one file.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(test, derive(schemars::JsonSchema))]
-pub struct Finding {
-    /// The check that found it.
-    pub code: Code,
-    /// How serious it is.
-    pub severity: Level,
-    /// The file, workspace-relative with `/`.
-    pub path: String,
-    /// The 1-based line, when the problem has one.
-    pub line: Option<u64>,
-    /// What is wrong and what the agents do with it; one line.
-    pub message: String,
-    /// The agents whose view of the file it concerns.
-    pub agents: Vec<Agent>,
-}
-
-/// What `lint` needs besides the workspace.
-#[derive(Debug, Clone, Default)]
-pub struct LintOptions {
-    /// The user's home directory, where `@~/…` imports point (never read:
-    /// such an import is outside the workspace either way).
-    pub home: Option<PathBuf>,
-    /// The directory Claude Code is taken to start in (`--at`),
-    /// workspace-relative, `""` for the root: an import from a project file
-    /// that leaves it is external.
-    pub at: String,
-}
+use crate::workspace::Workspace;
 
 /// The outcome of [`lint`].
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -156,7 +102,7 @@ impl LintReport {
 
 /// Lints the workspace `reader` is rooted at (SPEC §15.3).
 pub fn lint(reader: &dyn Workspace, options: &LintOptions) -> LintReport {
-    let survey = survey::survey(reader);
+    let survey = survey_workspace(reader);
     let mut out = Out::default();
     if survey.cut {
         out.diagnostics.push(Diagnostic::warning(
@@ -169,16 +115,29 @@ pub fn lint(reader: &dyn Workspace, options: &LintOptions) -> LintReport {
             ),
         ));
     }
+    let hooked: Vec<Hooked> = PROFILES
+        .iter()
+        .filter_map(|profile| {
+            let hooks = profile.lint()?;
+            Some(Hooked {
+                agent: profile.spec().agent,
+                hooks,
+            })
+        })
+        .collect();
     let lint = Lint {
         reader,
         survey: &survey,
         options,
+        hooked: &hooked,
     };
     let docs = docs::collect(&lint, &mut out);
     frontmatter::check(&lint, &docs, &mut out);
     templates::check(&lint, &docs, &mut out);
     instructions::check(&lint, &mut out);
-    import_chain::check(&lint, &docs, &mut out);
+    for hooked in &hooked {
+        hooked.hooks.check(&lint, &docs, &mut out);
+    }
     let mut findings = out.findings;
     findings.sort_by(|a, b| (&a.path, a.line, a.code).cmp(&(&b.path, b.line, b.code)));
     findings.dedup();
@@ -195,87 +154,11 @@ pub fn lint(reader: &dyn Workspace, options: &LintOptions) -> LintReport {
     }
 }
 
-/// What every check reads from.
-struct Lint<'a> {
-    reader: &'a dyn Workspace,
-    survey: &'a survey::Survey,
-    options: &'a LintOptions,
-}
-
-impl Lint<'_> {
-    /// The text of `rel`, up to [`limits::MAX_CLAUDE_FILE_BYTES`] (the most
-    /// any agent reads of these files), decoded lossily; `None` with a
-    /// diagnostic when it cannot be read, and silently when it is gone.
-    fn read(&self, rel: &str, out: &mut Out) -> Option<String> {
-        match self.reader.read(rel, limits::MAX_CLAUDE_FILE_BYTES) {
-            Ok(read) => Some(decode_lossy(&read.bytes).into_owned()),
-            Err(WsError::NotFound) => None,
-            Err(err) => {
-                out.diagnostics.push(Diagnostic::warning(
-                    self.reader.display(rel),
-                    format!("not linted: {err}"),
-                ));
-                None
-            }
-        }
-    }
-}
-
-/// Where the checks put what they find.
-#[derive(Debug, Default)]
-struct Out {
-    findings: Vec<Finding>,
-    diagnostics: Vec<Diagnostic>,
-}
-
-impl Out {
-    /// Adds a finding of `code` at its default severity; nothing when no
-    /// agent is concerned.
-    fn add(
-        &mut self,
-        code: Code,
-        path: &str,
-        line: Option<u64>,
-        agents: Vec<Agent>,
-        message: impl Into<String>,
-    ) {
-        self.add_at(code.level(), code, path, line, agents, message);
-    }
-
-    /// Adds a finding with its own severity; nothing when no agent is
-    /// concerned.
-    fn add_at(
-        &mut self,
-        severity: Level,
-        code: Code,
-        path: &str,
-        line: Option<u64>,
-        mut agents: Vec<Agent>,
-        message: impl Into<String>,
-    ) {
-        if agents.is_empty() {
-            return;
-        }
-        agents.sort_by_key(|agent| Agent::ALL.iter().position(|a| a == agent));
-        agents.dedup();
-        self.findings.push(Finding {
-            code,
-            severity,
-            path: path.to_string(),
-            line,
-            message: message.into(),
-            agents,
-        });
-    }
-}
-
-/// The 1-based line of byte `offset` in `text`.
-fn line_at(text: &str, offset: usize) -> u64 {
-    let end = offset.min(text.len());
-    1 + text.as_bytes()[..end]
-        .iter()
-        .filter(|b| **b == b'\n')
-        .count() as u64
+/// The one walk of the workspace, looking through links into every
+/// profile's configuration directories.
+pub fn survey_workspace(reader: &dyn Workspace) -> survey::Survey {
+    let config_dirs: Vec<&str> = agents::config_dirs().collect();
+    survey::survey(reader, &config_dirs)
 }
 
 #[cfg(test)]

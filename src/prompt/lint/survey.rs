@@ -2,33 +2,35 @@
 //! directories and files lint looks at, found once.
 //!
 //! An agent's configuration directory (`.claude`, `.mecatl`, `.agents`,
-//! `.codex`: [`agents::config_dirs`]) that is a link to a directory is
-//! looked into one level (the agents follow such links), so
-//! a shared `.claude -> ../shared/.claude` is linted like a real one.
+//! `.codex`: every profile's
+//! [`config_dirs`](crate::prompt::profile::seam::ProfileSpec::config_dirs),
+//! handed in by lint's driver) that is a link to a directory is looked
+//! into one level (the agents follow such links), so a shared
+//! `.claude -> ../shared/.claude` is linted like a real one.
 
 use std::collections::BTreeSet;
 
-use crate::prompt::agents;
 use crate::prompt::tiers::walk_tree_pruned;
 use crate::workspace::{EntryKind, Workspace, base_name, join};
 
 /// Directories the walk never enters: version control and installed
 /// packages hold nothing an agent loads for this repository.
-pub(super) const PRUNED: [&str; 2] = [".git", "node_modules"];
+const PRUNED: [&str; 2] = [".git", "node_modules"];
 
 /// What the walk found.
 #[derive(Debug, Default)]
-pub(super) struct Survey {
+pub struct Survey {
     /// Every file or link to a file, workspace-relative.
     files: BTreeSet<String>,
     /// Every directory (entered, or a link to one), the root `""` first.
     dirs: Vec<String>,
     /// True when a bound stopped the walk.
-    pub(super) cut: bool,
+    pub cut: bool,
 }
 
-/// Walks the workspace of `reader`.
-pub(super) fn survey(reader: &dyn Workspace) -> Survey {
+/// Walks the workspace of `reader`, looking into links named like one of
+/// `config_dirs`.
+pub fn survey(reader: &dyn Workspace, config_dirs: &[&str]) -> Survey {
     let tree = walk_tree_pruned(reader, "", &|name| PRUNED.contains(&name));
     let mut survey = Survey {
         files: tree.files.into_iter().collect(),
@@ -36,7 +38,7 @@ pub(super) fn survey(reader: &dyn Workspace) -> Survey {
         cut: tree.cut,
     };
     for link in tree.dir_links {
-        if agents::config_dirs().any(|dir| dir == base_name(&link))
+        if config_dirs.contains(&base_name(&link))
             && let Ok(entries) = reader.list(&link)
         {
             for entry in entries.into_iter().filter(|e| !e.lossy) {
@@ -59,19 +61,19 @@ pub(super) fn survey(reader: &dyn Workspace) -> Survey {
 
 impl Survey {
     /// True when the walk found a file (or a link to one) at `rel`.
-    pub(super) fn has_file(&self, rel: &str) -> bool {
+    pub fn has_file(&self, rel: &str) -> bool {
         self.files.contains(rel)
     }
 
     /// The directories the walk found, the root `""` first.
-    pub(super) fn dirs(&self) -> &[String] {
+    pub fn dirs(&self) -> &[String] {
         &self.dirs
     }
 
     /// The directories whose path ends with the components of `suffix`
     /// (`.claude/commands` matches `.claude/commands` and
     /// `pkg/.claude/commands`), in walk order.
-    pub(super) fn dirs_ending<'s>(&'s self, suffix: &'s str) -> impl Iterator<Item = &'s str> {
+    pub fn dirs_ending<'s>(&'s self, suffix: &'s str) -> impl Iterator<Item = &'s str> {
         self.dirs.iter().map(String::as_str).filter(move |dir| {
             *dir == suffix
                 || dir
@@ -83,7 +85,7 @@ impl Survey {
 
 /// True when `dir` is `ancestor` or lies below it (`""` is every
 /// directory's ancestor).
-pub(super) fn is_within(dir: &str, ancestor: &str) -> bool {
+pub fn is_within(dir: &str, ancestor: &str) -> bool {
     ancestor.is_empty()
         || dir == ancestor
         || dir
@@ -108,7 +110,7 @@ mod tests {
                 "app/.claude",
                 MemNode::Symlink("../shared/dotclaude".into()),
             );
-        let found = survey(&ws);
+        let found = survey(&ws, &[".claude"]);
         assert!(found.has_file("AGENTS.md"));
         assert!(found.has_file("app/.claude/CLAUDE.md"));
         assert!(!found.has_file("node_modules/p/.claude/commands/y.md"));

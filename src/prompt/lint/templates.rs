@@ -10,8 +10,8 @@ use std::sync::Arc;
 
 use crate::prompt::command::{claude_catalog, claude_dialect, claude_listing};
 use crate::prompt::divergence::{ArgumentFates, shell_fate};
-use crate::prompt::lint::docs::{Doc, DocKind};
-use crate::prompt::lint::{Code, Lint, Out, line_at, quote};
+use crate::prompt::lint::Code;
+use crate::prompt::lint::report::{Doc, DocKind, Lint, Out, line_at, quote};
 use crate::prompt::profile::Agent;
 use crate::prompt::tiers::{Fate, ReadPolicy};
 use crate::workspace::{Workspace, parent};

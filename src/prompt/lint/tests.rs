@@ -1,5 +1,7 @@
 //! Every check of `lint`, pinned on in-memory workspaces.
 
+use std::path::PathBuf;
+
 use super::*;
 use crate::prompt::profile::Agent::{Claude, Codex, Mecatl};
 use crate::workspace::{MemNode, MemWorkspace};

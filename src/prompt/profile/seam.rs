@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::prompt::lint::report::LintHooks;
 use crate::prompt::profile::catalog::Catalog;
 use crate::prompt::profile::{Agent, ProfileTurn0, Scope, Touched};
 use crate::prompt::tokens::Tokenizer;
@@ -48,6 +49,12 @@ pub struct ProfileSpec {
     pub has_rules: bool,
     /// Its directories outside the workspace.
     pub homes: &'static [HomeDir],
+    /// The names of its instruction files in a directory, as it tries
+    /// them (workspace-relative to that directory).
+    pub instruction_names: &'static [&'static str],
+    /// Whether it reads instruction files in every directory of its walk
+    /// (`false`: at the workspace root only).
+    pub nested_instructions: bool,
     /// Its configuration directories inside a project (lint looks into
     /// them even when they are links).
     pub config_dirs: &'static [&'static str],
@@ -153,6 +160,13 @@ pub trait Profile: Sync {
 
     /// The agent over one workspace, for one run.
     fn open<'a>(&self, setup: &'a Setup<'a>) -> Box<dyn ProfileRun + 'a>;
+
+    /// What `lint` asks of the agent: where it keeps its files, how it
+    /// reads their frontmatter, and its own checks; `None` when it has
+    /// nothing of its own.
+    fn lint(&self) -> Option<&'static dyn LintHooks> {
+        None
+    }
 }
 
 /// One agent over one workspace: its walk and configuration are read

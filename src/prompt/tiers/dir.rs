@@ -65,7 +65,7 @@ pub enum Layout {
 }
 
 /// The file name of a skill inside its directory.
-pub const SKILL_FILE: &str = "SKILL.md";
+pub use crate::prompt::agents::files::SKILL_MD as SKILL_FILE;
 
 /// The suffix of the files every directory has unless told otherwise
 /// ([`SearchDir::with_suffix`]): rules, commands and instruction files

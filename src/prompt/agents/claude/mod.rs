@@ -85,6 +85,7 @@ pub mod approval;
 mod assembly;
 pub mod catalog;
 mod key;
+mod lint;
 mod memory;
 pub mod paths;
 mod read;
@@ -94,6 +95,7 @@ mod spec;
 mod start;
 mod touch;
 
+use crate::prompt::lint::report::LintHooks;
 use crate::prompt::profile::seam::{self, Profile, ProfileRun, ProfileSpec};
 use std::path::{Path, PathBuf};
 
@@ -109,20 +111,25 @@ pub use spec::{CONFIG_FILE_HOME, CONFIG_HOME, MANAGED_HOME, SPEC};
 
 /// The names Claude Code reads in each walk directory.
 pub mod names {
-    /// The instruction file.
-    pub const CLAUDE_MD: &str = "CLAUDE.md";
+    pub use crate::prompt::agents::files::{AGENTS_MD, CLAUDE_MD};
+
+    /// The project's configuration directory in a walk directory.
+    pub const DOT_CLAUDE: &str = ".claude";
     /// The instruction file inside `.claude/`.
     pub const DOT_CLAUDE_MD: &str = ".claude/CLAUDE.md";
     /// The personal, git-ignored instruction file.
     pub const LOCAL_MD: &str = "CLAUDE.local.md";
-    /// The fallback instruction file.
-    pub const AGENTS_MD: &str = "AGENTS.md";
     /// The fallback instruction file inside `.claude/`.
     pub const DOT_AGENTS_MD: &str = ".claude/AGENTS.md";
     /// The rules tree of a walk directory.
     pub const RULES_DIR: &str = ".claude/rules";
     /// The rules tree of the user's configuration directory.
     pub const USER_RULES_DIR: &str = "rules";
+    /// Every instruction file of a walk directory, in the order Claude
+    /// Code tries them at start (the `AGENTS.md` pair only as the
+    /// fallback, `CLAUDE.local.md` last).
+    pub const INSTRUCTION_NAMES: [&str; 5] =
+        [CLAUDE_MD, DOT_CLAUDE_MD, AGENTS_MD, DOT_AGENTS_MD, LOCAL_MD];
     /// The git marker that keys the auto-memory and the approval.
     pub const GIT: &str = ".git";
 }
@@ -245,6 +252,10 @@ impl Profile for Claude {
 
     fn open<'a>(&self, setup: &'a seam::Setup<'a>) -> Box<dyn ProfileRun + 'a> {
         Box::new(run::ClaudeRun { setup })
+    }
+
+    fn lint(&self) -> Option<&'static dyn LintHooks> {
+        Some(&lint::ClaudeLint)
     }
 }
 

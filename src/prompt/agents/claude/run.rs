@@ -130,7 +130,7 @@ fn searched(
     }
     for dir in walked {
         let shown = dir.reader.display(&dir.dir);
-        let dot_claude = dir.reader.display(&dir.rel(".claude"));
+        let dot_claude = dir.reader.display(&dir.rel(names::DOT_CLAUDE));
         dirs.push(named(
             shown,
             dir.scope,

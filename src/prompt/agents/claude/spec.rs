@@ -1,6 +1,7 @@
 //! Claude Code's profile (SPEC §14.3, §14.5).
 
 use crate::limits;
+use crate::prompt::agents::claude::names;
 use crate::prompt::profile::seam::{HomeDefault, HomeDir, ProfileSpec};
 use crate::prompt::profile::{Agent, Scope};
 use crate::prompt::tokens::Tokenizer;
@@ -9,7 +10,7 @@ use crate::prompt::tokens::Tokenizer;
 /// rules and `CLAUDE.md`.
 pub const CONFIG_HOME: HomeDir = HomeDir {
     var: Some("CLAUDE_CONFIG_DIR"),
-    default: HomeDefault::UnderHome(".claude"),
+    default: HomeDefault::UnderHome(names::DOT_CLAUDE),
     scope: Scope::User,
 };
 
@@ -41,7 +42,9 @@ pub const SPEC: ProfileSpec = ProfileSpec {
     sigil: '/',
     has_rules: true,
     homes: &[CONFIG_HOME, CONFIG_FILE_HOME, MANAGED_HOME],
-    config_dirs: &[".claude"],
+    instruction_names: &names::INSTRUCTION_NAMES,
+    nested_instructions: true,
+    config_dirs: &[names::DOT_CLAUDE],
     vars: &[BUDGET_VAR],
 };
 

@@ -43,7 +43,11 @@ use crate::workspace::{Bounded, EntryKind, WsError};
 /// The name that replaces a directory's `AGENTS.md`.
 pub const OVERRIDE_NAME: &str = "AGENTS.override.md";
 /// The default instruction file name.
-pub const AGENTS_NAME: &str = "AGENTS.md";
+pub use crate::prompt::agents::files::AGENTS_MD as AGENTS_NAME;
+/// The project's configuration directory (and the home's default name).
+pub const DOT_CODEX: &str = ".codex";
+/// The project's shared skills directory's parent.
+pub const DOT_AGENTS: &str = ".agents";
 
 /// Where the project root was found.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -26,6 +26,7 @@ pub mod catalog;
 pub mod chain;
 pub mod config;
 pub mod global;
+mod lint;
 mod run;
 pub mod skill_meta;
 pub mod skills;
@@ -34,6 +35,7 @@ mod spec;
 pub use spec::{CODEX_HOME, SPEC, USER_HOME};
 
 use crate::limits;
+use crate::prompt::lint::report::LintHooks;
 use crate::prompt::profile::seam::{Profile, ProfileRun, ProfileSpec, Setup};
 
 /// The three `config.toml` keys the profile honours (SPEC §14.4); nothing
@@ -96,6 +98,10 @@ impl Profile for Codex {
 
     fn open<'a>(&self, setup: &'a Setup<'a>) -> Box<dyn ProfileRun + 'a> {
         Box::new(run::CodexRun::new(setup))
+    }
+
+    fn lint(&self) -> Option<&'static dyn LintHooks> {
+        Some(&lint::CodexLint)
     }
 }
 

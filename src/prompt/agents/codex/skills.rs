@@ -44,6 +44,9 @@ use crate::prompt::tiers::SKILL_FILE;
 use crate::prompt::walk::{Scope, WalkDir, absolute};
 use crate::workspace::{EntryKind, Workspace, WsError, join};
 
+/// Where Codex finds a project's skills in each directory of its chain.
+pub const PROJECT_SKILL_DIRS: [&str; 2] = [".codex/skills", ".agents/skills"];
+
 /// Which part of the listing a skill belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum SkillGroup {
@@ -88,7 +91,7 @@ pub fn skill_roots<'a>(
 ) -> Vec<SkillRoot<'a>> {
     let mut roots = Vec::new();
     for dir in chain {
-        for sub in [".codex/skills", ".agents/skills"] {
+        for sub in PROJECT_SKILL_DIRS {
             roots.push(SkillRoot {
                 reader: dir.reader,
                 dir: dir.rel(sub),

@@ -1,6 +1,7 @@
 //! Codex CLI's profile (SPEC §14.4, §14.6).
 
 use crate::limits;
+use crate::prompt::agents::codex::chain::{AGENTS_NAME, DOT_AGENTS, DOT_CODEX, OVERRIDE_NAME};
 use crate::prompt::profile::seam::{HomeDefault, HomeDir, ProfileSpec};
 use crate::prompt::profile::{Agent, Scope};
 use crate::prompt::tokens::Tokenizer;
@@ -9,7 +10,7 @@ use crate::prompt::tokens::Tokenizer;
 /// and the user's skills.
 pub const CODEX_HOME: HomeDir = HomeDir {
     var: Some("CODEX_HOME"),
-    default: HomeDefault::UnderHome(".codex"),
+    default: HomeDefault::UnderHome(DOT_CODEX),
     scope: Scope::User,
 };
 
@@ -33,6 +34,8 @@ pub const SPEC: ProfileSpec = ProfileSpec {
     sigil: '$',
     has_rules: false,
     homes: &[CODEX_HOME, USER_HOME],
-    config_dirs: &[".codex", ".agents"],
+    instruction_names: &[OVERRIDE_NAME, AGENTS_NAME],
+    nested_instructions: true,
+    config_dirs: &[DOT_CODEX, DOT_AGENTS],
     vars: &[],
 };

@@ -1,9 +1,12 @@
 //! The engine's profile (SPEC Part I, §14.1): the default, what Mecatl
 //! itself sends, its pipeline handed in by the composition root.
 
+mod lint;
 mod run;
 
 use crate::limits;
+use crate::prompt::instructions::INSTRUCTION_FILES;
+use crate::prompt::lint::report::LintHooks;
 use crate::prompt::profile::Agent;
 use crate::prompt::profile::seam::{Profile, ProfileRun, ProfileSpec, Setup};
 use crate::prompt::tokens::Tokenizer;
@@ -20,6 +23,8 @@ pub const SPEC: ProfileSpec = ProfileSpec {
     sigil: '/',
     has_rules: true,
     homes: &[],
+    instruction_names: &INSTRUCTION_FILES,
+    nested_instructions: false,
     config_dirs: &[".mecatl"],
     vars: &[],
 };
@@ -34,5 +39,9 @@ impl Profile for Mecatl {
 
     fn open<'a>(&self, setup: &'a Setup<'a>) -> Box<dyn ProfileRun + 'a> {
         Box::new(run::MecatlRun { setup })
+    }
+
+    fn lint(&self) -> Option<&'static dyn LintHooks> {
+        Some(&lint::MecatlLint)
     }
 }
