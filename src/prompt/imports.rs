@@ -1,7 +1,7 @@
 //! `@imports` in Claude Code instruction files (SPEC §14.3, "Imports" and "External
 //! imports"): the scanner that finds them in a file's text, and the policy that decides,
 //! without touching the disk, where each one points and whether it may be read. The walk
-//! that reads files takes the [`Candidate`]s and reports every [`NotLoaded`] reason.
+//! that reads files takes the [`Candidate`]s and reports every [`Refusal`] reason.
 //!
 //! What is an import, as observed with the oracle
 //! (`tests/oracle/cases/claude-instructions/imports-*`): Claude Code looks for `@path` in the
@@ -439,7 +439,7 @@ pub enum Origin {
 
 /// Why an import was not loaded. Some are decided here, the rest by the reader.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum NotLoaded {
+pub enum Refusal {
     /// Deeper than [`limits::MAX_IMPORT_DEPTH`] (Claude Code refuses it silently).
     TooDeep,
     /// Already loaded by the walk or an earlier import (cycles, duplicates).
@@ -465,25 +465,25 @@ pub enum NotLoaded {
     OverCap,
 }
 
-impl NotLoaded {
+impl Refusal {
     /// The reason as the profile lists it.
     pub fn as_str(self) -> &'static str {
         match self {
-            NotLoaded::TooDeep => "imported too deep",
-            NotLoaded::Duplicate => "already loaded",
-            NotLoaded::Binary => "not a text file",
-            NotLoaded::External => "outside the cwd, external imports not approved",
-            NotLoaded::OutsideWorkspace => "external, not read",
-            NotLoaded::Missing => "no such file",
-            NotLoaded::NotAFile => "not a regular file",
-            NotLoaded::TooLarge => "too large",
-            NotLoaded::Blank => "empty",
-            NotLoaded::OverCap => "import limit reached",
+            Refusal::TooDeep => "imported too deep",
+            Refusal::Duplicate => "already loaded",
+            Refusal::Binary => "not a text file",
+            Refusal::External => "outside the cwd, external imports not approved",
+            Refusal::OutsideWorkspace => "external, not read",
+            Refusal::Missing => "no such file",
+            Refusal::NotAFile => "not a regular file",
+            Refusal::TooLarge => "too large",
+            Refusal::Blank => "empty",
+            Refusal::OverCap => "import limit reached",
         }
     }
 }
 
-impl fmt::Display for NotLoaded {
+impl fmt::Display for Refusal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
@@ -506,15 +506,15 @@ impl Bounds {
     /// Whether a file imported from `origin` at `path` is refused for lying outside: never
     /// for managed and user files; for project files, outside the workspace always (ours),
     /// outside the cwd unless approved (Claude Code's rule).
-    pub fn external(&self, origin: Origin, path: &Path) -> Option<NotLoaded> {
+    pub fn external(&self, origin: Origin, path: &Path) -> Option<Refusal> {
         if origin != Origin::Project || path.starts_with(&self.cwd) {
             None
         } else if !path.starts_with(&self.workspace) {
-            Some(NotLoaded::OutsideWorkspace)
+            Some(Refusal::OutsideWorkspace)
         } else if self.external_approved {
             None
         } else {
-            Some(NotLoaded::External)
+            Some(Refusal::External)
         }
     }
 }
@@ -529,7 +529,7 @@ pub struct Candidate {
     /// Its depth: the imports of a walk file are depth 1.
     pub depth: usize,
     /// `Some` when it is not to be read, and why.
-    pub refused: Option<NotLoaded>,
+    pub refused: Option<Refusal>,
 }
 
 /// The imports of the file `importer` (at `importer_depth`, 0 for a walk file) resolved
@@ -550,9 +550,9 @@ pub fn candidates(
         .map(|import| {
             let target = import.resolve(dir, &bounds.home);
             let refused = if depth > limits::MAX_IMPORT_DEPTH {
-                Some(NotLoaded::TooDeep)
+                Some(Refusal::TooDeep)
             } else if !is_text_file(&target) {
-                Some(NotLoaded::Binary)
+                Some(Refusal::Binary)
             } else {
                 bounds.external(origin, &target)
             };
@@ -583,13 +583,13 @@ impl Loaded {
     /// Decides whether the import of `path` may be read now: not when the file was loaded
     /// already, or once the assembly holds [`limits::MAX_IMPORTS`] imports or
     /// [`limits::MAX_IMPORTED_BYTES`] imported bytes. An admitted file counts as loaded.
-    pub fn admit(&mut self, path: &Path) -> Result<(), NotLoaded> {
+    pub fn admit(&mut self, path: &Path) -> Result<(), Refusal> {
         if self.files.contains(path) {
-            return Err(NotLoaded::Duplicate);
+            return Err(Refusal::Duplicate);
         }
         if self.imports >= limits::MAX_IMPORTS || self.imported_bytes >= limits::MAX_IMPORTED_BYTES
         {
-            return Err(NotLoaded::OverCap);
+            return Err(Refusal::OverCap);
         }
         self.files.insert(path.to_path_buf());
         self.imports += 1;
@@ -772,7 +772,7 @@ mod tests {
         depth: usize,
         origin: Origin,
         approved: bool,
-    ) -> Vec<(PathBuf, Option<NotLoaded>)> {
+    ) -> Vec<(PathBuf, Option<Refusal>)> {
         candidates(
             scan(text),
             Path::new(importer),
@@ -788,13 +788,13 @@ mod tests {
     #[test]
     fn project_imports_outside_the_cwd_need_approval_and_never_leave_the_workspace() {
         let text = "@inside.md @../rootimp.md @~/secret @/etc/hostname";
-        let refused = |approved| -> Vec<Option<NotLoaded>> {
+        let refused = |approved| -> Vec<Option<Refusal>> {
             judged(text, "/ws/sub/CLAUDE.md", 0, Origin::Project, approved)
                 .into_iter()
                 .map(|(_, r)| r)
                 .collect()
         };
-        use NotLoaded::{External, OutsideWorkspace};
+        use Refusal::{External, OutsideWorkspace};
         assert_eq!(
             refused(false),
             [
@@ -834,7 +834,7 @@ mod tests {
     #[test]
     fn depth_five_and_binary_files_are_refused() {
         let at_four = judged("@d5.md", "/ws/sub/d4.md", 4, Origin::Project, false);
-        assert_eq!(at_four[0].1, Some(NotLoaded::TooDeep));
+        assert_eq!(at_four[0].1, Some(Refusal::TooDeep));
         let at_three = judged(
             "@d4.md @img.png",
             "/ws/sub/d3.md",
@@ -843,7 +843,7 @@ mod tests {
             false,
         );
         assert_eq!(at_three[0].1, None);
-        assert_eq!(at_three[1].1, Some(NotLoaded::Binary));
+        assert_eq!(at_three[1].1, Some(Refusal::Binary));
     }
 
     #[test]
@@ -852,13 +852,10 @@ mod tests {
         assert!(loaded.claim(Path::new("/ws/CLAUDE.md")));
         assert!(!loaded.claim(Path::new("/ws/CLAUDE.md")));
         assert_eq!(loaded.admit(Path::new("/ws/a.md")), Ok(()));
-        assert_eq!(
-            loaded.admit(Path::new("/ws/a.md")),
-            Err(NotLoaded::Duplicate)
-        );
+        assert_eq!(loaded.admit(Path::new("/ws/a.md")), Err(Refusal::Duplicate));
         assert_eq!(
             loaded.admit(Path::new("/ws/CLAUDE.md")),
-            Err(NotLoaded::Duplicate)
+            Err(Refusal::Duplicate)
         );
     }
 
@@ -868,13 +865,10 @@ mod tests {
         for i in 0..limits::MAX_IMPORTS {
             assert_eq!(loaded.admit(Path::new(&format!("/f{i}"))), Ok(()));
         }
-        assert_eq!(
-            loaded.admit(Path::new("/one-more")),
-            Err(NotLoaded::OverCap)
-        );
+        assert_eq!(loaded.admit(Path::new("/one-more")), Err(Refusal::OverCap));
         let mut loaded = Loaded::default();
         loaded.add_bytes(limits::MAX_IMPORTED_BYTES);
-        assert_eq!(loaded.admit(Path::new("/big")), Err(NotLoaded::OverCap));
+        assert_eq!(loaded.admit(Path::new("/big")), Err(Refusal::OverCap));
     }
 
     mod props {

@@ -13,7 +13,13 @@
 //! Choices the spec leaves open:
 //! - A part's `bytes` is its content's length in UTF-8 bytes, as sent.
 //! - What was not loaded carries a typed reason ([`NotLoadedReason`]); its
-//!   JSON `reason` is the reason's phrase, so tools can match on it.
+//!   JSON `reason` is the reason's phrase, so tools can match on it. It is
+//!   the one vocabulary of why a file was not loaded: the finer reasons a
+//!   loader keeps for its own diagnostics (Codex's budget cases, an
+//!   import's refusal, the engine's sources' rejections) become it in one
+//!   translation beside that loader's type, in the agent's folder; a
+//!   candidate's fate in a name search ([`crate::prompt::tiers::Fate`]) is
+//!   another question (which file provides a name) and keeps its own.
 //! - A message also carries its whole text exactly as the agent sends it
 //!   ([`ProfileMessage::text`]): the parts joined the agent's way, which
 //!   is not always a plain `\n\n` (Codex puts a marker line between its
@@ -452,11 +458,13 @@ mod tests {
         for agent in Agent::ALL {
             assert_eq!(agent.as_str().parse::<Agent>(), Ok(agent));
         }
-        let err = "gemini".parse::<Agent>().unwrap_err();
+        let err = "zed".parse::<Agent>().unwrap_err();
+        let known: Vec<&str> = crate::prompt::agents::names().collect();
         assert_eq!(
             err.to_string(),
-            "unknown agent \"gemini\"; known agents: mecatl, claude, codex"
+            format!("unknown agent \"zed\"; known agents: {}", known.join(", "))
         );
+        assert!(known.starts_with(&["mecatl", "claude", "codex"]));
     }
 
     #[test]

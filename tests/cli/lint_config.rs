@@ -277,11 +277,18 @@ fn a_baseline_survives_an_edit_above_a_finding_and_fails_on_a_new_one() {
 #[test]
 fn configuration_errors_exit_2_with_file_line_and_column() {
     let env = lint_env();
-    for (config, expected) in [
-        (
-            "[lint]\nagents = [\"claude\", \"gemini\"]\n",
-            "line 2, column 21: unknown agent \"gemini\"; known agents: mecatl, claude, codex",
+    env.write(CONFIG, "[lint]\nagents = [\"claude\", \"zed\"]\n");
+    let (code, out, err) = lint(&env, &[]);
+    assert_eq!((code, out.as_str()), (Some(2), ""));
+    // Every known agent is named, the table's first three first.
+    assert!(
+        err.starts_with(
+            "mecatl-prompt: error: .mecatl-prompt.toml: line 2, column 21: unknown agent \"zed\"; \
+             known agents: mecatl, claude, codex"
         ),
+        "{err}"
+    );
+    for (config, expected) in [
         (
             "[lint]\ndeny = [\"notes\"]\n",
             "line 2, column 9: `deny` takes \"warnings\", not \"notes\"",

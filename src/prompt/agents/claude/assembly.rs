@@ -12,7 +12,7 @@ use crate::limits;
 use crate::prompt::agents::claude::key::project_key;
 use crate::prompt::agents::claude::paths::RulePaths;
 use crate::prompt::agents::claude::read::{Read, Source, shown};
-use crate::prompt::agents::claude::{ClaudeInstructions, Setup, names};
+use crate::prompt::agents::claude::{ClaudeInstructions, LoadSetup, names};
 use crate::prompt::command::claude_dialect::split_frontmatter;
 use crate::prompt::imports::{self, Bounds, Origin};
 use crate::prompt::markdown::claude_content;
@@ -54,7 +54,7 @@ pub(crate) struct Conditional<'a> {
 
 /// One assembly in progress.
 pub(crate) struct Assembly<'s, 'a> {
-    setup: &'s Setup<'a>,
+    setup: &'s LoadSetup<'a>,
     workspace: PathBuf,
     cwd: PathBuf,
     real_cwd: Option<PathBuf>,
@@ -80,7 +80,7 @@ pub(crate) struct Assembly<'s, 'a> {
 
 impl<'s, 'a> Assembly<'s, 'a> {
     /// A fresh assembly for `setup` over the walk `dirs` (top first).
-    pub(crate) fn new(setup: &'s Setup<'a>, dirs: &[WalkDir<'a>]) -> Self {
+    pub(crate) fn new(setup: &'s LoadSetup<'a>, dirs: &[WalkDir<'a>]) -> Self {
         let project = setup.readers.project;
         let workspace = project.root().to_path_buf();
         let cwd = dirs
@@ -410,11 +410,11 @@ impl<'s, 'a> Assembly<'s, 'a> {
                 importer.shown, candidate.import.line
             );
             let refused = match candidate.refused {
-                Some(imports::NotLoaded::External) if self.approved() => None,
+                Some(imports::Refusal::External) if self.approved() => None,
                 other => other,
             };
             if let Some(refused) = refused {
-                let (reason, why) = refusal(refused);
+                let (reason, why) = refused_import(refused);
                 self.skip(importer.scope, path, reason, &format!("{at}; {why}"));
                 continue;
             }
@@ -428,7 +428,7 @@ impl<'s, 'a> Assembly<'s, 'a> {
             let same = self.identity(source.reader, &source.rel, &source.abs);
             match self.loaded.admit(&same) {
                 Ok(()) => {}
-                Err(imports::NotLoaded::OverCap) => {
+                Err(imports::Refusal::OverCap) => {
                     self.capped(importer.scope, path);
                     continue;
                 }
@@ -589,8 +589,8 @@ fn rel_string(path: &Path) -> Result<String, (NotLoadedReason, &'static str)> {
 }
 
 /// The listed reason and explanation of an import refused before reading.
-fn refusal(refused: imports::NotLoaded) -> (NotLoadedReason, String) {
-    use imports::NotLoaded as Why;
+fn refused_import(refused: imports::Refusal) -> (NotLoadedReason, String) {
+    use imports::Refusal as Why;
     match refused {
         Why::TooDeep => (
             NotLoadedReason::TooDeep,

@@ -3,7 +3,7 @@
 //! what reading a file later adds (`--touch`). Every rule below is pinned
 //! by a recorded case in `tests/oracle/cases/claude-instructions/` (the
 //! module's contract; its README lists them). Nothing here touches the
-//! disk: the readers come in through [`Readers`].
+//! disk: the readers come in through [`LoadReaders`].
 //!
 //! **At start**, in this order, every file once:
 //! 1. the managed file (`CLAUDE.md` of the managed reader), scope
@@ -157,7 +157,7 @@ impl ExternalApproval for NoApproval {
 
 /// The readers the profile reads through, built by the composition root.
 #[derive(Clone, Copy)]
-pub struct Readers<'a> {
+pub struct LoadReaders<'a> {
     /// The workspace, confined (SPEC §3.1): every file inside the
     /// workspace is read through it.
     pub project: &'a dyn Workspace,
@@ -174,9 +174,9 @@ pub struct Readers<'a> {
 /// One run of the profile: the readers, where the agent starts, and what
 /// decides the gates.
 #[derive(Clone, Copy)]
-pub struct Setup<'a> {
+pub struct LoadSetup<'a> {
     /// Where files are read from.
-    pub readers: Readers<'a>,
+    pub readers: LoadReaders<'a>,
     /// The agent's start directory, workspace-relative (`.` or `""` for the
     /// root).
     pub at: &'a str,
@@ -208,7 +208,7 @@ pub struct ClaudeInstructions {
 /// (from the top down to `setup.at`, laid out once by the run), then what
 /// reading each of `touch` (workspace-relative paths, in order) adds.
 pub fn load_walked<'a>(
-    setup: &Setup<'a>,
+    setup: &LoadSetup<'a>,
     dirs: &[WalkDir<'a>],
     touch: &[String],
 ) -> ClaudeInstructions {

@@ -74,8 +74,8 @@ fn turn0(run: &Setup<'_>) -> Result<ProfileTurn0, ProfileError> {
         Some(file) => file,
         None => &NoApproval,
     };
-    let setup = claude::Setup {
-        readers: claude::Readers {
+    let setup = claude::LoadSetup {
+        readers: claude::LoadReaders {
             project: &*run.project,
             root: Some(&*run.parent),
             user: user.as_deref(),

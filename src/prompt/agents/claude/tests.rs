@@ -67,8 +67,8 @@ impl World {
         approval: &dyn ExternalApproval,
         touch: &[&str],
     ) -> ClaudeInstructions {
-        let setup = Setup {
-            readers: Readers {
+        let setup = LoadSetup {
+            readers: LoadReaders {
                 project: &self.project,
                 root: Some(&self.root),
                 user: Some(&self.user),

@@ -35,7 +35,7 @@
 
 use crate::diagnostic::Diagnostic;
 use crate::prompt::agents::codex::{CodexConfig, is_plain_relative};
-use crate::prompt::profile::Cut;
+use crate::prompt::profile::{Cut, NotLoaded, NotLoadedReason};
 use crate::prompt::text::{INVALID_UTF8_REPLACED, decode_lossy, whole_chars};
 use crate::prompt::walk::{Scope, WalkDir};
 use crate::workspace::{Bounded, EntryKind, WsError};
@@ -99,7 +99,7 @@ pub struct DocPart {
 
 /// Why a directory's file contributes nothing.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum LeftOutReason {
+pub enum DropReason {
     /// Empty or whitespace only. When `suppresses`, it is an override and
     /// nothing of its directory is used.
     Blank {
@@ -134,13 +134,38 @@ pub enum LeftOutReason {
 
 /// A file considered and not sent.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LeftOut {
+pub struct Dropped {
     /// The file as its reader displays it.
     pub path: String,
     /// Where it lies.
     pub scope: Scope,
     /// Why it is not sent.
-    pub reason: LeftOutReason,
+    pub reason: DropReason,
+}
+
+/// A dropped file in the profile vocabulary: the budget's three cases are
+/// all "over budget" (with the file's size), a blank file is blank
+/// whether or not it suppresses its directory.
+impl From<&Dropped> for NotLoaded {
+    fn from(dropped: &Dropped) -> Self {
+        let reason = match &dropped.reason {
+            DropReason::Blank { .. } => NotLoadedReason::Blank,
+            DropReason::CutToBlank(cut) => NotLoadedReason::OverBudget {
+                bytes: cut.kept + cut.omitted,
+            },
+            DropReason::OverBudget { size } | DropReason::Disabled { size } => {
+                NotLoadedReason::OverBudget { bytes: *size }
+            }
+            DropReason::Unusable(why) => NotLoadedReason::Unusable(why.clone()),
+            DropReason::Withheld => NotLoadedReason::Withheld,
+            DropReason::Shadowed { by } => NotLoadedReason::Shadowed { by: by.clone() },
+        };
+        NotLoaded {
+            path: dropped.path.clone(),
+            scope: dropped.scope,
+            reason,
+        }
+    }
 }
 
 /// The project chain as Codex sends it, with what was left out and why.
@@ -151,7 +176,7 @@ pub struct ProjectDocs {
     /// The contributing files, root first.
     pub parts: Vec<DocPart>,
     /// Files considered and not sent, in chain order.
-    pub left_out: Vec<LeftOut>,
+    pub left_out: Vec<Dropped>,
     /// One per cut, dropped, unusable or lossily decoded file (the preview
     /// always warns where Codex is silent), and infos for blank files.
     pub diagnostics: Vec<Diagnostic>,
@@ -205,7 +230,7 @@ pub fn project_docs(chain: &[WalkDir<'_>], config: &CodexConfig, trusted: bool) 
         if let Some(reason) = send(&mut docs, dir, name, &path, picked, &mut remaining) {
             docs.diagnostics
                 .push(left_out_diagnostic(&path, &reason, budget));
-            docs.left_out.push(LeftOut {
+            docs.left_out.push(Dropped {
                 path: path.clone(),
                 scope: dir.scope,
                 reason,
@@ -235,18 +260,18 @@ fn send(
     path: &str,
     picked: Picked,
     remaining: &mut u64,
-) -> Option<LeftOutReason> {
+) -> Option<DropReason> {
     let budget = docs.budget;
     let read = match picked {
-        Picked::Withheld => return Some(LeftOutReason::Withheld),
-        Picked::Failed(err) => return Some(LeftOutReason::Unusable(err.to_string())),
+        Picked::Withheld => return Some(DropReason::Withheld),
+        Picked::Failed(err) => return Some(DropReason::Unusable(err.to_string())),
         Picked::Read(read) => read,
     };
     if *remaining == 0 {
         return match (read.size, budget) {
             (0, _) => None,
-            (size, 0) => Some(LeftOutReason::Disabled { size }),
-            (size, _) => Some(LeftOutReason::OverBudget { size }),
+            (size, 0) => Some(DropReason::Disabled { size }),
+            (size, _) => Some(DropReason::OverBudget { size }),
         };
     }
     let kept = read.bytes.len() as u64;
@@ -257,8 +282,8 @@ fn send(
     let (content, invalid) = decode(&read.bytes, cut.is_some());
     if content.trim().is_empty() {
         return Some(match cut {
-            Some(cut) => LeftOutReason::CutToBlank(cut),
-            None => LeftOutReason::Blank {
+            Some(cut) => DropReason::CutToBlank(cut),
+            None => DropReason::Blank {
                 suppresses: name == OVERRIDE_NAME,
             },
         });
@@ -323,10 +348,10 @@ fn shadowed(dir: &WalkDir<'_>, later: &[&str], by: &str, docs: &mut ProjectDocs)
         let rel = dir.rel(name);
         if let Ok(EntryKind::File) = dir.reader.stat(&rel) {
             let path = dir.reader.display(&rel);
-            let reason = LeftOutReason::Shadowed { by: by.to_string() };
+            let reason = DropReason::Shadowed { by: by.to_string() };
             docs.diagnostics
                 .push(left_out_diagnostic(&path, &reason, docs.budget));
-            docs.left_out.push(LeftOut {
+            docs.left_out.push(Dropped {
                 path,
                 scope: dir.scope,
                 reason,
@@ -343,41 +368,41 @@ fn decode(bytes: &[u8], cut: bool) -> (String, bool) {
     (decode_lossy(bytes).into_owned(), invalid)
 }
 
-fn left_out_diagnostic(path: &str, reason: &LeftOutReason, budget: u64) -> Diagnostic {
+fn left_out_diagnostic(path: &str, reason: &DropReason, budget: u64) -> Diagnostic {
     match reason {
-        LeftOutReason::Blank { suppresses: true } => Diagnostic::info(
+        DropReason::Blank { suppresses: true } => Diagnostic::info(
             path,
             "empty or whitespace only: nothing from this directory is sent, its AGENTS.md included",
         ),
-        LeftOutReason::Blank { suppresses: false } => {
+        DropReason::Blank { suppresses: false } => {
             Diagnostic::info(path, "empty or whitespace only: contributes nothing")
         }
-        LeftOutReason::CutToBlank(cut) => Diagnostic::warning(
+        DropReason::CutToBlank(cut) => Diagnostic::warning(
             path,
             format!(
                 "Codex's {budget}-byte budget leaves only whitespace of it ({} bytes), so it is not sent; {} bytes left out",
                 cut.kept, cut.omitted
             ),
         ),
-        LeftOutReason::OverBudget { size } => Diagnostic::warning(
+        DropReason::OverBudget { size } => Diagnostic::warning(
             path,
             format!(
                 "not sent: earlier files used up Codex's {budget}-byte budget (project_doc_max_bytes); \
                  {size} bytes left out without a word from Codex"
             ),
         ),
-        LeftOutReason::Disabled { .. } => Diagnostic::info(
+        DropReason::Disabled { .. } => Diagnostic::info(
             path,
             "not sent: project_doc_max_bytes = 0 turns the project chain off",
         ),
-        LeftOutReason::Unusable(why) => {
+        DropReason::Unusable(why) => {
             Diagnostic::warning(path, format!("{why}; this directory contributes nothing"))
         }
-        LeftOutReason::Withheld => Diagnostic::info(
+        DropReason::Withheld => Diagnostic::info(
             path,
             "withheld: the workspace is not trusted, so the file is not read",
         ),
-        LeftOutReason::Shadowed { by } => Diagnostic::info(
+        DropReason::Shadowed { by } => Diagnostic::info(
             path,
             format!("not sent: {by} is this directory's one file (Codex reads one per directory)"),
         ),
@@ -545,15 +570,15 @@ mod tests {
             assert_eq!(
                 docs.left_out,
                 vec![
-                    LeftOut {
+                    Dropped {
                         path: "sub/AGENTS.override.md".into(),
                         scope: Scope::Project,
-                        reason: LeftOutReason::Blank { suppresses: true },
+                        reason: DropReason::Blank { suppresses: true },
                     },
-                    LeftOut {
+                    Dropped {
                         path: "sub/AGENTS.md".into(),
                         scope: Scope::Project,
-                        reason: LeftOutReason::Shadowed {
+                        reason: DropReason::Shadowed {
                             by: "sub/AGENTS.override.md".into()
                         },
                     }
@@ -576,10 +601,10 @@ mod tests {
         assert_eq!(docs.text().as_deref(), Some("ROOT\n"));
         assert_eq!(
             docs.left_out,
-            vec![LeftOut {
+            vec![Dropped {
                 path: "CLAUDE.md".into(),
                 scope: Scope::Project,
-                reason: LeftOutReason::Shadowed {
+                reason: DropReason::Shadowed {
                     by: "AGENTS.md".into()
                 },
             }]
@@ -610,30 +635,30 @@ mod tests {
         let root = find_root(&walk, &config().project_root_markers);
         let docs = project_docs(chain(&walk, root.as_ref()), &config(), false);
         assert_eq!(docs.text().as_deref(), Some("ABOVE\n"));
-        let reasons: Vec<(&str, &LeftOutReason)> = docs
+        let reasons: Vec<(&str, &DropReason)> = docs
             .left_out
             .iter()
             .map(|l| (l.path.as_str(), &l.reason))
             .collect();
         assert_eq!(
             reasons[0],
-            ("AGENTS.md", &LeftOutReason::Withheld),
+            ("AGENTS.md", &DropReason::Withheld),
             "blank or not: unknown"
         );
         assert_eq!(
             reasons[1],
-            ("sub/AGENTS.override.md", &LeftOutReason::Withheld)
+            ("sub/AGENTS.override.md", &DropReason::Withheld)
         );
         assert_eq!(
             reasons[2],
             (
                 "sub/AGENTS.md",
-                &LeftOutReason::Shadowed {
+                &DropReason::Shadowed {
                     by: "sub/AGENTS.override.md".into()
                 }
             )
         );
-        assert!(matches!(reasons[3].1, LeftOutReason::Unusable(_)));
+        assert!(matches!(reasons[3].1, DropReason::Unusable(_)));
         assert_eq!(reasons.len(), 4);
     }
 
@@ -647,7 +672,7 @@ mod tests {
         assert_eq!(docs.text().as_deref(), Some("ROOT\n\n\nAB\n"));
         assert_eq!(
             docs.left_out[0].reason,
-            LeftOutReason::Blank { suppresses: false }
+            DropReason::Blank { suppresses: false }
         );
     }
 
@@ -734,10 +759,10 @@ mod tests {
         );
         assert_eq!(
             docs.left_out,
-            vec![LeftOut {
+            vec![Dropped {
                 path: "a/b/AGENTS.md".into(),
                 scope: Scope::Project,
-                reason: LeftOutReason::OverBudget { size: 5_000 },
+                reason: DropReason::OverBudget { size: 5_000 },
             }]
         );
         let warned: Vec<_> = docs
@@ -756,10 +781,7 @@ mod tests {
         let docs = docs(&ws, "sub", &config());
         assert_eq!(docs.parts.len(), 1);
         assert_eq!(docs.parts[0].cut, None);
-        assert_eq!(
-            docs.left_out[0].reason,
-            LeftOutReason::OverBudget { size: 4 }
-        );
+        assert_eq!(docs.left_out[0].reason, DropReason::OverBudget { size: 4 });
     }
 
     #[test]
@@ -796,7 +818,7 @@ mod tests {
         assert_eq!(docs.text().unwrap(), sized("ROOT", 30) + "\n\nAB-TEN...\n");
         assert_eq!(
             docs.left_out[0].reason,
-            LeftOutReason::CutToBlank(Cut {
+            DropReason::CutToBlank(Cut {
                 kept: 20,
                 omitted: 27
             })
@@ -812,7 +834,7 @@ mod tests {
         };
         let docs = docs(&ws, "", &off);
         assert_eq!(docs.text(), None);
-        assert_eq!(docs.left_out[0].reason, LeftOutReason::Disabled { size: 5 });
+        assert_eq!(docs.left_out[0].reason, DropReason::Disabled { size: 5 });
     }
 
     // Unix only: makes symbolic links with std::os::unix (Windows links need privileges the test cannot assume).
@@ -832,10 +854,7 @@ mod tests {
         let project = OsWorkspace::new(&ws, LinkPolicy::Confine);
         let docs = docs_with(Some(&parent), &project, "sub", &config());
         assert_eq!(docs.text().as_deref(), Some("SUB\n"));
-        assert!(matches!(
-            docs.left_out[0].reason,
-            LeftOutReason::Unusable(_)
-        ));
+        assert!(matches!(docs.left_out[0].reason, DropReason::Unusable(_)));
         assert!(!format!("{docs:?}").contains("S3CRET"));
     }
 
@@ -850,7 +869,7 @@ mod tests {
         let reasons: Vec<_> = docs
             .left_out
             .iter()
-            .map(|l| matches!(l.reason, LeftOutReason::Unusable(_)))
+            .map(|l| matches!(l.reason, DropReason::Unusable(_)))
             .collect();
         assert_eq!(reasons, vec![true, true]);
     }

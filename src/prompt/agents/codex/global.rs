@@ -15,7 +15,7 @@
 
 use crate::diagnostic::Diagnostic;
 use crate::limits;
-use crate::prompt::agents::codex::chain::{AGENTS_NAME, LeftOut, LeftOutReason, OVERRIDE_NAME};
+use crate::prompt::agents::codex::chain::{AGENTS_NAME, DropReason, Dropped, OVERRIDE_NAME};
 use crate::prompt::text::{INVALID_UTF8_REPLACED, decode_read};
 use crate::prompt::walk::Scope;
 use crate::workspace::{Workspace, WsError};
@@ -35,7 +35,7 @@ pub struct GlobalReport {
     /// The file sent, if any.
     pub doc: Option<GlobalDoc>,
     /// Names present but not used (blank or unusable).
-    pub left_out: Vec<LeftOut>,
+    pub left_out: Vec<Dropped>,
     /// Why each was passed over; a cut or lossy decode of the one used.
     pub diagnostics: Vec<Diagnostic>,
 }
@@ -57,10 +57,10 @@ pub fn global_doc(codex_home: &dyn Workspace) -> GlobalReport {
                     &path,
                     format!("{err}; not used for Codex's global instructions"),
                 ));
-                report.left_out.push(LeftOut {
+                report.left_out.push(Dropped {
                     path,
                     scope: Scope::User,
-                    reason: LeftOutReason::Unusable(err.to_string()),
+                    reason: DropReason::Unusable(err.to_string()),
                 });
                 continue;
             }
@@ -74,10 +74,10 @@ pub fn global_doc(codex_home: &dyn Workspace) -> GlobalReport {
                 &path,
                 "empty or whitespace only: not used for Codex's global instructions",
             ));
-            report.left_out.push(LeftOut {
+            report.left_out.push(Dropped {
                 path,
                 scope: Scope::User,
-                reason: LeftOutReason::Blank { suppresses: false },
+                reason: DropReason::Blank { suppresses: false },
             });
             continue;
         }
@@ -142,7 +142,7 @@ mod tests {
         assert_eq!(report.doc.unwrap().content, "AGENTS");
         assert_eq!(
             report.left_out[0].reason,
-            LeftOutReason::Blank { suppresses: false }
+            DropReason::Blank { suppresses: false }
         );
     }
 

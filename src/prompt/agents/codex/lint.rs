@@ -6,7 +6,7 @@
 
 use crate::prompt::agents::codex::CodexConfig;
 use crate::prompt::agents::codex::chain::{
-    self, AGENTS_NAME, LeftOutReason, OVERRIDE_NAME, find_root, project_docs,
+    self, AGENTS_NAME, DropReason, OVERRIDE_NAME, find_root, project_docs,
 };
 use crate::prompt::agents::codex::skill_meta::{Unlisted, front_block};
 use crate::prompt::agents::codex::skills::{
@@ -198,12 +198,12 @@ fn budget(lint: &Lint<'_>, out: &mut Out) {
         }
         for left in &docs.left_out {
             let message = match &left.reason {
-                LeftOutReason::OverBudget { size } => format!(
+                DropReason::OverBudget { size } => format!(
                     "Codex drops this file ({size} bytes): the files above it in the AGENTS.md \
                      chain use up its {budget}-byte budget (project_doc_max_bytes), without a \
                      word"
                 ),
-                LeftOutReason::CutToBlank(cut) => format!(
+                DropReason::CutToBlank(cut) => format!(
                     "Codex drops this file: the {} bytes its {budget}-byte budget leaves are \
                      whitespace, and {} bytes are left out, without a word",
                     cut.kept, cut.omitted

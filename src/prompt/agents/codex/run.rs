@@ -19,8 +19,7 @@ use std::sync::Arc;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::prompt::agents::codex::catalog::CodexSkills;
 use crate::prompt::agents::codex::chain::{
-    AGENTS_NAME, LeftOut, LeftOutReason, OVERRIDE_NAME, Root, candidate_names, chain, find_root,
-    project_docs,
+    AGENTS_NAME, Dropped, OVERRIDE_NAME, Root, candidate_names, chain, find_root, project_docs,
 };
 use crate::prompt::agents::codex::config::{self, ConfigRead};
 use crate::prompt::agents::codex::global::global_doc;
@@ -29,7 +28,7 @@ use crate::prompt::agents::codex::{CodexConfig, instructions_text};
 use crate::prompt::profile::catalog::Catalog;
 use crate::prompt::profile::seam::{ProfileError, ProfileRun, Setup, touch_adds_nothing_for};
 use crate::prompt::profile::{
-    NotLoaded, NotLoadedReason, Part, PartKind, ProfileMessage, ProfileTurn0, Searched, SearchedDir,
+    NotLoaded, Part, PartKind, ProfileMessage, ProfileTurn0, Searched, SearchedDir,
 };
 use crate::prompt::turn0::Provenance;
 use crate::prompt::walk::{Scope, WalkDir, walk};
@@ -129,7 +128,7 @@ fn turn0(setup: &Setup<'_>, layout: &Layout<'_>) -> Result<ProfileTurn0, Profile
     let global = codex_home.as_deref().map(global_doc);
 
     let mut parts = Vec::new();
-    let mut left_out: Vec<&LeftOut> = Vec::new();
+    let mut left_out: Vec<&Dropped> = Vec::new();
     if let Some(global) = &global {
         turn0.diagnostics.extend(global.diagnostics.iter().cloned());
         left_out.extend(&global.left_out);
@@ -152,7 +151,7 @@ fn turn0(setup: &Setup<'_>, layout: &Layout<'_>) -> Result<ProfileTurn0, Profile
         content: doc.content.clone(),
         cut: doc.cut,
     }));
-    turn0.not_loaded = left_out.into_iter().map(not_loaded).collect();
+    turn0.not_loaded = left_out.into_iter().map(NotLoaded::from).collect();
 
     let global_text = global
         .as_ref()
@@ -168,27 +167,6 @@ fn turn0(setup: &Setup<'_>, layout: &Layout<'_>) -> Result<ProfileTurn0, Profile
     turn0.searched = searched(setup, codex_home.as_deref(), chain, root, config);
     touch_adds_nothing_for(&SPEC, setup.touch, &mut turn0);
     Ok(turn0)
-}
-
-/// A file the domain left out, in the profile vocabulary.
-fn not_loaded(left_out: &LeftOut) -> NotLoaded {
-    let reason = match &left_out.reason {
-        LeftOutReason::Blank { .. } => NotLoadedReason::Blank,
-        LeftOutReason::CutToBlank(cut) => NotLoadedReason::OverBudget {
-            bytes: cut.kept + cut.omitted,
-        },
-        LeftOutReason::OverBudget { size } | LeftOutReason::Disabled { size } => {
-            NotLoadedReason::OverBudget { bytes: *size }
-        }
-        LeftOutReason::Unusable(why) => NotLoadedReason::Unusable(why.clone()),
-        LeftOutReason::Withheld => NotLoadedReason::Withheld,
-        LeftOutReason::Shadowed { by } => NotLoadedReason::Shadowed { by: by.clone() },
-    };
-    NotLoaded {
-        path: left_out.path.clone(),
-        scope: left_out.scope,
-        reason,
-    }
 }
 
 /// `""` (the workspace root) as `.`, any other directory as it is.

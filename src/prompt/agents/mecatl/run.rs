@@ -69,7 +69,11 @@ fn turn0(setup: &Setup<'_>) -> Result<ProfileTurn0, ProfileError> {
     let mut turn0 = ProfileTurn0 {
         messages: messages.into_iter().map(message).collect(),
         touch: Vec::new(),
-        not_loaded: left_out.iter().map(not_loaded).chain(shadowed).collect(),
+        not_loaded: left_out
+            .iter()
+            .map(NotLoaded::from)
+            .chain(shadowed)
+            .collect(),
         diagnostics,
         searched: searched(&*setup.project),
         // The engine's rules are `rules list`'s own; under compare they are
@@ -153,27 +157,29 @@ fn scope_of(path: &str) -> Scope {
     }
 }
 
-/// Something the engine's sources left out, as a file not loaded.
-fn not_loaded(fact: &LeftOut) -> NotLoaded {
-    let path = fact
-        .source
-        .clone()
-        .or_else(|| fact.name.clone())
-        .unwrap_or_else(|| fact.provenance.as_str().to_string());
-    let reason = match &fact.reason {
-        LeftOutReason::Withheld => NotLoadedReason::Withheld,
-        LeftOutReason::DroppedAtCap => NotLoadedReason::PastCap,
-        LeftOutReason::Rejected(rejection) if **rejection == Rejection::Blank => {
-            NotLoadedReason::Blank
+/// What a source of the engine left out, in the profile vocabulary.
+impl From<&LeftOut> for NotLoaded {
+    fn from(fact: &LeftOut) -> Self {
+        let path = fact
+            .source
+            .clone()
+            .or_else(|| fact.name.clone())
+            .unwrap_or_else(|| fact.provenance.as_str().to_string());
+        let reason = match &fact.reason {
+            LeftOutReason::Withheld => NotLoadedReason::Withheld,
+            LeftOutReason::DroppedAtCap => NotLoadedReason::PastCap,
+            LeftOutReason::Rejected(rejection) if **rejection == Rejection::Blank => {
+                NotLoadedReason::Blank
+            }
+            LeftOutReason::Rejected(rejection) => NotLoadedReason::Unusable(rejection.to_string()),
+            LeftOutReason::Unreadable { cause } => NotLoadedReason::Unusable(cause.clone()),
+            LeftOutReason::NotFound => NotLoadedReason::Missing,
+        };
+        NotLoaded {
+            scope: scope_of(&path),
+            path,
+            reason,
         }
-        LeftOutReason::Rejected(rejection) => NotLoadedReason::Unusable(rejection.to_string()),
-        LeftOutReason::Unreadable { cause } => NotLoadedReason::Unusable(cause.clone()),
-        LeftOutReason::NotFound => NotLoadedReason::Missing,
-    };
-    NotLoaded {
-        scope: scope_of(&path),
-        path,
-        reason,
     }
 }
 
@@ -321,7 +327,7 @@ mod tests {
             fact("/s.md", LeftOutReason::NotFound),
         ]
         .iter()
-        .map(not_loaded)
+        .map(NotLoaded::from)
         .map(|n| (n.path, n.scope, n.reason.phrase()))
         .collect();
         let expected = [

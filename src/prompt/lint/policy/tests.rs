@@ -119,12 +119,13 @@ fn an_override_cannot_enable_a_disabled_code() {
 
 #[test]
 fn errors_have_a_line_and_column() {
+    let known: Vec<&str> = crate::prompt::agents::names().collect();
     assert_eq!(
-        error("[lint]\nagents = [\"claude\", \"gemini\"]\n"),
+        error("[lint]\nagents = [\"claude\", \"zed\"]\n"),
         (
             2,
             21,
-            "unknown agent \"gemini\"; known agents: mecatl, claude, codex".to_string()
+            format!("unknown agent \"zed\"; known agents: {}", known.join(", "))
         )
     );
     assert_eq!(

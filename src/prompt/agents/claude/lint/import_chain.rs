@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 use crate::limits;
 use crate::prompt::agents::claude::{names, switches_fallback_off};
 use crate::prompt::command::claude_dialect::split_frontmatter;
-use crate::prompt::imports::{Bounds, Candidate, Loaded, NotLoaded, Origin, candidates, scan};
+use crate::prompt::imports::{Bounds, Candidate, Loaded, Origin, Refusal, candidates, scan};
 use crate::prompt::lint::codes::Code;
 use crate::prompt::lint::report::{Doc, DocKind, Lint, Out, line_at, quote};
 use crate::prompt::lint::survey::is_within;
@@ -192,7 +192,7 @@ impl Chain<'_> {
             )
         };
         match candidate.refused {
-            Some(NotLoaded::TooDeep) => {
+            Some(Refusal::TooDeep) => {
                 return Judged::Finding(
                     Code::ImportTooDeep,
                     format!(
@@ -204,8 +204,8 @@ impl Chain<'_> {
                     ),
                 );
             }
-            Some(NotLoaded::OutsideWorkspace) => return external(),
-            Some(NotLoaded::External) => return outside_start(),
+            Some(Refusal::OutsideWorkspace) => return external(),
+            Some(Refusal::External) => return outside_start(),
             Some(_) => return Judged::Quiet,
             None => {}
         }
