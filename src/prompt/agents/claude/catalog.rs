@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 
 use crate::prompt::command::claude_catalog::{
     Attachment, ClaudeEntry, ClaudeExpansion, ClaudeFile, ClaudeFiles, ClaudeListing,
-    ClaudeResolution, ExpandEnv, Placeholder, SkillsListing, cannot_invoke_claude, claude_dirs,
+    ClaudeResolution, ExpandEnv, Placeholder, SkillsListing, cannot_invoke_claude, claude_dirs_on,
     expand_claude, list_claude, parse_claude_invocation, resolve_claude, skills_listing,
 };
 use crate::prompt::command::claude_listing::Kind;
@@ -27,8 +27,7 @@ use crate::prompt::profile::{NotLoaded, NotLoadedReason, ProfileTurn0};
 use crate::prompt::text::{aligned_columns, cell, one_line};
 use crate::prompt::tiers::{Fate, Losers, ReadPolicy, SearchDir};
 use crate::prompt::turn0::ReadFault;
-use crate::prompt::walk::InvalidAt;
-use crate::prompt::walk::Scope;
+use crate::prompt::walk::{Scope, WalkDir};
 use crate::workspace::Workspace;
 
 /// The Claude Code command and skill directories of one run.
@@ -49,26 +48,27 @@ impl std::fmt::Debug for ClaudeCatalog {
 }
 
 impl ClaudeCatalog {
-    /// The directories of a run started in `at` (workspace-relative) in the
-    /// workspace read by `project` (withheld unless `trusted`), with the
-    /// user's `config_dir` (`$CLAUDE_CONFIG_DIR`) when there is one; its
-    /// skills listing fills at most `budget` characters.
+    /// The directories of a run started in `at` (workspace-relative, the
+    /// walk to it `walked`) in the workspace read by `project` (withheld
+    /// unless `trusted`), with the user's `config_dir`
+    /// (`$CLAUDE_CONFIG_DIR`) when there is one; its skills listing fills
+    /// at most `budget` characters.
     pub fn new(
         project: Arc<dyn Workspace>,
-        at: &str,
+        (at, walked): (&str, &[WalkDir<'_>]),
         trusted: bool,
         config_dir: Option<Arc<dyn Workspace>>,
         budget: usize,
-    ) -> Result<Self, InvalidAt> {
-        Ok(Self {
-            dirs: claude_dirs(project.clone(), at, !trusted, config_dir)?,
+    ) -> Self {
+        Self {
+            dirs: claude_dirs_on(project.clone(), walked, !trusted, config_dir),
             env: ExpandEnv {
                 project,
                 at: at.to_string(),
                 trusted,
             },
             budget,
-        })
+        }
     }
 
     /// The directories searched, highest precedence first.

@@ -251,7 +251,7 @@ impl Profile for Claude {
     }
 
     fn open<'a>(&self, setup: &'a seam::Setup<'a>) -> Box<dyn ProfileRun + 'a> {
-        Box::new(run::ClaudeRun { setup })
+        Box::new(run::ClaudeRun::new(setup))
     }
 
     fn lint(&self) -> Option<&'static dyn LintHooks> {

@@ -13,6 +13,7 @@
 //! - Without a home directory, `@~/` imports lead nowhere a project file
 //!   may reach, and there are no user files, auto-memory or approval.
 
+use std::cell::OnceCell;
 use std::ffi::OsStr;
 use std::path::Path;
 
@@ -34,13 +35,34 @@ use crate::workspace::Workspace;
 
 /// Claude Code over one workspace.
 pub(super) struct ClaudeRun<'a> {
-    pub(super) setup: &'a Setup<'a>,
+    setup: &'a Setup<'a>,
+    walked: OnceCell<Vec<WalkDir<'a>>>,
+}
+
+impl<'a> ClaudeRun<'a> {
+    pub(super) fn new(setup: &'a Setup<'a>) -> Self {
+        Self {
+            setup,
+            walked: OnceCell::new(),
+        }
+    }
+
+    /// The walk from `/` to `--at`, made on first use: the instruction
+    /// files and the command directories are looked for along the same one.
+    fn walked(&self) -> Result<&[WalkDir<'a>], ProfileError> {
+        if let Some(walked) = self.walked.get() {
+            return Ok(walked);
+        }
+        let setup = self.setup;
+        let walked = walk(Some(&*setup.parent), &*setup.project, setup.at)?;
+        Ok(self.walked.get_or_init(|| walked))
+    }
 }
 
 impl ProfileRun for ClaudeRun<'_> {
     /// Claude Code's turn 0 for this run (SPEC §14.3), from one walk.
     fn turn0(&self) -> Result<ProfileTurn0, ProfileError> {
-        turn0(self.setup)
+        turn0(self.setup, self.walked()?)
     }
 
     /// Its commands and skills (SPEC §14.5), the skills listing fitted to
@@ -54,15 +76,15 @@ impl ProfileRun for ClaudeRun<'_> {
         let var = (setup.var)(BUDGET_VAR).and_then(OsStr::to_str);
         Ok(Box::new(ClaudeCatalog::new(
             setup.project.clone(),
-            setup.at,
+            (setup.at, self.walked()?),
             setup.trusted,
             (setup.homes)(&CONFIG_HOME),
             claude_listing::budget(window, var),
-        )?))
+        )))
     }
 }
 
-fn turn0(run: &Setup<'_>) -> Result<ProfileTurn0, ProfileError> {
+fn turn0(run: &Setup<'_>, walked: &[WalkDir<'_>]) -> Result<ProfileTurn0, ProfileError> {
     let user = (run.homes)(&CONFIG_HOME);
     let managed = (run.homes)(&MANAGED_HOME);
     let home = run.home.map(Path::to_path_buf).unwrap_or_default();
@@ -86,14 +108,13 @@ fn turn0(run: &Setup<'_>) -> Result<ProfileTurn0, ProfileError> {
         trusted: run.trusted,
         approval,
     };
-    let walked = walk(Some(&*run.parent), &*run.project, run.at)?;
-    let loaded = claude::load_walked(&setup, &walked, run.touch);
+    let loaded = claude::load_walked(&setup, walked, run.touch);
     let mut turn0 = ProfileTurn0 {
         touch: loaded.touch,
         not_loaded: loaded.not_loaded,
         diagnostics: loaded.diagnostics,
         rules: loaded.rules,
-        searched: searched(run, &walked, user.as_deref(), managed.as_deref()),
+        searched: searched(run, walked, user.as_deref(), managed.as_deref()),
         ..ProfileTurn0::default()
     };
     if !loaded.parts.is_empty() {

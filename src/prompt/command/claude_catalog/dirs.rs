@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use crate::diagnostic::Severity;
 use crate::prompt::tiers::{Layout, SearchDir, Tier, Words};
-use crate::prompt::walk::{InvalidAt, walk};
+use crate::prompt::walk::{InvalidAt, Scope, WalkDir, walk};
 use crate::workspace::{Workspace, join};
 
 /// The skills directory below a project directory or the config directory.
@@ -37,10 +37,23 @@ pub fn claude_dirs<'r>(
     withheld: bool,
     user: Option<Arc<dyn Workspace + 'r>>,
 ) -> Result<Vec<SearchDir<'r>>, InvalidAt> {
-    let chain: Vec<String> = walk(None, project.as_ref(), at)?
-        .into_iter()
+    let walked = walk(None, project.as_ref(), at)?;
+    Ok(claude_dirs_on(project.clone(), &walked, withheld, user))
+}
+
+/// [`claude_dirs`] for a start directory already walked (`walked`, top
+/// first; only its workspace directories count).
+pub fn claude_dirs_on<'r>(
+    project: Arc<dyn Workspace + 'r>,
+    walked: &[WalkDir<'_>],
+    withheld: bool,
+    user: Option<Arc<dyn Workspace + 'r>>,
+) -> Vec<SearchDir<'r>> {
+    let chain: Vec<&str> = walked
+        .iter()
         .rev()
-        .map(|dir| dir.dir)
+        .filter(|dir| dir.scope == Scope::Project)
+        .map(|dir| dir.dir.as_str())
         .collect();
     let mut dirs = Vec::with_capacity(2 * chain.len() + 2);
     for (layout, user_dir, project_dir) in [
@@ -58,5 +71,5 @@ pub fn claude_dirs<'r>(
             );
         }
     }
-    Ok(dirs)
+    dirs
 }
