@@ -23,62 +23,9 @@
 //!   lacks): editors validate TOML against it;
 //! - `UPDATE_SCHEMAS=1 cargo test --lib json_schema` rewrites the files.
 
-use schemars::{Schema, json_schema};
+pub(crate) mod closed;
 
-/// The schema of an object whose every property is always present and
-/// which has no other: the shape of a hand-written `Serialize` impl.
-pub(crate) fn closed_object(description: &str, properties: Vec<(&str, Schema)>) -> Schema {
-    let required: Vec<&str> = properties.iter().map(|(name, _)| *name).collect();
-    let properties: serde_json::Map<String, serde_json::Value> = properties
-        .into_iter()
-        .map(|(name, schema)| (name.to_string(), schema.to_value()))
-        .collect();
-    json_schema!({
-        "description": description,
-        "type": "object",
-        "properties": properties,
-        "required": required,
-        "additionalProperties": false,
-    })
-}
-
-/// `JsonSchema` for a type whose `Serialize` is written by hand: a
-/// [`closed_object`] of the listed properties, each given as
-/// `"name": Type` (that type's schema), `"name" = "description"` (a
-/// string) or `"name" => ["word", …]` (one of those strings).
-macro_rules! closed_schema {
-    ($type:ident $(<$lifetime:lifetime>)?, $description:literal, {
-        $($name:literal $(: $ty:ty)? $(= $text:literal)? $(=> [$($word:literal),+])?),+ $(,)?
-    }) => {
-        impl schemars::JsonSchema for $type $(<$lifetime>)? {
-            fn schema_name() -> std::borrow::Cow<'static, str> {
-                stringify!($type).into()
-            }
-
-            fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-                $crate::json_schema::closed_object(
-                    $description,
-                    vec![$((
-                        $name,
-                        $crate::json_schema::closed_schema!(
-                            @field generator $(: $ty)? $(= $text)? $(=> [$($word),+])?
-                        ),
-                    )),+],
-                )
-            }
-        }
-    };
-    (@field $generator:ident : $ty:ty) => {
-        $generator.subschema_for::<$ty>()
-    };
-    (@field $generator:ident = $text:literal) => {
-        schemars::json_schema!({"type": "string", "description": $text})
-    };
-    (@field $generator:ident => [$($word:literal),+]) => {
-        schemars::json_schema!({"enum": [$($word),+]})
-    };
-}
-pub(crate) use closed_schema;
+use schemars::Schema;
 
 /// One JSON document the binary prints: its file under `schemas/`, the
 /// command lines that print it, the `schema` tag it carries, and the type

@@ -24,7 +24,7 @@ use crate::cli::context::with_context_diagnostics;
 use crate::cli::context::{Context, Format};
 use crate::cli::error::{CliError, Status};
 use crate::cli::output::{self, DocHead};
-use crate::cli::profile::with_catalog;
+use crate::cli::run_profile::with_catalog;
 use crate::diagnostic::Diagnostic;
 use crate::prompt::profile::catalog::CatalogRow;
 

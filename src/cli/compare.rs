@@ -347,7 +347,7 @@ impl Serialize for FileView<'_> {
 }
 
 #[cfg(test)]
-crate::json_schema::closed_schema!(FileView<'_>, "A row: a file, and what each agent makes of it.", {
+crate::json_schema::closed::closed_schema!(FileView<'_>, "A row: a file, and what each agent makes of it.", {
     "path" = "Named like a part's path.",
     "scope": crate::prompt::profile::Scope,
     "per_agent": PerAgent<'static, Cell>,

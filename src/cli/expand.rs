@@ -15,7 +15,7 @@ use crate::cli::context::with_context_diagnostics;
 use crate::cli::context::{Context, Format};
 use crate::cli::error::{CliError, Status};
 use crate::cli::output::{self, DocHead};
-use crate::cli::profile::with_catalog;
+use crate::cli::run_profile::with_catalog;
 use crate::diagnostic::Diagnostic;
 use crate::limits::MAX_EXPAND_STDIN_BYTES;
 use crate::prompt::command::{Expansion, NotExpanded};

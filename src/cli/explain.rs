@@ -35,8 +35,9 @@ use crate::cli::context::{Context, Format};
 use crate::cli::error::{CliError, Status};
 use crate::cli::output::{self, DocHead};
 use crate::cli::profile::fate::{self, FileFate};
-use crate::cli::profile::{ProfileArgs, profile_turn0, with_catalog};
+use crate::cli::profile::{ProfileArgs, profile_turn0};
 use crate::cli::readers::Readers;
+use crate::cli::run_profile::with_catalog;
 use crate::cli::sources::rule_dirs;
 use crate::diagnostic::Diagnostic;
 use crate::prompt::profile::Agent;
@@ -161,7 +162,7 @@ impl Serialize for CandidateView {
 }
 
 #[cfg(test)]
-crate::json_schema::closed_schema!(CandidateView, "One place that could hold the name: the file there and what became of it.", {
+crate::json_schema::closed::closed_schema!(CandidateView, "One place that could hold the name: the file there and what became of it.", {
     "source" = "The file, as its reader displays it.",
     "tier": Tier,
     "trust" => ["trusted", "untrusted", "not gated"],

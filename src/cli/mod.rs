@@ -40,6 +40,7 @@ pub mod profile;
 pub mod provider;
 pub mod readers;
 pub mod rules;
+pub mod run_profile;
 pub mod snapshot;
 pub mod sources;
 pub mod stats;

@@ -19,18 +19,13 @@
 
 pub mod fate;
 
-use std::path::PathBuf;
-
 use crate::cli::args::{ListingArgs, TouchArgs};
 use crate::cli::context::{Context, with_context_diagnostics};
 use crate::cli::error::CliError;
 use crate::cli::readers::Readers;
-use crate::cli::sources::engine_catalog;
-use crate::cli::turn0::{Turn0Args, engine_report};
+use crate::cli::run_profile::with_run;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::prompt::compare::Offered;
-use crate::prompt::profile::catalog::Catalog;
-use crate::prompt::profile::seam::{HomeDir, ProfileRun, Setup};
 use crate::prompt::profile::{Agent, ProfileTurn0};
 
 /// What a profile's turn 0 is asked for, resolved against the context.
@@ -103,7 +98,8 @@ pub fn agent_run(
     agent: Agent,
     args: &ProfileArgs,
 ) -> Result<AgentRun, CliError> {
-    with_run(readers, agent, args, &[], |run| {
+    let touch = (&args.touch[..], args.context_window);
+    with_run(readers, agent, touch, &[], |run| {
         let mut turn0 = run.turn0()?;
         let offered = run.catalog()?.add_listing(&mut turn0)?;
         if turn0.messages.is_empty() && !turn0.withheld_any() {
@@ -118,50 +114,4 @@ pub fn agent_run(
         }
         Ok(AgentRun { turn0, offered })
     })
-}
-
-/// The catalog of the run's profile (`ctx.agent`), read through the run's
-/// plain readers, handed to `f`. `--commands-dir` replaces the engine's
-/// directories and is a usage error under another profile.
-pub fn with_catalog<R>(
-    ctx: &Context,
-    commands_dirs: &[PathBuf],
-    f: impl FnOnce(&dyn Catalog) -> Result<R, CliError>,
-) -> Result<R, CliError> {
-    let args = ProfileArgs::default();
-    with_run(&Readers::new(ctx), ctx.agent, &args, commands_dirs, |run| {
-        f(&*run.catalog()?)
-    })
-}
-
-/// Opens `agent`'s run over `readers` (the run's readers, homes, options
-/// and the engine's pipeline, with `commands_dirs` as the engine's command
-/// directories when given) and hands it to `f`.
-fn with_run<R>(
-    readers: &Readers<'_>,
-    agent: Agent,
-    args: &ProfileArgs,
-    commands_dirs: &[PathBuf],
-    f: impl FnOnce(&dyn ProfileRun) -> Result<R, CliError>,
-) -> Result<R, CliError> {
-    let ctx = readers.context();
-    let engine_commands = engine_catalog(readers, agent, commands_dirs)?;
-    let homes = |home: &HomeDir| readers.home_of(home);
-    let var = |name: &str| ctx.env.var(name);
-    let engine = || engine_report(readers, &Turn0Args::default());
-    let engine_catalog = || -> Box<dyn Catalog> { Box::new(engine_commands.clone()) };
-    let setup = Setup {
-        project: readers.project_shared(),
-        parent: readers.parent_shared(),
-        homes: &homes,
-        var: &var,
-        home: ctx.locations.home.as_deref(),
-        at: &ctx.at,
-        trusted: ctx.trust.trusted,
-        touch: &args.touch,
-        context_window: args.context_window,
-        engine: &engine,
-        engine_catalog: &engine_catalog,
-    };
-    f(&*agent.profile().open(&setup))
 }

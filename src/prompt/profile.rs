@@ -142,7 +142,7 @@ impl Serialize for Part {
 }
 
 #[cfg(test)]
-crate::json_schema::closed_schema!(Part, "One part of a profile's message: one file, as the agent sends it.", {
+crate::json_schema::closed::closed_schema!(Part, "One part of a profile's message: one file, as the agent sends it.", {
     "path" = "Workspace-relative for project and local files, absolute otherwise.",
     "scope": Scope,
     "kind": PartKind,
@@ -313,7 +313,7 @@ impl Serialize for NotLoaded {
 }
 
 #[cfg(test)]
-crate::json_schema::closed_schema!(NotLoaded, "A file a profile considered and did not load.", {
+crate::json_schema::closed::closed_schema!(NotLoaded, "A file a profile considered and did not load.", {
     "path" = "The file, named like a part's path.",
     "scope": Scope,
     "reason" = "Why, in words (`withheld: untrusted`, `over budget (N bytes)`, …).",
@@ -412,7 +412,7 @@ impl Serialize for ProfileRule {
 }
 
 #[cfg(test)]
-crate::json_schema::closed_schema!(ProfileRule, "A rule file a profile found, in the order the agent reads them.", {
+crate::json_schema::closed::closed_schema!(ProfileRule, "A rule file a profile found, in the order the agent reads them.", {
     "path" = "The file, named like a part's path.",
     "scope": Scope,
     "loads" => ["start", "lazy", "skipped"],
@@ -449,23 +449,20 @@ impl ProfileTurn0 {
     }
 }
 
+/// Why a profile could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum ProfileError {
+    /// `--at` names no directory of the workspace (a usage error).
+    #[error(transparent)]
+    InvalidAt(#[from] crate::prompt::walk::InvalidAt),
+    /// A file that must be read could not be.
+    #[error(transparent)]
+    ReadFault(#[from] crate::prompt::turn0::ReadFault),
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn agents_parse_by_name_and_refuse_others() {
-        for agent in Agent::ALL {
-            assert_eq!(agent.as_str().parse::<Agent>(), Ok(agent));
-        }
-        let err = "zed".parse::<Agent>().unwrap_err();
-        let known: Vec<&str> = crate::prompt::agents::names().collect();
-        assert_eq!(
-            err.to_string(),
-            format!("unknown agent \"zed\"; known agents: {}", known.join(", "))
-        );
-        assert!(known.starts_with(&["mecatl", "claude", "codex"]));
-    }
 
     #[test]
     fn parts_serialize_in_the_spec_shape() {

@@ -186,3 +186,17 @@ fn every_profile_names_its_instruction_files_each_once() {
         assert_eq!(unique.len(), names.len(), "{}", spec.name);
     }
 }
+
+#[test]
+fn agents_parse_by_name_and_refuse_others() {
+    for agent in Agent::ALL {
+        assert_eq!(agent.as_str().parse::<Agent>(), Ok(agent));
+    }
+    let err = "zed".parse::<Agent>().unwrap_err();
+    let known: Vec<&str> = names().collect();
+    assert_eq!(
+        err.to_string(),
+        format!("unknown agent \"zed\"; known agents: {}", known.join(", "))
+    );
+    assert!(known.starts_with(&["mecatl", "claude", "codex"]));
+}

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::limits;
+use crate::prompt::agents::files::CLAUDE_COMMANDS_DIR;
 use crate::prompt::command::command_frontmatter::misplaced_frontmatter;
 use crate::prompt::divergence;
 use crate::prompt::text::{INVALID_UTF8_REPLACED, decode_read};
@@ -15,7 +16,7 @@ use crate::prompt::tiers::{
 use crate::workspace::{EntryKind, Workspace};
 
 /// The default project command directories, highest precedence first.
-pub const DEFAULT_COMMAND_DIRS: [&str; 2] = [".mecatl/commands", ".claude/commands"];
+pub const DEFAULT_COMMAND_DIRS: [&str; 2] = [".mecatl/commands", CLAUDE_COMMANDS_DIR];
 
 /// How command files are named in diagnostics; a refused symlink or a
 /// file name that is not UTF-8 is a warning (SPEC §5.5: "not found" plus a

@@ -8,6 +8,7 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
+use crate::prompt::agents::files::{CLAUDE_COMMANDS_DIR, CLAUDE_SKILLS_DIR};
 use crate::prompt::command::{claude_catalog, claude_dialect, claude_listing};
 use crate::prompt::divergence::{ArgumentFates, shell_fate};
 use crate::prompt::lint::Code;
@@ -87,8 +88,8 @@ fn command(doc: &Doc, out: &mut Out) {
 /// directories (observed) — and every command that loses to a skill is
 /// reported once.
 fn shadowed_by_skills(lint: &Lint<'_>, out: &mut Out) {
-    let skills: Vec<&str> = lint.survey.dirs_ending(".claude/skills").collect();
-    let commands: Vec<&str> = lint.survey.dirs_ending(".claude/commands").collect();
+    let skills: Vec<&str> = lint.survey.dirs_ending(CLAUDE_SKILLS_DIR).collect();
+    let commands: Vec<&str> = lint.survey.dirs_ending(CLAUDE_COMMANDS_DIR).collect();
     if skills.is_empty() || commands.is_empty() {
         return;
     }

@@ -23,8 +23,8 @@ use serde_json::{Map, Value};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::prompt::command::{Expansion, NotExpanded};
 use crate::prompt::compare::Offered;
+use crate::prompt::profile::ProfileError;
 use crate::prompt::profile::ProfileTurn0;
-use crate::prompt::profile::seam::ProfileError;
 use crate::prompt::tiers::{Fate, NameResolution, SearchDir, Tier};
 use crate::prompt::walk::Scope;
 

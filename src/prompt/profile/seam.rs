@@ -19,11 +19,11 @@ use std::sync::Arc;
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::prompt::lint::report::LintHooks;
+pub use crate::prompt::profile::ProfileError;
 use crate::prompt::profile::catalog::Catalog;
 use crate::prompt::profile::{Agent, ProfileTurn0, Scope, Touched};
 use crate::prompt::tokens::Tokenizer;
 use crate::prompt::turn0::{ReadFault, Turn0Report};
-use crate::prompt::walk::InvalidAt;
 use crate::workspace::Workspace;
 
 /// What the house knows about an agent, as data.
@@ -139,17 +139,6 @@ impl Setup<'_> {
     pub fn at_label(&self) -> &str {
         if self.at.is_empty() { "." } else { self.at }
     }
-}
-
-/// Why a profile could not run.
-#[derive(Debug, thiserror::Error)]
-pub enum ProfileError {
-    /// `--at` names no directory of the workspace (a usage error).
-    #[error(transparent)]
-    InvalidAt(#[from] InvalidAt),
-    /// A file that must be read could not be.
-    #[error(transparent)]
-    ReadFault(#[from] ReadFault),
 }
 
 /// A registered profile: stateless, one per agent, listed once in

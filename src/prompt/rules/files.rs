@@ -18,6 +18,7 @@ use std::sync::Arc;
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::limits;
+use crate::prompt::agents::files::CLAUDE_RULES_DIR;
 use crate::prompt::glob::{PathMatcher, top_level_suggestion};
 use crate::prompt::rules::frontmatter;
 use crate::prompt::rules::{Rule, RuleOrigin, cap_body, sanitise_rule_name};
@@ -28,7 +29,7 @@ use crate::prompt::tiers::{
 use crate::workspace::{EntryKind, Workspace};
 
 /// The project rule directories, highest precedence first (SPEC §3.2).
-pub const PROJECT_RULE_DIRS: [&str; 2] = [".mecatl/rules", ".claude/rules"];
+pub const PROJECT_RULE_DIRS: [&str; 2] = [".mecatl/rules", CLAUDE_RULES_DIR];
 
 /// How rule files are named in diagnostics; a refused symlink or a file
 /// name that is not UTF-8 is fatal (it fails `rules list --check`).

@@ -122,7 +122,7 @@ pub mod names {
     /// The fallback instruction file inside `.claude/`.
     pub const DOT_AGENTS_MD: &str = ".claude/AGENTS.md";
     /// The rules tree of a walk directory.
-    pub const RULES_DIR: &str = ".claude/rules";
+    pub const RULES_DIR: &str = crate::prompt::agents::files::CLAUDE_RULES_DIR;
     /// The rules tree of the user's configuration directory.
     pub const USER_RULES_DIR: &str = "rules";
     /// Every instruction file of a walk directory, in the order Claude

@@ -5,14 +5,15 @@
 use std::sync::Arc;
 
 use crate::diagnostic::Severity;
+use crate::prompt::agents::files::{CLAUDE_COMMANDS_DIR, CLAUDE_SKILLS_DIR};
 use crate::prompt::tiers::{Layout, SearchDir, Tier, Words};
 use crate::prompt::walk::{InvalidAt, Scope, WalkDir, walk};
 use crate::workspace::{Workspace, join};
 
 /// The skills directory below a project directory or the config directory.
-pub const PROJECT_SKILLS_DIR: &str = ".claude/skills";
+pub const PROJECT_SKILLS_DIR: &str = CLAUDE_SKILLS_DIR;
 /// The commands directory below a project directory.
-pub const PROJECT_COMMANDS_DIR: &str = ".claude/commands";
+pub const PROJECT_COMMANDS_DIR: &str = CLAUDE_COMMANDS_DIR;
 
 /// How skill files are named in diagnostics; like a command, a refused
 /// symlink or a name that is not UTF-8 is a warning (SPEC §5.5).

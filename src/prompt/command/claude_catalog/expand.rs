@@ -106,7 +106,7 @@ impl Serialize for Attachment {
 }
 
 #[cfg(test)]
-crate::json_schema::closed_schema!(Attachment, "One `@path` mention of an expansion.", {
+crate::json_schema::closed::closed_schema!(Attachment, "One `@path` mention of an expansion.", {
     "path" = "Workspace-relative when it lies in the workspace, else as written.",
     "bytes": Option<u64>,
     "status" = "What became of it, in words (`attached`, `not found: nothing is attached`, …).",
