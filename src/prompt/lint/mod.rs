@@ -133,7 +133,7 @@ pub fn lint(reader: &dyn Workspace, options: &LintOptions) -> LintReport {
     };
     let docs = docs::collect(&lint, &mut out);
     frontmatter::check(&lint, &docs, &mut out);
-    templates::check(&lint, &docs, &mut out);
+    templates::check(&docs, &mut out);
     instructions::check(&lint, &mut out);
     for hooked in &hooked {
         hooked.hooks.check(&lint, &docs, &mut out);

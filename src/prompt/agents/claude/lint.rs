@@ -2,9 +2,11 @@
 //! skill directories at any depth, its reading of a block that is not
 //! valid YAML (read again with the values quoted, else every key
 //! ignored), and its own checks: skills' names and descriptions (MP013,
-//! MP014) and the `@imports` of its files (MP004–MP007, [`import_chain`]).
+//! MP014), the `@imports` of its files (MP004–MP007, [`import_chain`])
+//! and commands its skills shadow (MP015, [`shadowed`]).
 
 mod import_chain;
+mod shadowed;
 
 use crate::prompt::agents::claude::names;
 use crate::prompt::command::claude_catalog::{PROJECT_COMMANDS_DIR, PROJECT_SKILLS_DIR};
@@ -74,6 +76,7 @@ impl LintHooks for ClaudeLint {
     }
 
     fn check(&self, lint: &Lint<'_>, docs: &[Doc], out: &mut Out) {
+        shadowed::shadowed_by_skills(lint, out);
         for doc in docs.iter().filter(|doc| doc.read_by(Agent::Claude)) {
             if let DocKind::Skill(dir) = &doc.kind {
                 skill(doc, dir, out);
