@@ -71,11 +71,6 @@ impl ClaudeCatalog {
         }
     }
 
-    /// The directories searched, highest precedence first.
-    pub fn dirs(&self) -> &[SearchDir<'static>] {
-        &self.dirs
-    }
-
     /// Every entry (`commands list`): the heads of the files that win or
     /// are withheld are read, the shadowed ones only looked at.
     pub fn list(&self) -> ClaudeListing {
