@@ -23,7 +23,7 @@ use crate::prompt::divergence;
 use crate::prompt::profile::ProfileTurn0;
 use crate::prompt::profile::catalog::{
     Catalog, CatalogExpansion, CatalogExplanation, CatalogListing, CatalogRow, CatalogTexts,
-    EntryText, ResolvedName, places,
+    EntryText, ResolvedName, places, unknown_command,
 };
 use crate::prompt::profile::seam::ProfileError;
 use crate::prompt::text::one_line;
@@ -320,10 +320,8 @@ impl Catalog for CommandCatalog {
     }
 
     fn unknown(&self, input: &str) -> String {
-        match parse_invocation(input) {
-            Some(invocation) => format!("unknown command /{}", invocation.name),
-            None => "input is not a slash command".to_string(),
-        }
+        let invocation = parse_invocation(input);
+        unknown_command(invocation.as_ref().map(|i| i.name.as_str()))
     }
 
     fn explain(&self, name: &str) -> Result<CatalogExplanation, ProfileError> {

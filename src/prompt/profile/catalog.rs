@@ -217,6 +217,25 @@ pub struct CatalogExpansion {
     pub extras: Map<String, Value>,
 }
 
+/// An agent's own fields of an expansion as the map `expand`'s JSON
+/// flattens ([`CatalogExpansion::extras`]): `fields` must serialise as an
+/// object (anything else adds nothing).
+pub fn extras(fields: impl Serialize) -> Map<String, Value> {
+    match serde_json::to_value(fields) {
+        Ok(Value::Object(map)) => map,
+        _ => Map::new(),
+    }
+}
+
+/// Why a slash command did not expand when no file holds its name: the
+/// name the agent's grammar read from the input, or that it read none.
+pub fn unknown_command(name: Option<&str>) -> String {
+    match name {
+        Some(name) => format!("unknown command /{name}"),
+        None => "input is not a slash command".to_string(),
+    }
+}
+
 /// The error `--require` adds for an input that did not expand, saying
 /// why; `None` when a warning already does (a command withheld because
 /// the workspace is untrusted: the warning also says how to trust it).

@@ -20,7 +20,7 @@ use crate::prompt::command::claude_listing::Kind;
 use crate::prompt::compare::{Offered, OfferedKind};
 use crate::prompt::profile::catalog::{
     Catalog, CatalogExpansion, CatalogExplanation, CatalogListing, CatalogRow, CatalogTexts,
-    EntryText, NameDetails, ResolvedName, places,
+    EntryText, NameDetails, ResolvedName, extras, places, unknown_command,
 };
 use crate::prompt::profile::seam::ProfileError;
 use crate::prompt::profile::{NotLoaded, NotLoadedReason, ProfileTurn0};
@@ -273,22 +273,18 @@ impl Catalog for ClaudeCatalog {
     /// and the attachments never read.
     fn expand(&self, input: &str) -> Result<CatalogExpansion, ProfileError> {
         let outcome = ClaudeCatalog::expand(self, input)?;
-        let extras = ExpandFields {
+        let fields = ExpandFields {
             kind: outcome.kind.map(Kind::as_str),
             frontmatter: &outcome.frontmatter,
             shell: &outcome.shell,
             attachments: &outcome.attachments,
-        };
-        let extras = match serde_json::to_value(extras) {
-            Ok(Value::Object(map)) => map,
-            _ => Map::new(),
         };
         Ok(CatalogExpansion {
             expansion: outcome.expansion,
             diagnostics: outcome.diagnostics,
             not_expanded: outcome.not_expanded,
             withheld: false,
-            extras,
+            extras: extras(fields),
         })
     }
 
@@ -297,10 +293,7 @@ impl Catalog for ClaudeCatalog {
     }
 
     fn unknown(&self, input: &str) -> String {
-        match parse_claude_invocation(input) {
-            Some(invocation) => format!("unknown command /{}", invocation.name),
-            None => "input is not a slash command".to_string(),
-        }
+        unknown_command(parse_claude_invocation(input).map(|i| i.name))
     }
 
     /// Every directory's place for the name (for a skill's `name:`, for the

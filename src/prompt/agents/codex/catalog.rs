@@ -15,7 +15,6 @@
 //!   own).
 
 use serde::Serialize;
-use serde_json::{Map, Value};
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::limits;
@@ -24,7 +23,7 @@ use crate::prompt::command::{Expansion, cannot_invoke};
 use crate::prompt::compare::{Offered, OfferedKind};
 use crate::prompt::profile::catalog::{
     Catalog, CatalogExpansion, CatalogExplanation, CatalogListing, CatalogRow, CatalogTexts,
-    EntryText, ListedEntry, ListedName,
+    EntryText, ListedEntry, ListedName, extras,
 };
 use crate::prompt::profile::seam::ProfileError;
 use crate::prompt::profile::{
@@ -287,7 +286,7 @@ impl Catalog for CodexSkills<'_> {
     /// Adds the skills whose blocks follow the input.
     fn expand(&self, input: &str) -> Result<CatalogExpansion, ProfileError> {
         let outcome = self.expand_skills(input);
-        let extras = ExpandFields {
+        let fields = ExpandFields {
             skills: outcome
                 .blocks
                 .iter()
@@ -298,16 +297,12 @@ impl Catalog for CodexSkills<'_> {
                 })
                 .collect(),
         };
-        let extras = match serde_json::to_value(extras) {
-            Ok(Value::Object(map)) => map,
-            _ => Map::new(),
-        };
         Ok(CatalogExpansion {
             expansion: outcome.expansion,
             diagnostics: outcome.diagnostics,
             not_expanded: None,
             withheld: outcome.withheld,
-            extras,
+            extras: extras(fields),
         })
     }
 
