@@ -1,7 +1,7 @@
 //! `explain`: why a command or rule resolved as it did (SPEC §2.8), and
 //! under an agent profile why an instruction file was or was not loaded
 //! (SPEC §14.7), read from the profile's turn 0 by
-//! [`crate::cli::profile::fate`].
+//! [`crate::cli::profile::verdict`].
 //!
 //! Every location that could hold the name is listed in precedence order,
 //! those without the file included (`not found`), so the output also
@@ -34,7 +34,7 @@ use crate::cli::context::with_context_diagnostics;
 use crate::cli::context::{Context, Format};
 use crate::cli::error::{CliError, Status};
 use crate::cli::output::{self, DocHead};
-use crate::cli::profile::fate::{self, FileFate};
+use crate::cli::profile::verdict::{self, FileVerdict};
 use crate::cli::profile::{ProfileArgs, profile_turn0};
 use crate::cli::readers::Readers;
 use crate::cli::run_profile::with_catalog;
@@ -235,7 +235,7 @@ pub(crate) struct ExplainDocument<'a> {
     skill: Option<&'a SkillSection>,
     rule: Option<&'a RuleSection>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    file: Option<&'a FileFate>,
+    file: Option<&'a FileVerdict>,
     diagnostics: &'a [Diagnostic],
     trust: Trust,
 }
@@ -512,21 +512,21 @@ fn names_a_file(name: &str) -> bool {
 }
 
 /// The text of a file's explanation.
-fn file_text(ctx: &Context, fate: &FileFate) -> String {
+fn file_text(ctx: &Context, verdict: &FileVerdict) -> String {
     let mut out = format!(
         "instruction file {} ({} profile, at {})\n{}",
-        output::one_line(&fate.path),
+        output::one_line(&verdict.path),
         ctx.agent.as_str(),
         ctx.at_label(),
-        fate.detail
+        verdict.detail
     );
-    if let Some(scope) = fate.scope {
+    if let Some(scope) = verdict.scope {
         out.push_str(&format!("\nscope: {}", scope.as_str()));
     }
-    out.push_str(&format!("\nrule: {}", fate.rule));
-    if !fate.notes.is_empty() {
+    out.push_str(&format!("\nrule: {}", verdict.rule));
+    if !verdict.notes.is_empty() {
         out.push_str("\nnotes:");
-        for note in &fate.notes {
+        for note in &verdict.notes {
             out.push_str(&format!(
                 "\n  {}: {}",
                 note.severity.as_str(),
@@ -542,26 +542,26 @@ fn file_text(ctx: &Context, fate: &FileFate) -> String {
 fn run_file(ctx: &Context, name: &str) -> Result<Status, CliError> {
     let turn0 = profile_turn0(ctx, ctx.agent, &ProfileArgs::default())?;
     let readers = Readers::new(ctx);
-    let path = fate::part_path(ctx, name);
-    let fate = fate::file_fate(&turn0, &path, || {
-        fate::lookup(readers.project(), readers.parent(), &path)
+    let path = verdict::part_path(ctx, name);
+    let verdict = verdict::file_verdict(&turn0, &path, || {
+        verdict::lookup(readers.project(), readers.parent(), &path)
     });
     output::print_diagnostics(ctx, &turn0.diagnostics);
     match ctx.format {
         Format::Json => output::print_json(&ExplainDocument {
             head: DocHead::of(ctx),
             name,
-            found: fate.found(),
+            found: verdict.found(),
             command: None,
             skill: None,
             rule: None,
-            file: Some(&fate),
+            file: Some(&verdict),
             diagnostics: &turn0.diagnostics,
             trust: ctx.trust,
         })?,
-        _ => output::print_text(&file_text(ctx, &fate))?,
+        _ => output::print_text(&file_text(ctx, &verdict))?,
     }
-    Ok(if fate.found() {
+    Ok(if verdict.found() {
         Status::Success
     } else {
         Status::CheckFailed

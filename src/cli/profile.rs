@@ -17,7 +17,7 @@
 //! - Options of `assemble` that only the engine has (`--no-rules`,
 //!   `--soul-file`, …) are ignored under a profile, with an info line.
 
-pub mod fate;
+pub mod verdict;
 
 use crate::cli::args::{ListingArgs, TouchArgs};
 use crate::cli::context::{Context, with_context_diagnostics};

@@ -119,16 +119,11 @@ fn an_unknown_agent_is_a_usage_error_listing_the_known_ones() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
-    assert!(
-        String::from_utf8_lossy(&out.stderr).starts_with(
-            "mecatl-prompt: error: MECATL_PROMPT_AGENT: unknown agent \"zed\"; known agents: \
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with(
+        "mecatl-prompt: error: MECATL_PROMPT_AGENT: unknown agent \"zed\"; known agents: \
              mecatl, claude, codex"
-        )
-    );
-    for (settings, shown) in [
-        ("agent: zed\n", "\"zed\""),
-        ("agent: [1]\n", "\"[1]\""),
-    ] {
+    ));
+    for (settings, shown) in [("agent: zed\n", "\"zed\""), ("agent: [1]\n", "\"[1]\"")] {
         env.write_config("mecatl/settings.yaml", settings);
         let out = run(&env, &["rules", "list"]);
         out.assert_code(2);

@@ -1,4 +1,4 @@
-//! What became of one instruction file under a profile (SPEC §14.7:
+//! The verdict on one instruction file under a profile (SPEC §14.7:
 //! `explain CLAUDE.md`, `explain sub/AGENTS.md`), read from the profile's
 //! [`ProfileTurn0`] alone: a part it loaded, a file it considered and left
 //! out (with the typed reason), or a file it never considered — then the
@@ -54,14 +54,14 @@ pub struct PartPlace {
 /// Why one file was or was not loaded.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
-pub struct FileFate {
+pub struct FileVerdict {
     /// The file, named like a part's path.
     pub path: String,
     /// Its scope, when the profile met it.
     pub scope: Option<Scope>,
     /// Where it stands.
     pub state: FileState,
-    /// The fate in words (`shadowed by …`, `not a name Codex reads …`).
+    /// The verdict in words (`shadowed by …`, `not a name Codex reads …`).
     pub detail: String,
     /// The loaded part.
     pub part: Option<PartPlace>,
@@ -72,7 +72,7 @@ pub struct FileFate {
     pub notes: Vec<Diagnostic>,
 }
 
-impl FileFate {
+impl FileVerdict {
     /// True unless nothing is known of the file (`explain` exits 1).
     pub fn found(&self) -> bool {
         self.state != FileState::NotFound
@@ -96,12 +96,12 @@ pub fn part_path(ctx: &Context, name: &str) -> String {
 /// What became of the file at `path` (named like a part's path) in
 /// `turn0`. `lookup` says what the path is on disk, for a file the profile
 /// never met.
-pub fn file_fate(
+pub fn file_verdict(
     turn0: &ProfileTurn0,
     path: &str,
     lookup: impl FnOnce() -> Result<EntryKind, WsError>,
-) -> FileFate {
-    let fate = |scope, state, detail: String, part| FileFate {
+) -> FileVerdict {
+    let verdict = |scope, state, detail: String, part| FileVerdict {
         path: path.to_string(),
         scope,
         state,
@@ -134,12 +134,12 @@ pub fn file_fate(
             Some(by) => (FileState::Touched, format!("when {by} is read")),
         };
         let detail = format!("loaded {when}: part {number}{}", cut_words(part));
-        return fate(Some(part.scope), state, detail, Some(place(number, part)));
+        return verdict(Some(part.scope), state, detail, Some(place(number, part)));
     }
     if let Some(entry) = turn0.not_loaded.iter().find(|n| n.path == path) {
         let NotLoaded { scope, reason, .. } = entry;
         let detail = format!("not loaded: {}", reason.phrase());
-        return fate(Some(*scope), FileState::NotLoaded, detail, None);
+        return verdict(Some(*scope), FileState::NotLoaded, detail, None);
     }
     let (dir, name) = split(path);
     let searched = turn0.searched.dirs.iter().find(|d| d.dir == dir);
@@ -163,7 +163,7 @@ pub fn file_fate(
             format!("not read: {} is not a directory read at start", label(dir)),
         ),
     };
-    fate(searched.map(|s| s.scope), state, detail, None)
+    verdict(searched.map(|s| s.scope), state, detail, None)
 }
 
 fn place(number: usize, part: &Part) -> PartPlace {
@@ -272,19 +272,19 @@ mod tests {
 
     #[test]
     fn a_loaded_file_is_its_part() {
-        let fate = file_fate(&turn0(), "AGENTS.md", absent);
-        assert_eq!(fate.state, FileState::Loaded);
+        let verdict = file_verdict(&turn0(), "AGENTS.md", absent);
+        assert_eq!(verdict.state, FileState::Loaded);
         assert_eq!(
-            fate.part,
+            verdict.part,
             Some(PartPlace {
                 number: 2,
                 bytes: 4,
                 cut: None
             })
         );
-        assert_eq!(fate.detail, "loaded at start: part 2, 4 bytes");
-        assert_eq!(fate.rule, "the rule");
-        let touched = file_fate(&turn0(), "web/AGENTS.md", absent);
+        assert_eq!(verdict.detail, "loaded at start: part 2, 4 bytes");
+        assert_eq!(verdict.rule, "the rule");
+        let touched = file_verdict(&turn0(), "web/AGENTS.md", absent);
         assert_eq!(touched.state, FileState::Touched);
         assert_eq!(
             touched.detail,
@@ -294,38 +294,38 @@ mod tests {
 
     #[test]
     fn a_file_left_out_says_why_with_the_notes_about_it() {
-        let fate = file_fate(&turn0(), "sub/AGENTS.md", absent);
-        assert_eq!(fate.state, FileState::NotLoaded);
+        let verdict = file_verdict(&turn0(), "sub/AGENTS.md", absent);
+        assert_eq!(verdict.state, FileState::NotLoaded);
         assert_eq!(
-            fate.detail,
+            verdict.detail,
             "not loaded: shadowed by sub/AGENTS.override.md"
         );
         assert_eq!(
-            fate.notes,
+            verdict.notes,
             vec![Diagnostic::info("sub/AGENTS.md", "about it")]
         );
-        assert!(fate.found());
+        assert!(verdict.found());
     }
 
     #[test]
     fn a_file_never_considered_says_where_the_profile_looks() {
         let file = || Ok(EntryKind::File);
-        let other_name = file_fate(&turn0(), "sub/README.md", file);
+        let other_name = file_verdict(&turn0(), "sub/README.md", file);
         assert_eq!(other_name.state, FileState::NotConsidered);
         assert_eq!(
             other_name.detail,
             "not read: README.md is not one of the names read in sub: AGENTS.override.md, AGENTS.md"
         );
-        let elsewhere = file_fate(&turn0(), "deep/AGENTS.md", file);
+        let elsewhere = file_verdict(&turn0(), "deep/AGENTS.md", file);
         assert_eq!(
             elsewhere.detail,
             "not read: deep is not a directory read at start"
         );
         assert!(elsewhere.found());
-        let missing = file_fate(&turn0(), "deep/AGENTS.md", absent);
+        let missing = file_verdict(&turn0(), "deep/AGENTS.md", absent);
         assert_eq!(missing.state, FileState::NotFound);
         assert!(!missing.found());
-        let dir = file_fate(&turn0(), "sub/AGENTS.md.d", || Ok(EntryKind::Dir));
+        let dir = file_verdict(&turn0(), "sub/AGENTS.md.d", || Ok(EntryKind::Dir));
         assert_eq!(dir.state, FileState::NotFound);
     }
 
