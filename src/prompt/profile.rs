@@ -43,12 +43,14 @@ pub enum Agent {
     Claude,
     /// Codex CLI.
     Codex,
+    /// Gemini CLI.
+    Gemini,
 }
 
 impl Agent {
     /// Every agent, in the order `compare` shows them (the order of
     /// [`crate::prompt::agents::PROFILES`], which gives each its data).
-    pub const ALL: [Agent; 3] = [Agent::Mecatl, Agent::Claude, Agent::Codex];
+    pub const ALL: [Agent; 4] = [Agent::Mecatl, Agent::Claude, Agent::Codex, Agent::Gemini];
 }
 
 /// What a part is (SPEC §14.7).
@@ -452,10 +454,10 @@ mod tests {
         for agent in Agent::ALL {
             assert_eq!(agent.as_str().parse::<Agent>(), Ok(agent));
         }
-        let err = "gemini".parse::<Agent>().unwrap_err();
+        let err = "copilot".parse::<Agent>().unwrap_err();
         assert_eq!(
             err.to_string(),
-            "unknown agent \"gemini\"; known agents: mecatl, claude, codex"
+            "unknown agent \"copilot\"; known agents: mecatl, claude, codex, gemini"
         );
     }
 

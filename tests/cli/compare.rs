@@ -299,11 +299,11 @@ fn usage_errors_exit_2() {
         out.assert_code(2);
         assert_eq!(out.stderr, format!("mecatl-prompt: error: {why}\n"));
     }
-    let out = run(&env, &["compare", "--agents", "gemini"]);
+    let out = run(&env, &["compare", "--agents", "copilot"]);
     out.assert_code(2);
     assert!(
         out.stderr
-            .contains("[possible values: mecatl, claude, codex]")
+            .contains("[possible values: mecatl, claude, codex, gemini]")
     );
 }
 

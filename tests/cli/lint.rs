@@ -122,10 +122,11 @@ fn exit_status_follows_errors_and_deny_warnings() {
 #[test]
 fn usage_errors_exit_2() {
     let env = lint_env();
-    let unknown = env.run(&["lint", "--agents", "claude,gemini"]);
+    let unknown = env.run(&["lint", "--agents", "claude,copilot"]);
     assert_eq!(code(&unknown), Some(2));
     assert!(
-        stderr(&unknown).contains("unknown agent \"gemini\"; known agents: mecatl, claude, codex"),
+        stderr(&unknown)
+            .contains("unknown agent \"copilot\"; known agents: mecatl, claude, codex, gemini"),
         "{}",
         stderr(&unknown)
     );

@@ -279,8 +279,8 @@ fn configuration_errors_exit_2_with_file_line_and_column() {
     let env = lint_env();
     for (config, expected) in [
         (
-            "[lint]\nagents = [\"claude\", \"gemini\"]\n",
-            "line 2, column 21: unknown agent \"gemini\"; known agents: mecatl, claude, codex",
+            "[lint]\nagents = [\"claude\", \"copilot\"]\n",
+            "line 2, column 21: unknown agent \"copilot\"; known agents: mecatl, claude, codex, gemini",
         ),
         (
             "[lint]\ndeny = [\"notes\"]\n",

@@ -103,28 +103,28 @@ fn the_flag_beats_the_variable_beats_settings_beats_the_default() {
 #[test]
 fn an_unknown_agent_is_a_usage_error_listing_the_known_ones() {
     let env = TestEnv::new();
-    let out = run(&env, &["--agent", "gemini", "rules", "list"]);
+    let out = run(&env, &["--agent", "copilot", "rules", "list"]);
     out.assert_code(2);
     assert!(
         out.stderr
-            .contains("[possible values: mecatl, claude, codex]"),
+            .contains("[possible values: mecatl, claude, codex, gemini]"),
         "{}",
         out.stderr
     );
     let out = env
         .cmd()
-        .env("MECATL_PROMPT_AGENT", "gemini")
+        .env("MECATL_PROMPT_AGENT", "copilot")
         .args(["rules", "list"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
-        "mecatl-prompt: error: MECATL_PROMPT_AGENT: unknown agent \"gemini\"; known agents: \
-         mecatl, claude, codex\n"
+        "mecatl-prompt: error: MECATL_PROMPT_AGENT: unknown agent \"copilot\"; known agents: \
+         mecatl, claude, codex, gemini\n"
     );
     for (settings, shown) in [
-        ("agent: gemini\n", "\"gemini\""),
+        ("agent: copilot\n", "\"copilot\""),
         ("agent: [1]\n", "\"[1]\""),
     ] {
         env.write_config("mecatl/settings.yaml", settings);
@@ -134,7 +134,7 @@ fn an_unknown_agent_is_a_usage_error_listing_the_known_ones() {
             out.stderr,
             format!(
                 "mecatl-prompt: error: [ROOT]/config/mecatl/settings.yaml: agent: unknown agent \
-                 {shown}; known agents: mecatl, claude, codex\n"
+                 {shown}; known agents: mecatl, claude, codex, gemini\n"
             )
         );
     }

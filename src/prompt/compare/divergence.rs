@@ -609,7 +609,10 @@ mod tests {
     fn agents_are_named_in_a_sentence() {
         assert_eq!(names(&[Agent::Codex]), "Codex");
         assert_eq!(names(&[Agent::Mecatl, Agent::Codex]), "mecatl and Codex");
-        assert_eq!(names(&Agent::ALL), "mecatl, Claude Code and Codex");
+        assert_eq!(
+            names(&Agent::ALL),
+            "mecatl, Claude Code, Codex and Gemini CLI"
+        );
     }
 
     #[test]

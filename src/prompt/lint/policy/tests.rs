@@ -120,11 +120,11 @@ fn an_override_cannot_enable_a_disabled_code() {
 #[test]
 fn errors_have_a_line_and_column() {
     assert_eq!(
-        error("[lint]\nagents = [\"claude\", \"gemini\"]\n"),
+        error("[lint]\nagents = [\"claude\", \"copilot\"]\n"),
         (
             2,
             21,
-            "unknown agent \"gemini\"; known agents: mecatl, claude, codex".to_string()
+            "unknown agent \"copilot\"; known agents: mecatl, claude, codex, gemini".to_string()
         )
     );
     assert_eq!(
