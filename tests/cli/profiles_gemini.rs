@@ -168,3 +168,24 @@ fn gemini_joins_the_default_agents_only_where_its_files_are() {
         serde_json::json!(["gemini", "codex"])
     );
 }
+
+#[test]
+fn gemini_cli_home_moves_the_users_context_files() {
+    let env = gemini_env();
+    let moved = env.home.join("elsewhere");
+    crate::support::write_file(&moved.join(".gemini/GEMINI.md"), "MOVED\n");
+    let mut cmd = env.cmd();
+    cmd.env("GEMINI_CLI_HOME", &moved).args([
+        "--trust-project",
+        "--agent",
+        "gemini",
+        "--format",
+        "json",
+        "assemble",
+    ]);
+    let out = crate::hardening::finish(&env, &mut cmd);
+    let doc = out.assert_code(0).json();
+    let user = &doc["messages"][0]["parts"][0];
+    assert_eq!(user["content"], "MOVED");
+    assert_eq!(user["path"], "[ROOT]/home/elsewhere/.gemini/GEMINI.md");
+}

@@ -366,3 +366,75 @@ fn gemini_is_a_default_agent_only_where_its_files_are() {
     assert!(!SPEC.is_default(&at_sub, ""));
     assert!(SPEC.is_default(&at_sub, "sub"));
 }
+
+#[test]
+fn an_import_through_a_link_out_of_the_workspace_is_never_read() {
+    let world = World::new()
+        .ws(".git/HEAD", "")
+        .ws("GEMINI.md", "root @./docs/notes.md")
+        .ws_node("docs/notes.md", MemNode::Symlink("/etc/secret".into()))
+        .above("etc/secret", "SECRET");
+    let turn0 = world.run("", true, &[]);
+    let text = &turn0.messages[0].text;
+    assert!(!text.contains("SECRET"), "{text}");
+    assert!(
+        text.contains("root [mecatl-prompt did not read: ./docs/notes.md (outside the workspace)]"),
+        "{text}"
+    );
+    assert!(
+        reasons(&turn0).contains(&("docs/notes.md".to_string(), NotLoadedReason::External)),
+        "{:?}",
+        reasons(&turn0)
+    );
+}
+
+/// No file exists: every import fails.
+struct Nothing;
+
+impl imports::ImportFiles for Nothing {
+    fn import_root(&self, dir: &Path) -> std::path::PathBuf {
+        dir.to_path_buf()
+    }
+
+    fn fetch(&self, _path: &Path, _user: bool) -> imports::Fetch {
+        imports::Fetch::Missing
+    }
+}
+
+proptest::proptest! {
+    /// Any text: every token starts at an `@` at the start or after a
+    /// separator, ends at a separator or the end, and tokens never overlap.
+    #[test]
+    fn tokens_are_well_formed_on_any_text(text in "[@a-z./` \\n\\t(]{0,64}") {
+        let found = imports::tokens(&text);
+        let bytes = text.as_bytes();
+        for token in &found {
+            proptest::prop_assert_eq!(bytes[token.start], b'@');
+            proptest::prop_assert!(token.start == 0 || b" \t\n\r".contains(&bytes[token.start - 1]));
+            proptest::prop_assert!(token.end == bytes.len() || b" \t\n\r".contains(&bytes[token.end]));
+            proptest::prop_assert!(token.end > token.start + 1);
+        }
+        proptest::prop_assert!(found.windows(2).all(|pair| pair[0].end <= pair[1].start));
+    }
+
+    /// Any text, no file: the text outside the tokens comes back unchanged
+    /// and each token becomes one failure comment naming it.
+    #[test]
+    fn failed_imports_change_only_their_tokens(text in "\\PC{0,48}") {
+        let out = imports::Inliner::default().process(&Nothing, &text, Path::new("/w/G.md"), false);
+        let mut rest = out.as_str();
+        let mut at = 0;
+        for token in imports::tokens(&text) {
+            let before = &text[at..token.start];
+            let written = &text[token.start + 1..token.end];
+            let opened = format!("{before}<!-- Import failed: {written} - ");
+            proptest::prop_assert!(rest.starts_with(&opened), "{:?} in {:?}", opened, out);
+            rest = &rest[opened.len()..];
+            let end = rest.find(" -->").map(|end| end + " -->".len());
+            proptest::prop_assert!(end.is_some(), "{:?}", out);
+            rest = &rest[end.unwrap_or_default()..];
+            at = token.end;
+        }
+        proptest::prop_assert_eq!(rest, &text[at..]);
+    }
+}
