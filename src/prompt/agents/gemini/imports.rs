@@ -169,7 +169,9 @@ impl Inliner {
         chain: &mut Vec<PathBuf>,
     ) -> String {
         let failed = |why: &str| format!("<!-- Import failed: {written} - {why} -->");
-        let url = ["file:", "http:", "https:"]
+        // Observed: `http:` and `https:` are refused; `file:x` is a
+        // relative path like any other (SPEC §16.3 lists `file:` too).
+        let url = ["http:", "https:"]
             .iter()
             .any(|scheme| written.starts_with(scheme));
         let target = normalise(&dir.join(written));
