@@ -164,9 +164,11 @@ pub const MAX_IMPORT_DEPTH: usize = 4;
 /// Largest instruction file Claude Code reads (CLAUDE.md, rules, imports): a file of
 /// exactly 4 MiB loads, one byte more is skipped (SPEC §15.6, observed).
 pub const MAX_CLAUDE_FILE_BYTES: u64 = 4 << 20;
-/// Most imports one Claude assembly loads (ours: a fan-out guard, SPEC §15.6).
+/// Most imports one Claude or Gemini assembly loads (ours: a fan-out guard, SPEC §15.6,
+/// §16.3).
 pub const MAX_IMPORTS: usize = 1_000;
-/// Most imported bytes one Claude assembly reads (ours: a fan-out guard, SPEC §15.6).
+/// Most imported bytes one Claude or Gemini assembly reads (ours: a fan-out guard, SPEC
+/// §15.6, §16.3).
 pub const MAX_IMPORTED_BYTES: u64 = 64 << 20;
 /// Deepest `@import` chain Gemini CLI inlines: the imports of a context file
 /// are depth 1, depths 1–5 inline, a depth-5 file's own imports stay text
