@@ -5,13 +5,16 @@
 //! turn 0 has no skills listing.
 //!
 //! Choices the spec leaves open:
-//! - The info line names what exists and is not modelled (`.toml`
-//!   commands under `.gemini/commands`, skills), so an empty listing is
-//!   never mistaken for a workspace without commands.
+//! - The line names what is not modelled (`.toml` commands under
+//!   `.gemini/commands`, skills), so an empty listing is never mistaken for
+//!   a workspace without commands. It is an info line, and a warning
+//!   naming the directories when Gemini's command or skill directories
+//!   exist (looked up, never listed), since then the empty answer hides
+//!   something Gemini would offer.
 
 use serde_json::Map;
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::prompt::command::{Expansion, cannot_invoke};
 use crate::prompt::compare::Offered;
 use crate::prompt::profile::ProfileTurn0;
@@ -26,17 +29,33 @@ pub const NOT_MODELLED: &str = "Gemini CLI's custom commands (.gemini/commands/*
      skills are not listed or expanded by this version of mecatl-prompt";
 
 /// Gemini's catalog: nothing yet, and a line saying so.
-pub struct GeminiCatalog;
+#[derive(Debug, Clone, Default)]
+pub struct GeminiCatalog {
+    /// Gemini's command and skill directories that exist, as displayed.
+    pub present: Vec<String>,
+}
 
-fn not_modelled() -> Diagnostic {
-    Diagnostic::new(crate::diagnostic::Severity::Info, None, NOT_MODELLED)
+impl GeminiCatalog {
+    fn not_modelled(&self) -> Diagnostic {
+        if self.present.is_empty() {
+            return Diagnostic::new(Severity::Info, None, NOT_MODELLED);
+        }
+        Diagnostic::new(
+            Severity::Warning,
+            None,
+            format!(
+                "{NOT_MODELLED}; Gemini CLI would offer what is in {}",
+                self.present.join(", ")
+            ),
+        )
+    }
 }
 
 impl Catalog for GeminiCatalog {
     fn list(&self) -> Result<CatalogListing, ProfileError> {
         Ok(CatalogListing {
             rows: Vec::new(),
-            diagnostics: vec![not_modelled()],
+            diagnostics: vec![self.not_modelled()],
             withheld: false,
         })
     }
@@ -56,7 +75,7 @@ impl Catalog for GeminiCatalog {
     fn expand(&self, input: &str) -> Result<CatalogExpansion, ProfileError> {
         Ok(CatalogExpansion {
             expansion: Expansion::unchanged(input),
-            diagnostics: vec![not_modelled()],
+            diagnostics: vec![self.not_modelled()],
             not_expanded: None,
             withheld: false,
             extras: Map::new(),
@@ -74,14 +93,14 @@ impl Catalog for GeminiCatalog {
     fn explain(&self, _name: &str) -> Result<CatalogExplanation, ProfileError> {
         Ok(CatalogExplanation::Listed(ListedName {
             entries: Vec::new(),
-            diagnostics: vec![not_modelled()],
+            diagnostics: vec![self.not_modelled()],
         }))
     }
 
     fn texts(&self) -> Result<CatalogTexts, ProfileError> {
         Ok(CatalogTexts {
             texts: Vec::new(),
-            diagnostics: vec![not_modelled()],
+            diagnostics: vec![self.not_modelled()],
             withheld: false,
         })
     }

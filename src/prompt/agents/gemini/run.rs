@@ -248,7 +248,23 @@ impl ProfileRun for GeminiRun<'_> {
     }
 
     fn catalog(&self) -> Result<Box<dyn Catalog + '_>, ProfileError> {
-        Ok(Box::new(GeminiCatalog))
+        let setup = self.setup;
+        let mut present = Vec::new();
+        let places = [".gemini/commands", ".gemini/skills", ".agents/skills"];
+        for place in places {
+            let rel = join(setup.at, place);
+            if matches!(setup.project.stat(&rel), Ok(EntryKind::Dir)) {
+                present.push(setup.project.display(&rel));
+            }
+        }
+        if let Some(home) = &self.home {
+            for place in places {
+                if matches!(home.stat(place), Ok(EntryKind::Dir)) {
+                    present.push(home.display(place));
+                }
+            }
+        }
+        Ok(Box::new(GeminiCatalog { present }))
     }
 }
 

@@ -8,6 +8,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use super::*;
+use crate::diagnostic::Severity;
 use crate::prompt::agents::gemini::catalog::GeminiCatalog;
 use crate::prompt::profile::catalog::Catalog;
 use crate::prompt::profile::seam::HomeDir;
@@ -63,7 +64,7 @@ impl World {
         let homes = |_: &HomeDir| Some(home.clone());
         let var = |_: &str| -> Option<&OsStr> { None };
         let engine = || Ok(Turn0Report::default());
-        let engine_catalog = || -> Box<dyn Catalog> { Box::new(GeminiCatalog) };
+        let engine_catalog = || -> Box<dyn Catalog> { Box::new(GeminiCatalog::default()) };
         let touch: Vec<String> = touch.iter().map(|t| (*t).to_string()).collect();
         let setup = Setup {
             project,
@@ -346,10 +347,21 @@ fn include_directories_outside_the_workspace_are_never_read() {
 
 #[test]
 fn the_catalog_is_empty_and_says_so() {
-    let catalog = GeminiCatalog;
+    let catalog = GeminiCatalog::default();
     let listing = catalog.list().unwrap();
     assert!(listing.rows.is_empty());
     assert!(listing.diagnostics[0].reason.contains(".toml"));
+    assert_eq!(listing.diagnostics[0].severity, Severity::Info);
+    let present = GeminiCatalog {
+        present: vec![".gemini/commands".to_string()],
+    };
+    let warned = &present.list().unwrap().diagnostics[0];
+    assert_eq!(warned.severity, Severity::Warning);
+    assert!(
+        warned
+            .reason
+            .ends_with("would offer what is in .gemini/commands")
+    );
     let expansion = catalog.expand("/deploy prod").unwrap();
     assert_eq!(expansion.expansion.output, "/deploy prod");
     assert!(!expansion.expansion.expanded);
