@@ -20,6 +20,7 @@
 //!   ([`limits::MAX_IMPORTS`] files, [`limits::MAX_IMPORTED_BYTES`] bytes
 //!   per assembly).
 
+use std::collections::{HashMap, VecDeque};
 use std::path::{Path, PathBuf};
 
 use crate::limits;
@@ -279,37 +280,40 @@ pub fn tokens(text: &str) -> Vec<Token> {
 }
 
 /// The byte ranges backticks protect: a run of N backticks to the next run
-/// of exactly N, both included.
+/// of exactly N, both included. Linear: each run length keeps a queue of
+/// its runs, so an unclosed run costs no scan to the end of the text.
 fn code_spans(bytes: &[u8]) -> Vec<(usize, usize)> {
-    let run_at = |i: usize| bytes[i..].iter().take_while(|&&b| b == b'`').count();
-    let mut spans = Vec::new();
+    let mut runs: Vec<(usize, usize)> = Vec::new();
     let mut i = 0;
     while i < bytes.len() {
-        if bytes[i] != b'`' {
+        if bytes[i] == b'`' {
+            let len = bytes[i..].iter().take_while(|&&b| b == b'`').count();
+            runs.push((i, len));
+            i += len;
+        } else {
             i += 1;
-            continue;
         }
-        let open = run_at(i);
-        let mut j = i + open;
-        let mut close = None;
-        while j < bytes.len() {
-            if bytes[j] == b'`' {
-                let run = run_at(j);
-                if run == open {
-                    close = Some(j + run);
-                    break;
-                }
-                j += run;
-            } else {
-                j += 1;
+    }
+    let mut by_len: HashMap<usize, VecDeque<usize>> = HashMap::new();
+    for (k, &(_, len)) in runs.iter().enumerate() {
+        by_len.entry(len).or_default().push_back(k);
+    }
+    let mut spans = Vec::new();
+    let mut k = 0;
+    while k < runs.len() {
+        let (start, len) = runs[k];
+        let later = by_len.get_mut(&len).and_then(|queue| {
+            while queue.front().is_some_and(|&m| m <= k) {
+                queue.pop_front();
             }
-        }
-        match close {
-            Some(end) => {
-                spans.push((i, end));
-                i = end;
+            queue.front().copied()
+        });
+        match later {
+            Some(m) => {
+                spans.push((start, runs[m].0 + len));
+                k = m + 1;
             }
-            None => i += open,
+            None => k += 1,
         }
     }
     spans
@@ -344,6 +348,12 @@ mod tests {
             ["a", "b", "c"]
         );
         assert_eq!(written("``` @a"), ["a"]);
+        assert_eq!(written("`` ` @a ` `` @b"), ["b"]);
+        assert_eq!(written("``` `` ` @a"), ["a"]);
+        // Unclosed runs of every length: linear, not a scan per run.
+        let mut text: String = (1..1500).map(|n| "`".repeat(n) + "a").collect();
+        text.push_str(" @z");
+        assert_eq!(written(&text), ["z"]);
     }
 
     /// Files by absolute path; the import root is always `/w`.
