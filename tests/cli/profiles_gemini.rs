@@ -189,3 +189,22 @@ fn gemini_cli_home_moves_the_users_context_files() {
     assert_eq!(user["content"], "MOVED");
     assert_eq!(user["path"], "[ROOT]/home/elsewhere/.gemini/GEMINI.md");
 }
+
+#[test]
+fn a_ten_wide_fan_out_five_deep_stops_at_the_import_guard() {
+    let env = TestEnv::new();
+    std::fs::create_dir_all(env.ws.join(".git")).unwrap();
+    let fan = |next: &str| format!("@{next} ").repeat(10);
+    env.write("GEMINI.md", fan("l1.md"));
+    for level in 1..5 {
+        env.write(&format!("l{level}.md"), fan(&format!("l{}.md", level + 1)));
+    }
+    env.write("l5.md", "LEAF\n");
+    let out = gemini(&env, true, &["assemble"]);
+    out.assert_code(0);
+    let doc = out.json();
+    let text = doc["messages"][0]["text"].as_str().unwrap();
+    assert_eq!(text.matches("<!-- Imported from: ").count(), 1_000);
+    assert!(text.contains("(past the import guard)]"));
+    assert!(doc["diagnostics"].to_string().contains("fan-out guard"));
+}

@@ -390,13 +390,13 @@ impl Context {
     /// What the imports did, as diagnostics and `not_loaded` entries (each
     /// once; paths inside the workspace `root` relative to it).
     fn report_imports(&mut self, root: &Path, mut events: Vec<ImportEvent>) {
-        let mut capped = false;
-        let mut unique = Vec::with_capacity(events.len());
-        for event in events.drain(..) {
-            if !unique.contains(&event) {
-                unique.push(event);
-            }
-        }
+        let mut capped = 0_usize;
+        let mut first_capped = None;
+        let mut seen = std::collections::HashSet::new();
+        let unique: Vec<ImportEvent> = events
+            .drain(..)
+            .filter(|event| seen.insert(event.clone()))
+            .collect();
         let shown = |path: &Path| match rel_under(root, path) {
             Some(rel) => rel,
             None => path.display().to_string(),
@@ -445,25 +445,28 @@ impl Context {
                     });
                 }
                 ImportEvent::Capped { path } => {
-                    if !capped {
-                        capped = true;
-                        self.diagnostics.push(Diagnostic::warning(
-                            shown(&path),
-                            format!(
-                                "more than {} imports or {} imported bytes: the rest are not \
-                                 read (ours: a fan-out guard)",
-                                limits::MAX_IMPORTS,
-                                limits::MAX_IMPORTED_BYTES
-                            ),
-                        ));
+                    capped += 1;
+                    if capped == 1 {
+                        self.not_loaded.push(NotLoaded {
+                            path: shown(&path),
+                            scope: Scope::Project,
+                            reason: NotLoadedReason::Capped,
+                        });
+                        first_capped = Some(shown(&path));
                     }
-                    self.not_loaded.push(NotLoaded {
-                        path: shown(&path),
-                        scope: Scope::Project,
-                        reason: NotLoadedReason::Capped,
-                    });
                 }
             }
+        }
+        if let Some(first) = first_capped {
+            self.diagnostics.push(Diagnostic::warning(
+                first,
+                format!(
+                    "more than {} imports or {} imported bytes: {capped} more imports are not \
+                     read, this one first (ours: a fan-out guard)",
+                    limits::MAX_IMPORTS,
+                    limits::MAX_IMPORTED_BYTES
+                ),
+            ));
         }
     }
 

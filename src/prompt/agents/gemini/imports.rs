@@ -16,9 +16,10 @@
 //!   file, past the fan-out guard) becomes a bracketed note of ours in the
 //!   text, `[mecatl-prompt did not read: P (why)]`, and an [`ImportEvent`]
 //!   the run reports; it never looks like one of Gemini's markers.
-//! - The fan-out guard counts every inlined file, repeats included
-//!   ([`limits::MAX_IMPORTS`] files, [`limits::MAX_IMPORTED_BYTES`] bytes
-//!   per assembly).
+//! - The fan-out guard counts every import looked up, repeats and
+//!   failures included ([`limits::MAX_IMPORTS`] per assembly), and the
+//!   bytes of every inlined file ([`limits::MAX_IMPORTED_BYTES`]), so a
+//!   file of a million missing imports is as bounded as a fan-out.
 
 use std::collections::{HashMap, VecDeque};
 use std::path::{Path, PathBuf};
@@ -54,7 +55,7 @@ pub trait ImportFiles {
 }
 
 /// Something an import did that the run reports beside the text.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum ImportEvent {
     /// The target does not exist (Gemini writes its ENOENT failure).
     Missing {
@@ -189,9 +190,9 @@ impl Inliner {
             self.events.push(ImportEvent::Capped { path: target });
             return ours(written, "past the import guard");
         }
+        self.imports += 1;
         match files.fetch(&target, user) {
             Fetch::Text(content) => {
-                self.imports += 1;
                 self.bytes += content.len() as u64;
                 chain.push(target.clone());
                 let inner = self.inline(files, &content, &target, user, depth + 1, chain);

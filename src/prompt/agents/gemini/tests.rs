@@ -450,3 +450,21 @@ proptest::proptest! {
         proptest::prop_assert_eq!(rest, &text[at..]);
     }
 }
+
+#[test]
+fn thousands_of_missing_imports_stop_at_the_guard() {
+    let text: String = (0..20_000).map(|i| format!("@m{i}.md ")).collect();
+    let world = World::new().ws(".git/HEAD", "").ws("GEMINI.md", &text);
+    let turn0 = world.run("", true, &[]);
+    let sent = &turn0.messages[0].text;
+    assert_eq!(sent.matches("ENOENT").count(), crate::limits::MAX_IMPORTS);
+    assert!(sent.contains("(past the import guard)]"));
+    let capped = reasons(&turn0)
+        .into_iter()
+        .filter(|(_, r)| *r == NotLoadedReason::Capped)
+        .count();
+    assert_eq!(
+        capped, 1,
+        "the first one is listed, the warning counts them all"
+    );
+}
