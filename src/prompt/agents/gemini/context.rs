@@ -154,7 +154,7 @@ pub fn load(
     trusted: bool,
 ) -> Context {
     let mut context = Context::default();
-    let files = Files::new(readers);
+    let files = Files::new(readers, trusted);
     let mut inliner = Inliner::default();
 
     // The user's files, in list order.
@@ -444,6 +444,11 @@ impl Context {
                         reason: NotLoadedReason::Unusable(why),
                     });
                 }
+                ImportEvent::Withheld { path } => self.not_loaded.push(NotLoaded {
+                    path: shown(&path),
+                    scope: Scope::Project,
+                    reason: NotLoadedReason::Withheld,
+                }),
                 ImportEvent::Capped { path } => {
                     capped += 1;
                     if capped == 1 {
@@ -497,7 +502,7 @@ impl Context {
             at = crate::workspace::parent(at);
             dirs.push(at.to_string());
         }
-        let files = Files::new(readers);
+        let files = Files::new(readers, true);
         let mut inliner = Inliner::default();
         let mut parts = Vec::new();
         for dir in dirs.iter().rev() {
@@ -545,14 +550,16 @@ struct Files<'a> {
     readers: &'a Readers<'a>,
     workspace: PathBuf,
     home: Option<PathBuf>,
+    trusted: bool,
     git: RefCell<HashMap<PathBuf, bool>>,
     fetched: RefCell<HashMap<(PathBuf, bool), Fetch>>,
 }
 
 impl<'a> Files<'a> {
-    fn new(readers: &'a Readers<'a>) -> Self {
+    fn new(readers: &'a Readers<'a>, trusted: bool) -> Self {
         Self {
             readers,
+            trusted,
             workspace: readers.project.root().to_path_buf(),
             home: readers.home.map(|home| home.root().to_path_buf()),
             git: RefCell::new(HashMap::new()),
@@ -585,6 +592,7 @@ impl<'a> Files<'a> {
     fn read(&self, path: &Path, user: bool) -> Fetch {
         let home_rel = self.home.as_deref().and_then(|home| rel_under(home, path));
         let (reader, rel) = match (rel_under(&self.workspace, path), home_rel) {
+            (Some(_), _) if !self.trusted => return Fetch::Withheld,
             (Some(rel), _) => (self.readers.project, rel),
             (None, Some(rel)) if user => match self.readers.home {
                 Some(home) => (home, rel),

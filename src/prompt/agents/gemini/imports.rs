@@ -39,6 +39,8 @@ pub enum Fetch {
     /// Outside what the preview reads (the workspace, for a project or
     /// parent file): never read.
     Outside,
+    /// Inside an untrusted workspace, imported from a user file: withheld.
+    Withheld,
     /// There but not read (the reason, in a few words).
     Unread(String),
 }
@@ -83,6 +85,11 @@ pub enum ImportEvent {
         path: PathBuf,
         /// Why.
         why: String,
+    },
+    /// Inside an untrusted workspace: withheld.
+    Withheld {
+        /// The target, absolute.
+        path: PathBuf,
     },
     /// The fan-out guard stopped reading.
     Capped {
@@ -213,6 +220,10 @@ impl Inliner {
             Fetch::Outside => {
                 self.events.push(ImportEvent::Outside { path: target });
                 ours(written, "outside the workspace")
+            }
+            Fetch::Withheld => {
+                self.events.push(ImportEvent::Withheld { path: target });
+                ours(written, "withheld: the workspace is not trusted")
             }
             Fetch::Unread(why) => {
                 let note = ours(written, &why);

@@ -468,3 +468,21 @@ fn thousands_of_missing_imports_stop_at_the_guard() {
         "the first one is listed, the warning counts them all"
     );
 }
+
+#[test]
+fn untrusted_a_users_import_into_the_workspace_is_withheld() {
+    // A `.git` at `/` makes the whole disk the user file's import root.
+    let world = World::new()
+        .above(".git/HEAD", "")
+        .ws("notes.md", "PROJECT SECRET")
+        .user(".gemini/GEMINI.md", "user @/top/w/notes.md");
+    let turn0 = world.run("", false, &[]);
+    let text = &turn0.messages[0].text;
+    assert!(!text.contains("PROJECT SECRET"), "{text}");
+    assert!(
+        text.contains(
+            "[mecatl-prompt did not read: /top/w/notes.md (withheld: the workspace is not trusted)]"
+        ),
+        "{text}"
+    );
+}
