@@ -18,7 +18,14 @@
 //!   directory, a FIFO) is not read and is reported; a file over
 //!   [`limits::MAX_GEMINI_FILE_BYTES`] is skipped with a warning.
 //! - In an untrusted workspace, the files of the walk are looked up (so
-//!   they can be listed as withheld) and never opened; the user's load.
+//!   they can be listed as withheld) and never opened; the user's load,
+//!   but an import from them into the workspace is withheld too.
+//! - A context file name leaving the workspace is warned about only when
+//!   something is there (a lookup, never a read), so a `fileName` of
+//!   `../x.md` does not warn once per directory for nothing.
+//! - An external import warns once per importing file and is listed once
+//!   in `not_loaded`; its warning says `external import of FILE, not read`
+//!   (the typed reason of `not_loaded` has no room for the importer).
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -419,18 +426,26 @@ impl Context {
                          writes its failure into the text"
                     ),
                 )),
-                ImportEvent::Outside { path } => {
-                    let shown = shown(&path);
+                ImportEvent::Outside { path, from } => {
+                    let shown_path = shown(&path);
                     self.diagnostics.push(Diagnostic::warning(
-                        shown.clone(),
-                        "import outside the workspace: Gemini CLI inlines it, the preview never \
-                         reads outside the workspace",
+                        shown_path.clone(),
+                        format!(
+                            "external import of {}, not read: Gemini CLI inlines it, the preview \
+                             never reads outside the workspace",
+                            shown(&from)
+                        ),
                     ));
-                    self.not_loaded.push(NotLoaded {
-                        path: shown,
-                        scope: Scope::Project,
-                        reason: NotLoadedReason::External,
+                    let listed = self.not_loaded.iter().any(|entry| {
+                        entry.path == shown_path && entry.reason == NotLoadedReason::External
                     });
+                    if !listed {
+                        self.not_loaded.push(NotLoaded {
+                            path: shown_path,
+                            scope: Scope::Project,
+                            reason: NotLoadedReason::External,
+                        });
+                    }
                 }
                 ImportEvent::Unread { path, why } => {
                     let shown = shown(&path);

@@ -78,6 +78,8 @@ pub enum ImportEvent {
     Outside {
         /// The target, absolute.
         path: PathBuf,
+        /// The file whose `@path` names it, absolute.
+        from: PathBuf,
     },
     /// There, but not read by the preview.
     Unread {
@@ -156,7 +158,7 @@ impl Inliner {
             out.push_str(&text[at..token.start]);
             at = token.end;
             let written = &text[token.start + 1..token.end];
-            out.push_str(&self.one(files, written, dir, &root, user, depth, chain));
+            out.push_str(&self.one(files, written, file, &root, user, depth, chain));
         }
         out.push_str(&text[at..]);
         out
@@ -171,13 +173,14 @@ impl Inliner {
         &mut self,
         files: &dyn ImportFiles,
         written: &str,
-        dir: &Path,
+        file: &Path,
         root: &Path,
         user: bool,
         depth: usize,
         chain: &mut Vec<PathBuf>,
     ) -> String {
         let failed = |why: &str| format!("<!-- Import failed: {written} - {why} -->");
+        let dir = file.parent().unwrap_or(Path::new("/"));
         // Observed: `http:` and `https:` are refused; `file:x` is a
         // relative path like any other (SPEC §16.3 lists `file:` too).
         let url = ["http:", "https:"]
@@ -218,7 +221,10 @@ impl Inliner {
                 failed("EISDIR: illegal operation on a directory, read")
             }
             Fetch::Outside => {
-                self.events.push(ImportEvent::Outside { path: target });
+                self.events.push(ImportEvent::Outside {
+                    path: target,
+                    from: file.to_path_buf(),
+                });
                 ours(written, "outside the workspace")
             }
             Fetch::Withheld => {
