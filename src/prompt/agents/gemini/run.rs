@@ -31,7 +31,7 @@ use crate::prompt::profile::{
     NotLoaded, NotLoadedReason, ProfileMessage, ProfileTurn0, Searched, SearchedDir, Touched,
 };
 use crate::prompt::turn0::{Provenance, Role};
-use crate::prompt::walk::{Scope, WalkDir};
+use crate::prompt::walk::{Scope, WalkDir, walk};
 use crate::workspace::{EntryKind, Workspace, join};
 
 /// Gemini over one workspace.
@@ -49,6 +49,9 @@ struct Layout {
     starts: Vec<String>,
     /// Per start, the marker that made its root (`None`: no root).
     roots: Vec<Option<String>>,
+    /// Per start, how many directories its chain holds (the root found
+    /// once, by one lookup per directory).
+    lengths: Vec<usize>,
     not_loaded: Vec<NotLoaded>,
     diagnostics: Vec<Diagnostic>,
 }
@@ -120,15 +123,17 @@ impl<'a> GeminiRun<'a> {
 
         let readers = self.readers();
         let mut starts = vec![setup.at.trim_matches('/').to_string()];
-        let (_, root) = chain(&readers, setup.at, &settings.boundary_markers)?;
+        let (dirs, root) = chain(&readers, setup.at, &settings.boundary_markers)?;
         let mut roots = vec![root];
+        let mut lengths = vec![dirs.len()];
         for entry in &settings.include_directories {
             match include_dir(&*setup.project, setup.at, entry) {
                 Some(rel) if matches!(setup.project.stat(&rel), Ok(EntryKind::Dir)) => {
                     if !starts.contains(&rel) {
-                        let (_, root) = chain(&readers, &rel, &settings.boundary_markers)?;
+                        let (dirs, root) = chain(&readers, &rel, &settings.boundary_markers)?;
                         starts.push(rel);
                         roots.push(root);
+                        lengths.push(dirs.len());
                     }
                 }
                 Some(rel) => diagnostics.push(Diagnostic::info(
@@ -153,6 +158,7 @@ impl<'a> GeminiRun<'a> {
             settings,
             starts,
             roots,
+            lengths,
             not_loaded,
             diagnostics,
         })
@@ -180,8 +186,9 @@ impl ProfileRun for GeminiRun<'_> {
         let layout = self.layout()?;
         let readers = self.readers();
         let mut chains: Vec<Vec<WalkDir<'_>>> = Vec::new();
-        for start in &layout.starts {
-            chains.push(chain(&readers, start, &layout.settings.boundary_markers)?.0);
+        for (start, &length) in layout.starts.iter().zip(&layout.lengths) {
+            let mut dirs = walk(Some(readers.parent), readers.project, start)?;
+            chains.push(dirs.split_off(dirs.len().saturating_sub(length)));
         }
         let mut context = context::load(&readers, &layout.settings, &chains, setup.trusted);
         let mut turn0 = ProfileTurn0::default();
