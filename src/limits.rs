@@ -164,10 +164,26 @@ pub const MAX_IMPORT_DEPTH: usize = 4;
 /// Largest instruction file Claude Code reads (CLAUDE.md, rules, imports): a file of
 /// exactly 4 MiB loads, one byte more is skipped (SPEC §15.6, observed).
 pub const MAX_CLAUDE_FILE_BYTES: u64 = 4 << 20;
-/// Most imports one Claude assembly loads (ours: a fan-out guard, SPEC §15.6).
+/// Most imports one Claude or Gemini assembly loads (ours: a fan-out guard, SPEC §15.6,
+/// §16.3).
 pub const MAX_IMPORTS: usize = 1_000;
-/// Most imported bytes one Claude assembly reads (ours: a fan-out guard, SPEC §15.6).
+/// Most imported bytes one Claude or Gemini assembly reads (ours: a fan-out guard, SPEC
+/// §15.6, §16.3).
 pub const MAX_IMPORTED_BYTES: u64 = 64 << 20;
+/// Deepest `@import` chain Gemini CLI inlines: the imports of a context file
+/// are depth 1, depths 1–5 inline, a depth-5 file's own imports stay text
+/// (SPEC §16.3, observed).
+pub const GEMINI_MAX_IMPORT_DEPTH: usize = 5;
+/// Largest Gemini context file or import read (ours: Gemini has no limit;
+/// a larger file is skipped with a warning, SPEC §16.2).
+pub const MAX_GEMINI_FILE_BYTES: u64 = 16 << 20;
+/// Largest Gemini `settings.json` read; a larger one is ignored with a
+/// warning and the defaults apply (ours).
+pub const MAX_GEMINI_SETTINGS_BYTES: u64 = 1 << 20;
+/// Most `context.fileName` names and `context.includeDirectories` entries
+/// honoured from one settings file (ours: the rest are ignored with a
+/// warning, so a hostile settings file cannot multiply the walk).
+pub const MAX_GEMINI_SETTING_ENTRIES: usize = 64;
 /// Lines of Claude Code's auto-memory `MEMORY.md` sent; the rest is cut (observed).
 pub const MAX_CLAUDE_MEMORY_LINES: usize = 200;
 /// Length of Claude Code's auto-memory `MEMORY.md` sent, in UTF-16 code units (what

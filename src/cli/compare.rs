@@ -73,16 +73,36 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::prompt::agents;
 use crate::prompt::compare::divergence::{Divergence, grouped, names, offer_words};
 use crate::prompt::compare::{self, Cell, Comparison, FileRow, Profiled, State, diff};
+use crate::prompt::profile::seam::default_agents;
 use crate::prompt::profile::{Agent, NotLoadedReason, ProfileTurn0};
 use crate::prompt::tokens::{ESTIMATE_RULE, Tokenizer};
 use crate::workspace::{MemoCounts, ReadMemo};
 
-/// `--agents`' help: its default is every profile, in table order.
+/// `--agents`' help: its default is every profile, in table order, those
+/// with [`crate::prompt::profile::seam::ProfileSpec::default_when`] only when their files are there.
 fn agents_help() -> String {
-    let all: Vec<&str> = agents::names().collect();
+    let always: Vec<&str> = agents::PROFILES
+        .iter()
+        .map(|profile| profile.spec())
+        .filter(|spec| spec.default_when.is_empty())
+        .map(|spec| spec.name)
+        .collect();
+    let when: Vec<String> = agents::PROFILES
+        .iter()
+        .map(|profile| profile.spec())
+        .filter(|spec| !spec.default_when.is_empty())
+        .map(|spec| {
+            format!(
+                ", {} when the root or --at holds {}",
+                spec.name,
+                spec.default_when.join(" or ")
+            )
+        })
+        .collect();
     format!(
-        "The agents to compare, comma-separated, in the order shown [default: {}]",
-        all.join(",")
+        "The agents to compare, comma-separated, in the order shown [default: {}{}]",
+        always.join(","),
+        when.concat()
     )
 }
 
@@ -128,9 +148,9 @@ struct Selection {
 }
 
 /// The agents compared and the pair `--diff` names, checked.
-fn selection(args: &CompareArgs) -> Result<Selection, CliError> {
+fn selection(args: &CompareArgs, defaults: &[Agent]) -> Result<Selection, CliError> {
     let agents = if args.agents.is_empty() {
-        Agent::ALL.to_vec()
+        defaults.to_vec()
     } else {
         args.agents.clone()
     };
@@ -180,7 +200,8 @@ fn selection(args: &CompareArgs) -> Result<Selection, CliError> {
 /// Runs `compare`.
 pub fn run(ctx: &Context, args: &CompareArgs) -> Result<Status, CliError> {
     ctx.require_text_or_json("compare")?;
-    let Selection { agents, diff: pair } = selection(args)?;
+    let defaults = default_agents(ctx.reader.as_ref(), &ctx.at);
+    let Selection { agents, diff: pair } = selection(args, &defaults)?;
     let profile_args = ProfileArgs::resolve(ctx, &args.touch, &args.listing)?;
     let memo = ReadMemo::new();
     let readers = Readers::memoised(ctx, memo.clone());
@@ -536,29 +557,38 @@ mod tests {
     #[test]
     fn agents_default_to_all_and_diff_names_two_of_them() {
         assert_eq!(
-            selection(&args(&[], &[Agent::Claude, Agent::Codex])).unwrap(),
+            selection(&args(&[], &[Agent::Claude, Agent::Codex]), &Agent::ALL).unwrap(),
             Selection {
                 agents: Agent::ALL.to_vec(),
                 diff: Some((Agent::Claude, Agent::Codex)),
             }
         );
         assert_eq!(
-            usage(selection(&args(&[Agent::Codex, Agent::Codex], &[]))),
+            usage(selection(
+                &args(&[Agent::Codex, Agent::Codex], &[]),
+                &Agent::ALL
+            )),
             "--agents: codex is listed twice"
         );
         assert_eq!(
-            usage(selection(&args(&[], &[Agent::Codex]))),
+            usage(selection(&args(&[], &[Agent::Codex]), &Agent::ALL)),
             "--diff takes two agents, as in --diff claude,codex"
         );
         assert_eq!(
-            usage(selection(&args(&[], &[Agent::Codex, Agent::Codex]))),
+            usage(selection(
+                &args(&[], &[Agent::Codex, Agent::Codex]),
+                &Agent::ALL
+            )),
             "--diff codex,codex: name two different agents"
         );
         assert_eq!(
-            usage(selection(&args(
-                &[Agent::Mecatl, Agent::Codex],
-                &[Agent::Mecatl, Agent::Claude]
-            ))),
+            usage(selection(
+                &args(
+                    &[Agent::Mecatl, Agent::Codex],
+                    &[Agent::Mecatl, Agent::Claude]
+                ),
+                &Agent::ALL
+            )),
             "--diff mecatl,claude: claude is not among the agents compared (mecatl,codex)"
         );
     }

@@ -48,12 +48,13 @@ use crate::diagnostic::Diagnostic;
 use crate::prompt::lint::policy::{Baseline, Sources};
 use crate::prompt::lint::{Code, Finding, Level, LintOptions, LintReport, lint};
 use crate::prompt::profile::Agent;
+use crate::prompt::profile::seam::default_agents;
 
 /// Arguments of `lint`.
 #[derive(Debug, Clone, Args)]
 pub struct LintArgs {
-    /// Report only findings that concern these agents (comma-separated: mecatl, claude, codex)
-    /// [default: `agents` in .mecatl-prompt.toml, else all three]
+    /// Report only findings that concern these agents (comma-separated: mecatl, claude, codex, gemini)
+    /// [default: `agents` in .mecatl-prompt.toml, else mecatl, claude and codex, and gemini when the root or --at holds GEMINI.md or .gemini]
     #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = parse_agent)]
     pub agents: Vec<Agent>,
 
@@ -98,10 +99,11 @@ pub fn run(ctx: &Context, args: &LintArgs) -> Result<Status, CliError> {
         }
         None => None,
     };
+    let defaults = default_agents(ctx.reader.as_ref(), &ctx.at);
     let chosen = match (&args.agents, &config.policy.agents) {
         (flag, _) if !flag.is_empty() => flag.as_slice(),
         (_, Some(file)) => file.as_slice(),
-        _ => &Agent::ALL,
+        _ => defaults.as_slice(),
     };
     let agents: Vec<Agent> = Agent::ALL
         .into_iter()

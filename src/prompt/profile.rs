@@ -49,12 +49,14 @@ pub enum Agent {
     Claude,
     /// Codex CLI.
     Codex,
+    /// Gemini CLI.
+    Gemini,
 }
 
 impl Agent {
     /// Every agent, in the order `compare` shows them (the order of
     /// [`crate::prompt::agents::PROFILES`], which gives each its data).
-    pub const ALL: [Agent; 3] = [Agent::Mecatl, Agent::Claude, Agent::Codex];
+    pub const ALL: [Agent; 4] = [Agent::Mecatl, Agent::Claude, Agent::Codex, Agent::Gemini];
 }
 
 /// What a part is (SPEC §14.7).

@@ -30,6 +30,7 @@ mod paths;
 mod profile_commands;
 mod profiles;
 mod profiles_claude;
+mod profiles_gemini;
 mod release;
 mod rules_for;
 mod schemas;

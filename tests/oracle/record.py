@@ -44,7 +44,7 @@ def find_oracle():
 
 
 ORACLE = find_oracle()
-HOME_RE = re.compile(r"/tmp/(?:claude|codex)-oracle\.[A-Za-z0-9]+/home")
+HOME_RE = re.compile(r"/tmp/(?:claude|codex|gemini)-oracle\.[A-Za-z0-9]+/home")
 
 
 def fail(msg):
@@ -152,6 +152,8 @@ def capture(case_dir, case, ws, cwd, home=None):
         if case.get("codex_args"):
             env["ORACLE_CODEX_ARGS"] = case["codex_args"]
         cmd = [os.path.join(ORACLE, "codex-capture.sh"), ws, sub, prompt]
+    elif case["agent"] == "gemini":
+        cmd = [os.path.join(ORACLE, "gemini-capture.sh"), ws, sub, prompt]
     else:
         fail("unknown agent " + case["agent"])
     out = subprocess.run(cmd, env=env, capture_output=True, text=True)
@@ -363,10 +365,36 @@ def extract_codex(body, case):
     return out
 
 
+# --- Gemini CLI --------------------------------------------------------------------------
+
+GEMINI_PROJECT_OPEN = "<loaded_context>\n<project_context>\n"
+GEMINI_PROJECT_CLOSE = "\n</project_context>\n</loaded_context>"
+GEMINI_USER_OPEN = "<loaded_context>\n"
+GEMINI_USER_CLOSE = "\n</loaded_context>"
+
+
+def extract_gemini(body, case):
+    """The project context (between its wrappers in the first user turn) and the user
+    context (the `<loaded_context>` that ends the system instruction), `null` when absent:
+    only the context files' blocks, never Gemini's own prose."""
+    out = {"user": None, "project": None}
+    first = "".join(p.get("text", "") for p in body["contents"][0]["parts"])
+    i = first.find(GEMINI_PROJECT_OPEN)
+    if i >= 0:
+        j = first.rfind(GEMINI_PROJECT_CLOSE)
+        out["project"] = first[i + len(GEMINI_PROJECT_OPEN):j]
+    system = "".join(p.get("text", "") for p in body["systemInstruction"]["parts"])
+    if system.endswith(GEMINI_USER_CLOSE):
+        i = system.rfind(GEMINI_USER_OPEN)
+        out["user"] = system[i + len(GEMINI_USER_OPEN):-len(GEMINI_USER_CLOSE)]
+    return out
+
+
 EXTRACT = {
     "claude-instructions": extract_claude_instructions,
     "claude-commands": extract_claude_commands,
     "codex": extract_codex,
+    "gemini": extract_gemini,
 }
 
 

@@ -11,6 +11,7 @@
 pub mod claude;
 pub mod codex;
 pub mod files;
+pub mod gemini;
 pub mod mecatl;
 
 use std::fmt;
@@ -20,7 +21,12 @@ use crate::prompt::profile::seam::{Profile, ProfileSpec};
 use crate::prompt::tokens::Tokenizer;
 
 /// Every profile, in the order `compare` shows them.
-pub static PROFILES: [&dyn Profile; 3] = [&mecatl::Mecatl, &claude::Claude, &codex::Codex];
+pub static PROFILES: [&dyn Profile; 4] = [
+    &mecatl::Mecatl,
+    &claude::Claude,
+    &codex::Codex,
+    &gemini::Gemini,
+];
 
 impl Agent {
     /// The agent's profile, from [`PROFILES`].

@@ -61,6 +61,44 @@ pub struct ProfileSpec {
     /// The environment variables it reads besides those that move its
     /// homes.
     pub vars: &'static [&'static str],
+    /// Entries whose presence at the workspace root or at `--at` makes the
+    /// agent one of the default agents of `compare` and `lint` (SPEC Part
+    /// III: so existing CI output does not change on a repository without
+    /// its files); empty: always one of them.
+    pub default_when: &'static [&'static str],
+}
+
+impl ProfileSpec {
+    /// True when the agent is one of the default agents of `compare` and
+    /// `lint` over `project` started at `at` (see
+    /// [`ProfileSpec::default_when`]): one `stat` per entry and directory.
+    pub fn is_default(&self, project: &dyn Workspace, at: &str) -> bool {
+        if self.default_when.is_empty() {
+            return true;
+        }
+        let at = at.trim_matches('/');
+        let dirs: &[&str] = if at.is_empty() || at == "." {
+            &[""]
+        } else {
+            &["", at]
+        };
+        dirs.iter().any(|dir| {
+            self.default_when
+                .iter()
+                .any(|entry| project.stat(&crate::workspace::join(dir, entry)).is_ok())
+        })
+    }
+}
+
+/// The default agents of `compare` and `lint` over `project` started at
+/// `at`, in table order (see [`ProfileSpec::default_when`]).
+pub fn default_agents(project: &dyn Workspace, at: &str) -> Vec<Agent> {
+    crate::prompt::agents::PROFILES
+        .iter()
+        .map(|profile| profile.spec())
+        .filter(|spec| spec.is_default(project, at))
+        .map(|spec| spec.agent)
+        .collect()
 }
 
 /// A directory of an agent outside the workspace.

@@ -3,13 +3,17 @@
 
 use serde::Serialize;
 
-/// Who a message is from. Turn-0 messages are always from the user.
+/// Who a message is from. The engine's turn-0 messages are always from
+/// the user; a profile may send one as part of the system instruction
+/// (Gemini CLI's user context, SPEC §16.6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Role {
     /// A user-role message.
     User,
+    /// Text the agent puts in its system instruction.
+    System,
 }
 
 impl Role {
@@ -17,6 +21,7 @@ impl Role {
     pub fn as_str(self) -> &'static str {
         match self {
             Role::User => "user",
+            Role::System => "system",
         }
     }
 }

@@ -32,6 +32,9 @@ pub enum Provenance {
     Instructions,
     /// An agent profile's skills listing (SPEC §14.5, §14.6).
     Skills,
+    /// An agent profile's user-level instructions sent apart from the
+    /// project's (Gemini CLI's `~/.gemini` context files, SPEC §16.6).
+    UserInstructions,
 }
 
 impl Provenance {
@@ -47,6 +50,7 @@ impl Provenance {
             Provenance::Unknown => "unknown",
             Provenance::Instructions => "instructions",
             Provenance::Skills => "skills",
+            Provenance::UserInstructions => "user_instructions",
         }
     }
 
@@ -62,6 +66,7 @@ impl Provenance {
             Provenance::Unknown => "unknown",
             Provenance::Instructions => "instructions",
             Provenance::Skills => "skills listing",
+            Provenance::UserInstructions => "user instructions",
         }
     }
 

@@ -46,6 +46,7 @@ pub const SPEC: ProfileSpec = ProfileSpec {
     nested_instructions: true,
     config_dirs: &[names::DOT_CLAUDE],
     vars: &[BUDGET_VAR],
+    default_when: &[],
 };
 
 /// The variable that sets the skills listing's budget in characters

@@ -38,4 +38,5 @@ pub const SPEC: ProfileSpec = ProfileSpec {
     nested_instructions: true,
     config_dirs: &[DOT_CODEX, DOT_AGENTS],
     vars: &[],
+    default_when: &[],
 };

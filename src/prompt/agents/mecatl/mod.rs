@@ -27,6 +27,7 @@ pub const SPEC: ProfileSpec = ProfileSpec {
     nested_instructions: false,
     config_dirs: &[".mecatl"],
     vars: &[],
+    default_when: &[],
 };
 
 /// The engine's registration.

@@ -137,9 +137,10 @@ fn rule_part(shown: ShownRule) -> Part {
 /// The kind of the part a one-file message of `provenance` makes.
 fn kind_of(provenance: Provenance) -> PartKind {
     match provenance {
-        Provenance::Project | Provenance::Instructions | Provenance::Unknown => {
-            PartKind::Instructions
-        }
+        Provenance::Project
+        | Provenance::Instructions
+        | Provenance::UserInstructions
+        | Provenance::Unknown => PartKind::Instructions,
         Provenance::Rules => PartKind::Rule,
         Provenance::Soul => PartKind::Soul,
         Provenance::Memory => PartKind::MemoryIndex,

@@ -1,0 +1,107 @@
+//! Gemini CLI's commands and skills, as far as this version goes (SPEC
+//! §16.4 is not built yet): an empty catalog that says so. `commands list`
+//! lists nothing with an info line, `expand` passes its input through
+//! unchanged with the same line, `explain /name` finds nothing, and the
+//! turn 0 has no skills listing.
+//!
+//! Choices the spec leaves open:
+//! - The line names what is not modelled (`.toml` commands under
+//!   `.gemini/commands`, skills), so an empty listing is never mistaken for
+//!   a workspace without commands. It is an info line, and a warning
+//!   naming the directories when Gemini's command or skill directories
+//!   exist (looked up, never listed), since then the empty answer hides
+//!   something Gemini would offer.
+
+use serde_json::Map;
+
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::prompt::command::{Expansion, cannot_invoke};
+use crate::prompt::compare::Offered;
+use crate::prompt::profile::ProfileTurn0;
+use crate::prompt::profile::catalog::{
+    Catalog, CatalogExpansion, CatalogExplanation, CatalogListing, CatalogRow, CatalogTexts,
+    ListedName,
+};
+use crate::prompt::profile::seam::ProfileError;
+
+/// The line every catalog answer carries.
+pub const NOT_MODELLED: &str = "Gemini CLI's custom commands (.gemini/commands/**/*.toml) and \
+     skills are not listed or expanded by this version of mecatl-prompt";
+
+/// Gemini's catalog: nothing yet, and a line saying so.
+#[derive(Debug, Clone, Default)]
+pub struct GeminiCatalog {
+    /// Gemini's command and skill directories that exist, as displayed.
+    pub present: Vec<String>,
+}
+
+impl GeminiCatalog {
+    fn not_modelled(&self) -> Diagnostic {
+        if self.present.is_empty() {
+            return Diagnostic::new(Severity::Info, None, NOT_MODELLED);
+        }
+        Diagnostic::new(
+            Severity::Warning,
+            None,
+            format!(
+                "{NOT_MODELLED}; Gemini CLI would offer what is in {}",
+                self.present.join(", ")
+            ),
+        )
+    }
+}
+
+impl Catalog for GeminiCatalog {
+    fn list(&self) -> Result<CatalogListing, ProfileError> {
+        Ok(CatalogListing {
+            rows: Vec::new(),
+            diagnostics: vec![self.not_modelled()],
+            withheld: false,
+        })
+    }
+
+    fn table(&self, _rows: &[CatalogRow]) -> String {
+        String::new()
+    }
+
+    fn completion_names(&self) -> Vec<(String, Option<String>)> {
+        Vec::new()
+    }
+
+    fn add_listing(&self, _turn0: &mut ProfileTurn0) -> Result<Vec<Offered>, ProfileError> {
+        Ok(Vec::new())
+    }
+
+    fn expand(&self, input: &str) -> Result<CatalogExpansion, ProfileError> {
+        Ok(CatalogExpansion {
+            expansion: Expansion::unchanged(input),
+            diagnostics: vec![self.not_modelled()],
+            not_expanded: None,
+            withheld: false,
+            extras: Map::new(),
+        })
+    }
+
+    fn cannot_invoke(&self, name: &str) -> String {
+        cannot_invoke(name)
+    }
+
+    fn unknown(&self, _input: &str) -> String {
+        format!("nothing expanded: {NOT_MODELLED}")
+    }
+
+    fn explain(&self, _name: &str) -> Result<CatalogExplanation, ProfileError> {
+        Ok(CatalogExplanation::Listed(ListedName {
+            entries: Vec::new(),
+            diagnostics: vec![self.not_modelled()],
+        }))
+    }
+
+    fn texts(&self) -> Result<CatalogTexts, ProfileError> {
+        Ok(CatalogTexts {
+            texts: Vec::new(),
+            diagnostics: vec![self.not_modelled()],
+            withheld: false,
+        })
+    }
+}

@@ -1,0 +1,68 @@
+//! The Gemini CLI profile (SPEC §16), first slice: the context files Gemini
+//! CLI 0.61.0 loads at turn 0 (§16.2), their imports inlined (§16.3), its
+//! two messages (§16.6) and what `--touch` adds. The recorded oracle cases
+//! in `tests/oracle/cases/gemini/` are this module's contract.
+//!
+//! How the pieces fit: [`settings`] reads the three `context` keys of the
+//! user's and the cwd's `settings.json`; [`context::chain`] finds each start
+//! directory's root by its boundary markers; [`context::load`] finds the
+//! context files of the walk and of `~/.gemini`, reads them through the
+//! workspace readers, inlines their imports with [`imports::Inliner`] and
+//! orders them as Gemini does; the run ([`run`]) wraps them in Gemini's
+//! blocks and messages.
+//!
+//! Not built yet (SPEC §16.4, §16.5, §16.7's lint codes): custom `.toml`
+//! commands and skills (the catalog is empty and says so, [`catalog`]),
+//! `.gemini/system.md`, and Gemini's lint checks.
+//!
+//! Choices the spec leaves open:
+//! - The user context is a `system`-role message (provenance
+//!   `user_instructions`), since Gemini sends it at the end of its system
+//!   instruction; the project context a `user`-role one (provenance
+//!   `instructions`). Each message's `text` is the exact wire text,
+//!   `<loaded_context>` wrappers included; each part's `content` is the
+//!   body of one file's block.
+//! - Files read lazily (`--touch`) are parts of the touch section; the
+//!   `--- Newly Discovered Project Context ---` wrapper Gemini puts around
+//!   them is named here ([`NEWLY_DISCOVERED_OPEN`]) for the tests, since a
+//!   touch section carries parts only.
+
+pub mod catalog;
+pub mod context;
+pub mod imports;
+mod run;
+pub mod settings;
+mod spec;
+
+pub use spec::{DOT_GEMINI, GEMINI_HOME, GEMINI_MD, SPEC};
+
+use crate::prompt::profile::seam::{Profile, ProfileRun, ProfileSpec, Setup};
+
+/// What opens the user context at the end of Gemini's system instruction.
+pub const USER_CONTEXT_OPEN: &str = "<loaded_context>\n";
+/// What closes it.
+pub const USER_CONTEXT_CLOSE: &str = "\n</loaded_context>";
+/// What opens the project context in Gemini's first user turn.
+pub const PROJECT_CONTEXT_OPEN: &str = "<loaded_context>\n<project_context>\n";
+/// What closes it.
+pub const PROJECT_CONTEXT_CLOSE: &str = "\n</project_context>\n</loaded_context>";
+/// What opens the context files a tool's read discovers.
+pub const NEWLY_DISCOVERED_OPEN: &str = "\n\n--- Newly Discovered Project Context ---\n";
+/// What closes them.
+pub const NEWLY_DISCOVERED_CLOSE: &str = "\n--- End Project Context ---";
+
+/// Gemini CLI's registration.
+pub struct Gemini;
+
+impl Profile for Gemini {
+    fn spec(&self) -> &'static ProfileSpec {
+        &SPEC
+    }
+
+    fn open<'a>(&self, setup: &'a Setup<'a>) -> Box<dyn ProfileRun + 'a> {
+        Box::new(run::GeminiRun::new(setup))
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,87 @@
+//! Replays the recorded Gemini CLI cases (`tests/oracle/cases/gemini/`,
+//! SPEC §16.2, §16.3, §16.6): for every case, the context Gemini CLI 0.61.0
+//! sent — the user context at the end of its system instruction and the
+//! project context in its first user turn, each between its wrappers —
+//! must equal the preview's messages byte for byte, from the binary with
+//! the fixture's HOME (`assemble --agent gemini --at … --format json`).
+
+use mecatl_prompt::prompt::agents::gemini::{
+    PROJECT_CONTEXT_CLOSE, PROJECT_CONTEXT_OPEN, USER_CONTEXT_CLOSE, USER_CONTEXT_OPEN,
+};
+use serde_json::{Value, json};
+
+use super::{Fixture, cases, profile_run};
+
+/// The body of the message of `provenance` between its wrappers, checking
+/// its role and that its parts are its blocks' bodies in order.
+fn context(
+    doc: &Value,
+    fixture: &Fixture,
+    provenance: &str,
+    role: &str,
+    wrap: (&str, &str),
+) -> Value {
+    let messages = doc["messages"].as_array().expect("messages");
+    let Some(message) = messages.iter().find(|m| m["provenance"] == provenance) else {
+        return Value::Null;
+    };
+    assert_eq!(message["role"], role, "{}: {provenance}", fixture.name());
+    let text = message["text"].as_str().expect("text");
+    let body = text
+        .strip_prefix(wrap.0)
+        .and_then(|rest| rest.strip_suffix(wrap.1))
+        .unwrap_or_else(|| panic!("{}: {provenance} is wrapped: {text:?}", fixture.name()));
+    for part in message["parts"].as_array().expect("parts") {
+        let content = part["content"].as_str().expect("content");
+        assert!(
+            body.contains(&format!(" ---\n{content}\n--- End of Context from: ")),
+            "{}: the part {} is the body of its block",
+            fixture.name(),
+            part["path"]
+        );
+    }
+    Value::String(body.to_string())
+}
+
+/// What the preview shows for `fixture`, as `{"user", "project"}` like
+/// `expected.json`.
+fn preview(fixture: &Fixture) -> Value {
+    let (doc, _stderr) = profile_run(fixture, "gemini", &["assemble"]);
+    assert_eq!(doc["at"], fixture.at().as_str());
+    let user = context(
+        &doc,
+        fixture,
+        "user_instructions",
+        "system",
+        (USER_CONTEXT_OPEN, USER_CONTEXT_CLOSE),
+    );
+    let project = context(
+        &doc,
+        fixture,
+        "instructions",
+        "user",
+        (PROJECT_CONTEXT_OPEN, PROJECT_CONTEXT_CLOSE),
+    );
+    json!({"user": user, "project": project})
+}
+
+#[test]
+fn every_recorded_gemini_case_matches() {
+    let mut checked = 0;
+    for case_dir in cases("gemini") {
+        let fixture = Fixture::load(&case_dir);
+        assert_eq!(fixture.case["agent_version"], "0.61.0");
+        let got = preview(&fixture);
+        for key in ["user", "project"] {
+            let (got, want) = (&got[key], &fixture.expected[key]);
+            assert_eq!(
+                got,
+                want,
+                "{}: {key} differs from Gemini CLI's",
+                fixture.name()
+            );
+        }
+        checked += 1;
+    }
+    assert!(checked >= 16, "only {checked} Gemini cases");
+}

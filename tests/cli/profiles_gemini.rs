@@ -1,0 +1,210 @@
+//! The Gemini CLI profile on the binary (SPEC §16.1, §16.6, §16.7): its
+//! two messages in JSON, trust, the FIFO and the link that are never read,
+//! the catalog that says it is not modelled yet, and the default columns
+//! of `compare` and `lint`, which gain `gemini` only where its files are.
+
+use crate::hardening::{Outcome, run};
+use crate::support::TestEnv;
+
+/// A git workspace with context files at the root and in `sub`, and a
+/// user context file.
+fn gemini_env() -> TestEnv {
+    let env = TestEnv::new();
+    std::fs::create_dir_all(env.ws.join(".git")).unwrap();
+    env.write("GEMINI.md", "ROOT @./imp.md\n");
+    env.write("imp.md", "IMPORTED\n");
+    env.write("sub/GEMINI.md", "SUB\n");
+    crate::support::write_file(&env.home.join(".gemini/GEMINI.md"), "USER\n\n\n\nEND\n");
+    env
+}
+
+fn gemini(env: &TestEnv, trust: bool, args: &[&str]) -> Outcome {
+    let mut all = vec!["--agent", "gemini", "--format", "json"];
+    if trust {
+        all.insert(0, "--trust-project");
+    }
+    all.extend_from_slice(args);
+    run(env, &all)
+}
+
+#[test]
+fn assemble_sends_the_user_context_as_system_then_the_walk_in_gemini_order() {
+    let env = gemini_env();
+    let doc = gemini(&env, true, &["--at", "sub", "assemble"])
+        .assert_code(0)
+        .json();
+    assert_eq!(doc["agent"], "gemini");
+    assert_eq!(doc["at"], "sub");
+    let messages = doc["messages"].as_array().unwrap();
+    assert_eq!(messages.len(), 2);
+    assert_eq!(messages[0]["role"], "system");
+    assert_eq!(messages[0]["provenance"], "user_instructions");
+    assert_eq!(messages[0]["parts"][0]["scope"], "user");
+    assert_eq!(messages[0]["parts"][0]["content"], "USER\n\nEND");
+    assert_eq!(messages[1]["role"], "user");
+    assert_eq!(messages[1]["provenance"], "instructions");
+    let paths: Vec<&str> = messages[1]["parts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(paths, ["GEMINI.md", "sub/GEMINI.md"]);
+    let root = messages[1]["parts"][0]["content"].as_str().unwrap();
+    assert_eq!(
+        root,
+        "ROOT <!-- Imported from: ./imp.md -->\nIMPORTED\n\n<!-- End of import from: ./imp.md -->"
+    );
+    let text = messages[1]["text"].as_str().unwrap();
+    assert!(text.starts_with("<loaded_context>\n<project_context>\n--- Context from: "));
+    assert!(text.ends_with("/sub/GEMINI.md ---\n</project_context>\n</loaded_context>"));
+}
+
+#[test]
+fn untrusted_the_walk_is_withheld_and_the_users_file_loads() {
+    let env = gemini_env();
+    let doc = gemini(&env, false, &["assemble"]).assert_code(0).json();
+    let messages = doc["messages"].as_array().unwrap();
+    assert_eq!(messages.len(), 1);
+    assert_eq!(messages[0]["provenance"], "user_instructions");
+    let withheld: Vec<&str> = doc["not_loaded"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| n["reason"] == "withheld: untrusted")
+        .map(|n| n["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(withheld, ["GEMINI.md"]);
+    assert!(!doc.to_string().contains("IMPORTED"));
+}
+
+// Unix only: a FIFO and a symbolic link.
+#[cfg(unix)]
+#[test]
+fn a_fifo_and_a_link_out_are_never_read() {
+    let env = TestEnv::new();
+    std::fs::create_dir_all(env.ws.join(".git")).unwrap();
+    let outside = env.home.join("secret.md");
+    crate::support::write_file(&outside, "SECRET\n");
+    crate::hardening::symlink(&outside, &env.ws.join("GEMINI.md"));
+    let fifo = env.ws.join("sub/GEMINI.md");
+    std::fs::create_dir_all(fifo.parent().unwrap()).unwrap();
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.is_ok_and(|status| status.success()), "mkfifo");
+    let out = gemini(&env, true, &["--at", "sub", "assemble"]);
+    out.assert_code(0);
+    assert!(!out.stdout.contains("SECRET"), "{}", out.stdout);
+    let doc = out.json();
+    let reasons: Vec<String> = doc["not_loaded"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| format!("{} {}", n["path"], n["reason"]))
+        .collect();
+    assert!(
+        reasons
+            .iter()
+            .any(|r| r.starts_with("\"GEMINI.md\" \"external")),
+        "{reasons:?}"
+    );
+    assert!(
+        reasons
+            .iter()
+            .any(|r| r.starts_with("\"sub/GEMINI.md\" \"cannot be used")),
+        "{reasons:?}"
+    );
+}
+
+#[test]
+fn commands_and_expand_say_that_gemini_commands_are_not_modelled_yet() {
+    let env = gemini_env();
+    env.write(
+        ".gemini/commands/deploy.toml",
+        "prompt = \"Deploy {{args}}\"\n",
+    );
+    let listed = gemini(&env, true, &["commands", "list"])
+        .assert_code(0)
+        .json();
+    assert_eq!(listed["commands"], serde_json::json!([]));
+    assert!(
+        listed["diagnostics"][0]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("not listed or expanded by this version")
+    );
+    let expanded = gemini(&env, true, &["expand", "/deploy prod"])
+        .assert_code(0)
+        .json();
+    assert_eq!(expanded["output"], "/deploy prod");
+    assert!(expanded["diagnostics"].to_string().contains(".toml"));
+}
+
+/// The agents of `compare --format json` and `lint --format json` with
+/// their default selection.
+fn default_agents(env: &TestEnv, at: &str) -> (serde_json::Value, serde_json::Value) {
+    let args = |cmd: &'static str| vec!["--trust-project", "--at", at, "--format", "json", cmd];
+    let compare = run(env, &args("compare")).assert_code(0).json();
+    let lint = run(env, &args("lint")).json();
+    (compare["agents"].clone(), lint["agents"].clone())
+}
+
+#[test]
+fn gemini_joins_the_default_agents_only_where_its_files_are() {
+    let three = serde_json::json!(["mecatl", "claude", "codex"]);
+    let four = serde_json::json!(["mecatl", "claude", "codex", "gemini"]);
+    let env = TestEnv::new();
+    env.write("AGENTS.md", "A\n");
+    env.write("sub/.gemini/settings.json", "{}\n");
+    assert_eq!(default_agents(&env, "."), (three.clone(), three.clone()));
+    assert_eq!(default_agents(&env, "sub"), (four.clone(), four.clone()));
+    env.write("GEMINI.md", "G\n");
+    assert_eq!(default_agents(&env, "."), (four.clone(), four));
+    let chosen = run(
+        &env,
+        &["--format", "json", "compare", "--agents", "gemini,codex"],
+    );
+    assert_eq!(
+        chosen.assert_code(0).json()["agents"],
+        serde_json::json!(["gemini", "codex"])
+    );
+}
+
+#[test]
+fn gemini_cli_home_moves_the_users_context_files() {
+    let env = gemini_env();
+    let moved = env.home.join("elsewhere");
+    crate::support::write_file(&moved.join(".gemini/GEMINI.md"), "MOVED\n");
+    let mut cmd = env.cmd();
+    cmd.env("GEMINI_CLI_HOME", &moved).args([
+        "--trust-project",
+        "--agent",
+        "gemini",
+        "--format",
+        "json",
+        "assemble",
+    ]);
+    let out = crate::hardening::finish(&env, &mut cmd);
+    let doc = out.assert_code(0).json();
+    let user = &doc["messages"][0]["parts"][0];
+    assert_eq!(user["content"], "MOVED");
+    assert_eq!(user["path"], "[ROOT]/home/elsewhere/.gemini/GEMINI.md");
+}
+
+#[test]
+fn a_ten_wide_fan_out_five_deep_stops_at_the_import_guard() {
+    let env = TestEnv::new();
+    std::fs::create_dir_all(env.ws.join(".git")).unwrap();
+    let fan = |next: &str| format!("@{next} ").repeat(10);
+    env.write("GEMINI.md", fan("l1.md"));
+    for level in 1..5 {
+        env.write(&format!("l{level}.md"), fan(&format!("l{}.md", level + 1)));
+    }
+    env.write("l5.md", "LEAF\n");
+    let out = gemini(&env, true, &["assemble"]);
+    out.assert_code(0);
+    let doc = out.json();
+    let text = doc["messages"][0]["text"].as_str().unwrap();
+    assert_eq!(text.matches("<!-- Imported from: ").count(), 1_000);
+    assert!(text.contains("(past the import guard)]"));
+    assert!(doc["diagnostics"].to_string().contains("fan-out guard"));
+}
