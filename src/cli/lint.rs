@@ -45,10 +45,10 @@ use crate::cli::error::{CliError, Status};
 use crate::cli::lint_config::{read_baseline, read_config, write_baseline};
 use crate::cli::output::{self, SCHEMA};
 use crate::diagnostic::Diagnostic;
+use crate::prompt::agents::default_agents;
 use crate::prompt::lint::policy::{Baseline, Sources};
 use crate::prompt::lint::{Code, Finding, Level, LintOptions, LintReport, lint};
 use crate::prompt::profile::Agent;
-use crate::prompt::profile::seam::default_agents;
 
 /// Arguments of `lint`.
 #[derive(Debug, Clone, Args)]

@@ -62,6 +62,17 @@ impl Agent {
     }
 }
 
+/// The default agents of `compare` and `lint` over `project` started at
+/// `at`, in table order (see [`ProfileSpec::default_when`]).
+pub fn default_agents(project: &dyn crate::workspace::Workspace, at: &str) -> Vec<Agent> {
+    PROFILES
+        .iter()
+        .map(|profile| profile.spec())
+        .filter(|spec| spec.is_default(project, at))
+        .map(|spec| spec.agent)
+        .collect()
+}
+
 /// Every profile's name, in table order.
 pub fn names() -> impl Iterator<Item = &'static str> {
     PROFILES.iter().map(|profile| profile.spec().name)

@@ -90,17 +90,6 @@ impl ProfileSpec {
     }
 }
 
-/// The default agents of `compare` and `lint` over `project` started at
-/// `at`, in table order (see [`ProfileSpec::default_when`]).
-pub fn default_agents(project: &dyn Workspace, at: &str) -> Vec<Agent> {
-    crate::prompt::agents::PROFILES
-        .iter()
-        .map(|profile| profile.spec())
-        .filter(|spec| spec.is_default(project, at))
-        .map(|spec| spec.agent)
-        .collect()
-}
-
 /// A directory of an agent outside the workspace.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct HomeDir {
