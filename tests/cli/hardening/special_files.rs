@@ -190,10 +190,6 @@ fn a_rules_path_that_is_a_file_is_fatal_and_other_tiers_still_load() {
 }
 
 #[test]
-#[cfg_attr(
-    windows,
-    ignore = "BUG: a commands path that is a file is reported as 'cannot be listed: Invalid name. (os error 123)', not as 'is not a directory'"
-)]
 fn a_commands_path_that_is_a_file_is_reported() {
     let env = TestEnv::new();
     env.write(".claude/commands", "not a directory");
