@@ -66,7 +66,7 @@ fn suffix_args() -> Vec<&'static str> {
 
 const ENV_LINES: &str = "<env>\ncwd: /w\ndate: 2025-01-01\nmodel: \nos: linux\npermission-mode: default\nshell: /bin/sh\n";
 
-// Unix only: std::os::unix.
+// Unix only: an fsmonitor hook script made executable with mode bits.
 #[cfg(unix)]
 #[test]
 fn a_trusted_repository_gets_its_status_without_being_written_or_running_fsmonitor() {
