@@ -5,7 +5,8 @@
 # standard library imports: a shim built from scripts/processprng-shim.c
 # is put into a private Wine prefix (under the target directory) and
 # loaded in place of the built-in DLL. Extra arguments go to `cargo test`
-# (a test name filter after `--`).
+# (a test name filter after `--`); both test binaries run unless they name
+# one themselves (`--lib`, or `--test cli`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -40,4 +41,11 @@ cp "$shim" "$WINEPREFIX/drive_c/windows/system32/bcryptprimitives.dll"
 # The shim, not Wine's built-in DLL, for bcryptprimitives.
 export WINEDLLOVERRIDES="bcryptprimitives=n;mscoree,mshtml="
 export CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUNNER=wine
-cargo test --target "$target" --lib --test cli "$@"
+targets=(--lib --test cli)
+for arg in "$@"; do
+  case $arg in
+    --lib | --test) targets=() ;;
+    --) break ;;
+  esac
+done
+cargo test --target "$target" "${targets[@]}" "$@"

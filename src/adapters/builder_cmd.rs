@@ -289,6 +289,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(windows, ignore = "needs sh on PATH")]
     fn the_program_gets_the_config_and_its_output_is_the_prompt() {
         let dir = tempfile::tempdir().unwrap();
         fs::write(
@@ -319,6 +320,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(windows, ignore = "needs printf on PATH")]
     fn a_program_that_ignores_a_large_stdin_still_succeeds() {
         let cfg = Config {
             role: "x".repeat(4 << 20),
@@ -364,6 +366,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(windows, ignore = "needs sh on PATH")]
     fn a_non_zero_exit_is_a_failure() {
         let err = run(&format!("sh -c 'printf %s \"$0\"; exit 3' '{OUTPUT}'")).unwrap_err();
         match &err {
@@ -377,6 +380,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(windows, ignore = "needs sh on PATH")]
     fn a_slow_program_is_stopped_at_the_timeout() {
         let started = Instant::now();
         let err = run_builder_bounded(
@@ -395,6 +399,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(windows, ignore = "needs sh on PATH")]
     fn a_program_that_closes_stdout_but_keeps_running_is_stopped() {
         let started = Instant::now();
         let err = run_builder_bounded(
@@ -409,6 +414,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(windows, ignore = "needs printf on PATH")]
     fn output_is_capped_at_exactly_the_limit() {
         let cmd_line = format!("printf %s '{OUTPUT}'");
         let cfg = Config::default();
@@ -428,6 +434,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(windows, ignore = "needs sh on PATH")]
     fn an_endless_writer_is_stopped_at_the_cap() {
         let err = run_builder_bounded(
             "sh -c 'exec yes'",
@@ -440,6 +447,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(windows, ignore = "needs printf on PATH")]
     fn malformed_output_is_described() {
         let cases = [
             (
@@ -479,6 +487,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(windows, ignore = "needs printf on PATH")]
     fn surrounding_whitespace_in_the_output_is_accepted() {
         let layered =
             run("printf '\\n  {\"stable_prefix\": \"a\", \"volatile_suffix\": \"\"}\\n'").unwrap();

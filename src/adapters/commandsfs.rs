@@ -776,6 +776,10 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(
+        windows,
+        ignore = "file names are case-insensitive on Windows: the kit expects /Fix not to find fix.md"
+    )]
     fn the_catalog_passes_the_command_source_kit() {
         let fixture = || {
             COMMAND_FIXTURE

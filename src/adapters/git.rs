@@ -241,6 +241,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(windows, ignore = "needs git on PATH under Wine")]
     fn a_bare_repository_has_no_git_status() {
         let dir = tempfile::tempdir().unwrap();
         git(dir.path(), &["init", "-q", "--bare"]);
@@ -248,6 +249,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(windows, ignore = "needs git on PATH under Wine")]
     fn a_clean_repository_shows_branch_and_commits() {
         let repo = new_repo();
         let first = commit(repo.path(), "a.txt", "first");
@@ -259,6 +261,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(windows, ignore = "needs git on PATH under Wine")]
     fn changes_are_listed_as_porcelain_lines_from_a_subdirectory_too() {
         let repo = new_repo();
         let first = commit(repo.path(), "a.txt", "first");
@@ -271,6 +274,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(windows, ignore = "needs git on PATH under Wine")]
     fn only_the_last_five_commits_are_shown() {
         let repo = new_repo();
         let shas: Vec<String> = (1..=7)
@@ -290,6 +294,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(windows, ignore = "needs git on PATH under Wine")]
     fn a_branch_without_commits_says_none() {
         let repo = new_repo();
         assert_eq!(
@@ -299,6 +304,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(windows, ignore = "needs git on PATH under Wine")]
     fn a_detached_head_names_its_commit() {
         let repo = new_repo();
         let first = commit(repo.path(), "a.txt", "first");
@@ -310,6 +316,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(windows, ignore = "needs git on PATH under Wine")]
     fn a_huge_status_is_cut_at_a_line_boundary() {
         let repo = new_repo();
         commit(repo.path(), "a.txt", "first");

@@ -90,15 +90,23 @@ impl Locations {
 
 /// The engine's slug for a workspace: the absolute path, not resolved
 /// through symlinks, with a trailing `/` removed and every `/` replaced by
-/// `-` (so `/home/me/repo` becomes `-home-me-repo`).
+/// `-` (so `/home/me/repo` becomes `-home-me-repo`). On Windows `\` and the
+/// drive's `:` are replaced too (`C:\me\repo` becomes `C--me-repo`): left in,
+/// the absolute path would replace the data home it is joined to, and the
+/// memory directory would be the workspace itself.
 pub fn workspace_slug(workspace: &Path) -> String {
     let text = workspace.to_string_lossy();
+    let separators: &[char] = if cfg!(windows) {
+        &['/', '\\', ':']
+    } else {
+        &['/']
+    };
     let trimmed = if text.len() > 1 {
-        text.trim_end_matches('/')
+        text.trim_end_matches(|c| c == '/' || (cfg!(windows) && c == '\\'))
     } else {
         &text
     };
-    trimmed.replace('/', "-")
+    trimmed.replace(separators, "-")
 }
 
 #[cfg(test)]

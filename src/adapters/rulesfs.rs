@@ -36,7 +36,7 @@ mod tests {
         assert_eq!(found.rules[0].rule.origin, RuleOrigin::User);
         assert_eq!(
             found.rules[0].source,
-            dir.path().join("rules/u.md").display().to_string()
+            dir.path().join("rules").join("u.md").display().to_string()
         );
     }
 }

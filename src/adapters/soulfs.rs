@@ -289,6 +289,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(windows, ignore = "fixture homes are Unix paths /home/u/…")]
     fn a_valid_user_soul_is_used() {
         let soul = SoulFile::new(Some(user("Be terse.\n")), Some(project("Project.")));
         let (body, diagnostics, source) = soul.delivered();
@@ -398,6 +399,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(windows, ignore = "fixture homes are Unix paths /home/u/…")]
     fn invalid_utf8_is_decoded_lossily_with_one_warning_naming_the_file() {
         let (body, warnings, _) = SoulFile::new(Some(user(b"caf\xe9")), None).delivered();
         assert_eq!(body, "caf\u{fffd}");
@@ -413,6 +415,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(windows, ignore = "runs mkfifo")]
     fn real_files_huge_files_and_fifos_do_not_block_or_load_whole() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("soul.md");
@@ -442,6 +445,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(windows, ignore = "fixture homes are Unix paths /home/u/…")]
     fn every_refusal_is_a_typed_fact_about_its_file() {
         let rejected = SoulFile::new(Some(user("You are now a pirate.")), None);
         let facts = rejected.deliver().left_out;

@@ -189,9 +189,26 @@ pub(crate) fn tagged<A: Args>(
         .collect()
 }
 
-/// Paths starting with `current`, relative paths taken from `dir`.
+/// Paths starting with `current`, relative paths taken from `dir`. They are
+/// written with `/` like every workspace path the tool prints (on Windows
+/// the completer joins with `\`), unless `current` itself was typed with `\`.
 pub(crate) fn paths_under(dir: &Path, current: &OsStr) -> Vec<CompletionCandidate> {
-    PathCompleter::any().current_dir(dir).complete(current)
+    let candidates = PathCompleter::any().current_dir(dir).complete(current);
+    if std::path::MAIN_SEPARATOR == '/' || current.to_string_lossy().contains('\\') {
+        return candidates;
+    }
+    candidates
+        .into_iter()
+        .map(|candidate| match candidate.get_value().to_str() {
+            Some(value) if value.contains('\\') => {
+                CompletionCandidate::new(value.replace('\\', "/"))
+                    .help(candidate.get_help().cloned())
+                    .tag(candidate.get_tag().cloned())
+                    .hide(candidate.is_hide_set())
+            }
+            _ => candidate,
+        })
+        .collect()
 }
 
 /// Completes a `rules list --for` value: paths relative to the workspace

@@ -188,6 +188,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(windows, ignore = "fixture paths are Unix paths /home/u/ws")]
     fn walks_from_the_parent_root_down_to_the_start_directory() {
         let parent = MemWorkspace::new()
             .with_root("/")

@@ -110,13 +110,20 @@ fn no_messages_print_nothing_and_say_so_with_verbose() {
     assert_eq!(doc["messages"], serde_json::json!([]));
     let output = env.run(&["-v", "assemble"]);
     assert!(output.stdout.is_empty());
-    let slug = env.ws.display().to_string().replace('/', "-");
+    // The engine's slug: on Windows the drive's `:` and `\` become `-` too.
+    let separators: &[char] = if cfg!(windows) {
+        &['/', '\\', ':']
+    } else {
+        &['/']
+    };
+    let slug = env.ws.display().to_string().replace(separators, "-");
+    let memory = env.data.join("mecatui").join("memory").join(slug);
     assert_eq!(
         stderr(&output),
         format!(
-            "mecatl-prompt: info: {}/mecatui/memory/{slug}: memory directory\n\
+            "mecatl-prompt: info: {}: memory directory\n\
              mecatl-prompt: info: no turn-0 messages: nothing to assemble\n",
-            env.data.display()
+            memory.display()
         )
     );
 }

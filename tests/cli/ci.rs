@@ -5,15 +5,22 @@
 //! action's install step and pre-commit would put it. The install step
 //! itself needs a release archive: `scripts/action-test.sh` runs it in CI.
 
+#[cfg(unix)]
 use std::path::Path;
+#[cfg(unix)]
 use std::process::Output;
 
+#[cfg(unix)]
 use mecatl_prompt::prompt::yaml::parse_yaml;
+#[cfg(unix)]
 use serde_json::Value;
 
+#[cfg(unix)]
 use crate::lint::lint_env;
+#[cfg(unix)]
 use crate::support::{TestEnv, code, repo_file, stderr, stdout};
 
+#[cfg(unix)]
 fn parse(name: &str) -> Value {
     let text = std::fs::read_to_string(repo_file(name)).expect("read the file");
     parse_yaml::<Value>(&text)
@@ -21,8 +28,10 @@ fn parse(name: &str) -> Value {
         .unwrap_or_else(|| panic!("{name} is empty"))
 }
 
+#[cfg(unix)]
 const BIN: &str = env!("CARGO_BIN_EXE_mecatl-prompt");
 
+#[cfg(unix)]
 /// The action's steps, by name.
 fn step<'a>(action: &'a Value, name: &str) -> &'a Value {
     action["runs"]["steps"]
@@ -33,6 +42,7 @@ fn step<'a>(action: &'a Value, name: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("no step {name:?}"))
 }
 
+#[cfg(unix)]
 /// Runs the action's lint step as GitHub runs a `shell: bash` step, in the
 /// workspace of `env`, with the binary installed under `runner_temp` and
 /// this repository as the action's checkout.
@@ -52,6 +62,8 @@ fn run_lint_step(env: &TestEnv, runner_temp: &Path, agents: &str, args: &str) ->
         .expect("run bash")
 }
 
+// Unix only: a symbolic link.
+#[cfg(unix)]
 #[test]
 fn the_action_installs_at_its_ref_and_its_lint_step_runs() {
     let action = parse("action.yml");
@@ -125,6 +137,8 @@ fn the_action_installs_at_its_ref_and_its_lint_step_runs() {
     assert!(!env.ws.join("pwned").exists());
 }
 
+// Unix only: a symbolic link.
+#[cfg(unix)]
 #[test]
 fn the_pre_commit_hook_runs_lint_over_the_workspace() {
     let hooks = parse(".pre-commit-hooks.yaml");
@@ -173,6 +187,7 @@ fn the_pre_commit_hook_runs_lint_over_the_workspace() {
     }
 }
 
+#[cfg(unix)]
 /// The host's target triple, as the compiler that built these tests names it.
 fn host_triple() -> String {
     let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());

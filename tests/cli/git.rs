@@ -66,6 +66,8 @@ fn suffix_args() -> Vec<&'static str> {
 
 const ENV_LINES: &str = "<env>\ncwd: /w\ndate: 2025-01-01\nmodel: \nos: linux\npermission-mode: default\nshell: /bin/sh\n";
 
+// Unix only: an fsmonitor hook script made executable with mode bits.
+#[cfg(unix)]
 #[test]
 fn a_trusted_repository_gets_its_status_without_being_written_or_running_fsmonitor() {
     let env = TestEnv::new();
@@ -121,6 +123,7 @@ fn a_trusted_repository_gets_its_status_without_being_written_or_running_fsmonit
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "needs git on PATH under Wine")]
 fn a_detached_head_and_a_clean_tree_are_described() {
     let env = TestEnv::new();
     git(&env, &env.ws, &["init", "-q", "-b", "main"]);
@@ -143,6 +146,7 @@ fn a_detached_head_and_a_clean_tree_are_described() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "needs git on PATH under Wine")]
 fn an_untrusted_repository_gets_no_git_status_and_verbose_says_why() {
     let env = TestEnv::new();
     repository(&env);
@@ -160,6 +164,7 @@ fn an_untrusted_repository_gets_no_git_status_and_verbose_says_why() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "needs git on PATH under Wine")]
 fn git_status_flags_replace_the_query() {
     let env = TestEnv::new();
     repository(&env);
@@ -192,6 +197,7 @@ fn a_trusted_directory_outside_any_repository_gets_no_git_status() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "needs git on PATH under Wine")]
 fn a_long_status_is_cut_at_a_line_boundary_to_8_kib() {
     let env = TestEnv::new();
     git(&env, &env.ws, &["init", "-q", "-b", "main"]);

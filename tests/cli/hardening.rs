@@ -3,28 +3,16 @@
 //! shown — and runs under a hang guard, since bounded reads and skipped
 //! FIFOs are what is being proved.
 
-// Unix only: symbolic links and FIFOs.
-#[cfg(unix)]
 mod claude;
 mod encoding;
 mod huge;
 mod inputs;
 mod memory;
-// Unix only: file names that are not UTF-8.
-#[cfg(unix)]
 mod names;
-// Unix only: permission bits (mode 000) and setpriv.
-#[cfg(unix)]
 mod permissions;
-// Unix only: symbolic links and FIFOs.
-#[cfg(unix)]
 mod profile_commands;
 pub(crate) mod read_only;
-// Unix only: FIFOs and symbolic links.
-#[cfg(unix)]
 mod special_files;
-// Unix only: symbolic links.
-#[cfg(unix)]
 mod symlinks;
 // Windows only: junctions, device names and Windows path separators.
 #[cfg(windows)]

@@ -73,6 +73,7 @@ fn formula_archives(formula: &str) -> Vec<(String, String, String, String)> {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "needs bash")]
 fn the_release_index_sums_every_archive_and_the_formula_names_each_platform() {
     let targets = [
         "x86_64-unknown-linux-gnu",

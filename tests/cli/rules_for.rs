@@ -317,6 +317,10 @@ fn a_for_path_outside_the_workspace_exits_2() {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "the corpus is reached through /work/…/../shared, which Wine resolves on drive C:"
+)]
 fn corpus_workspace_in_place_with_flow_sequences() {
     let Some(corpus) = corpus_root() else {
         return;

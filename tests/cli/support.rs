@@ -37,7 +37,7 @@ impl TestEnv {
     /// An empty workspace and empty home.
     pub(crate) fn new() -> Self {
         let dir = tempfile::tempdir().expect("tempdir");
-        let root = dir.path().canonicalize().expect("canonical tempdir");
+        let root = plain_path(dir.path().canonicalize().expect("canonical tempdir"));
         let env = Self {
             ws: root.join("ws"),
             home: root.join("home"),
@@ -100,6 +100,8 @@ impl TestEnv {
         let mut cmd = std::process::Command::new(program);
         cmd.env_clear()
             .env("HOME", &self.home)
+            // Windows finds the home directory here, not in HOME.
+            .env("USERPROFILE", &self.home)
             .env("XDG_CONFIG_HOME", &self.config)
             .env("XDG_DATA_HOME", &self.data)
             .env("PATH", std::env::var_os("PATH").unwrap_or_default())
@@ -151,6 +153,19 @@ impl TestEnv {
     pub(crate) fn cmd(&self) -> Command {
         self.program(env!("CARGO_BIN_EXE_mecatl-prompt"))
     }
+}
+
+/// `path` as a user would type it: on Windows without the `\\?\` prefix
+/// that `canonicalize` adds, which no one passes on a command line and
+/// which would keep `[ROOT]` from matching the tool's own paths.
+fn plain_path(path: PathBuf) -> PathBuf {
+    if cfg!(windows)
+        && let Some(rest) = path.to_str().and_then(|p| p.strip_prefix(r"\\?\"))
+        && rest.as_bytes().get(1) == Some(&b':')
+    {
+        return PathBuf::from(rest);
+    }
+    path
 }
 
 /// Writes a file, creating its parent directories.

@@ -58,6 +58,7 @@ fn diag(severity: Severity, path: &str, reason: &str) -> (Severity, String, Stri
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "fixture homes are Unix paths /home/u/…")]
 fn precedence_across_the_four_locations() {
     let project = MemWorkspace::new()
         .file(".mecatl/rules/x.md", "mecatl x")
@@ -170,6 +171,7 @@ fn user_tier_fatals_do_not_fail_the_project_check() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "fixture homes are Unix paths /home/u/…")]
 fn withheld_rules_are_listed_but_claim_nothing() {
     let project = MemWorkspace::new()
         .file(".mecatl/rules/x.md", "project x")
@@ -328,6 +330,7 @@ fn missing_and_empty_locations_give_nothing() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "fixture homes are Unix paths /home/u/…")]
 fn links_special_files_and_unreadable_files() {
     let project = MemWorkspace::new()
         .file("outside-ok.md", "inside link target")
@@ -577,6 +580,7 @@ fn explained(dirs: &[SearchDir<'_>], name: &str) -> Vec<(String, Fate)> {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "fixture homes are Unix paths /home/u/…")]
 fn explain_reports_every_fate_in_precedence_order() {
     let project = MemWorkspace::new()
         .node(".mecatl/rules/x.md", MemNode::Symlink("/etc/x".into()))

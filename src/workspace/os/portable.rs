@@ -51,7 +51,14 @@ impl Beneath {
 /// lossily and marked so.
 pub(super) fn list_dir(path: &Path) -> io::Result<Vec<DirEntry>> {
     let mut entries = Vec::with_capacity(64);
-    for entry in std::fs::read_dir(path)? {
+    // Listing a file fails as ERROR_DIRECTORY on Windows and as
+    // ERROR_INVALID_NAME under Wine, not as ENOTDIR: a look at the path
+    // tells a file from a directory that cannot be read.
+    let dir = std::fs::read_dir(path).map_err(|err| match std::fs::metadata(path) {
+        Ok(meta) if !meta.is_dir() => io::Error::from(io::ErrorKind::NotADirectory),
+        _ => err,
+    })?;
+    for entry in dir {
         let entry = entry?;
         let (name, lossy) = match entry.file_name().into_string() {
             Ok(name) => (name, false),

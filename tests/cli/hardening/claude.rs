@@ -6,8 +6,12 @@
 
 use serde_json::Value;
 
-use super::{Outcome, mkfifo, run, symlink};
-use crate::support::{STRACE_OPENS, TestEnv, opened_path, write_file};
+use super::{Outcome, run};
+#[cfg(unix)]
+use super::{mkfifo, symlink};
+use crate::support::TestEnv;
+#[cfg(unix)]
+use crate::support::{STRACE_OPENS, opened_path, write_file};
 
 /// `assemble --agent claude --format json` with trust as given.
 fn assemble(env: &TestEnv, trusted: bool, extra: &[&str]) -> Outcome {
@@ -87,6 +91,10 @@ fn a_nine_deep_chain_stops_after_depth_four() {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "its time bound is Linux's: under Wine the fan-out takes about 14 s"
+)]
 fn a_fan_out_of_a_hundred_imports_four_deep_is_bounded_with_one_warning() {
     let env = TestEnv::new();
     let level = |prefix: &str, count: usize| -> String {
@@ -122,6 +130,7 @@ fn a_fan_out_of_a_hundred_imports_four_deep_is_bounded_with_one_warning() {
     assert_eq!(guard.len(), 1, "{guard:?}");
 }
 
+#[cfg(unix)]
 /// A project CLAUDE.md importing `~/secret`, `/etc/hostname`,
 /// `../outside.md` and a link out of the workspace.
 fn leaky() -> (TestEnv, Vec<String>) {
@@ -151,6 +160,8 @@ fn leaky() -> (TestEnv, Vec<String>) {
     (env, secrets)
 }
 
+// Unix only: symbolic links.
+#[cfg(unix)]
 #[test]
 fn imports_out_of_the_workspace_are_never_read_trusted_or_not_approved_or_not() {
     let (env, secrets) = leaky();
@@ -225,6 +236,8 @@ fn a_five_mib_claude_md_is_skipped_with_a_warning() {
     );
 }
 
+// Unix only: a symbolic link.
+#[cfg(unix)]
 #[test]
 fn a_rules_tree_forty_deep_and_a_link_loop_stay_bounded() {
     let env = TestEnv::new();
@@ -245,6 +258,8 @@ fn a_rules_tree_forty_deep_and_a_link_loop_stay_bounded() {
     );
 }
 
+// Unix only: a FIFO.
+#[cfg(unix)]
 #[test]
 fn untrusted_project_and_local_files_are_never_opened() {
     let env = TestEnv::new();

@@ -192,6 +192,7 @@ fn an_invalid_byte_does_not_turn_a_character_cut_by_a_bound_into_text() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "golden has Unix paths ([ROOT]/…)")]
 fn invalid_utf8_in_the_soul_is_decoded_lossily_with_a_warning() {
     let env = TestEnv::new();
     env.write_config("mecatl/soul.md", b"Be \xff calm.\n");
@@ -227,6 +228,7 @@ fn invalid_utf8_in_memory_json_strings_is_decoded_lossily() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "golden has Unix paths ([ROOT]/…)")]
 fn invalid_utf8_outside_memory_json_strings_is_malformed() {
     let env = TestEnv::new();
     env.write("../mem/memory.json", b"{\"entries\": \xff}");
@@ -242,6 +244,7 @@ fn invalid_utf8_outside_memory_json_strings_is_malformed() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "golden has Unix paths ([ROOT]/…)")]
 fn invalid_utf8_in_settings_skips_only_that_entry() {
     let env = TestEnv::new();
     settings_trusting(&env, b"", b"  - \xff\n");
@@ -306,6 +309,7 @@ fn write_every_kind(env: &TestEnv, bom: &str, eol: &str) {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "golden has Unix paths ([ROOT]/…)")]
 fn a_bom_is_stripped_from_rules_and_settings_only() {
     let env = TestEnv::new();
     write_every_kind(&env, "\u{feff}", "\n");
@@ -424,6 +428,7 @@ fn a_lone_cr_is_not_a_line_break_for_frontmatter() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "golden has Unix paths ([ROOT]/…)")]
 fn nul_bytes_pass_through_content_and_break_only_json_and_yaml() {
     let env = TestEnv::new();
     env.write("AGENTS.md", "a\0b\n");
@@ -548,11 +553,13 @@ fn blank_files(content: &str) {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "golden has Unix paths ([ROOT]/…)")]
 fn empty_files_of_every_kind() {
     blank_files("");
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "golden has Unix paths ([ROOT]/…)")]
 fn whitespace_only_files_of_every_kind() {
     blank_files(" \n\t \r\n ");
 }

@@ -68,6 +68,10 @@ fn one_mib_on_stdin_is_expanded_or_passed_through() {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "Windows caps a whole command line at 32767 characters"
+)]
 fn arguments_near_the_per_argument_limit_are_substituted_whole() {
     let env = TestEnv::new();
     env.write(".claude/commands/d.md", "<$2|$1>");
@@ -88,6 +92,7 @@ fn arguments_near_the_per_argument_limit_are_substituted_whole() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "golden has Unix paths ([ROOT]/…)")]
 fn malformed_settings_are_ignored_with_a_warning() {
     let env = TestEnv::new();
     env.write(".claude/rules/r.md", "r");
@@ -135,6 +140,10 @@ fn malformed_settings_are_ignored_with_a_warning() {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "error text is Linux's: Windows says \"File not found.\""
+)]
 fn unreadable_and_malformed_tools_files_exit_2_with_one_line() {
     let env = TestEnv::new();
     std::fs::create_dir(env.ws.join("dir")).unwrap();

@@ -6,19 +6,26 @@
 //! CI containers) the binary is run as `nobody` through `setpriv`; when
 //! that is not possible either, the cases are skipped with a printed note.
 
+#[cfg(unix)]
 use std::os::unix::fs::PermissionsExt;
+#[cfg(unix)]
 use std::path::Path;
 
+#[cfg(unix)]
 use super::{BUILD, HANG_GUARD, Outcome, finish};
+#[cfg(unix)]
 use crate::support::TestEnv;
 
+#[cfg(unix)]
 const DENIED: &str = "Permission denied (os error 13)";
 
 /// Runs the binary so that file permissions apply to it.
+#[cfg(unix)]
 struct Unprivileged<'a> {
     env: &'a TestEnv,
 }
 
+#[cfg(unix)]
 impl Unprivileged<'_> {
     fn run(&self, args: &[&str]) -> Outcome {
         let mut cmd = self
@@ -30,10 +37,12 @@ impl Unprivileged<'_> {
     }
 }
 
+#[cfg(unix)]
 fn chmod(path: &Path, mode: u32) {
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).expect("chmod");
 }
 
+#[cfg(unix)]
 /// The runner for `env` after its files are written, or `None` (with a
 /// note on stderr) when permissions cannot be made to bind.
 fn unprivileged(env: &TestEnv) -> Option<Unprivileged<'_>> {
@@ -48,6 +57,7 @@ fn unprivileged(env: &TestEnv) -> Option<Unprivileged<'_>> {
     }
 }
 
+#[cfg(unix)]
 /// Workspace files of every kind, each then made unreadable by `deny`.
 fn denied_env() -> TestEnv {
     let env = TestEnv::new();
@@ -62,6 +72,8 @@ fn denied_env() -> TestEnv {
     env
 }
 
+// Unix only: permission bits.
+#[cfg(unix)]
 #[test]
 fn an_unreadable_agents_md_exits_2_with_no_output() {
     let env = denied_env();
@@ -96,6 +108,8 @@ fn an_unreadable_agents_md_exits_2_with_no_output() {
     );
 }
 
+// Unix only: permission bits.
+#[cfg(unix)]
 #[test]
 fn unreadable_rules_commands_soul_memory_and_tools() {
     let env = denied_env();
@@ -164,6 +178,8 @@ fn unreadable_rules_commands_soul_memory_and_tools() {
     );
 }
 
+// Unix only: permission bits.
+#[cfg(unix)]
 #[test]
 fn unlistable_directories_are_fatal_for_their_tier_only() {
     let env = denied_env();

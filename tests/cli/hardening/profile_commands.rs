@@ -7,11 +7,15 @@
 
 use std::path::Path;
 
-use super::{mkfifo, run, sparse, symlink, trusted_json};
+#[cfg(unix)]
+use super::{mkfifo, sparse, symlink};
+use super::{run, trusted_json};
 use crate::support::TestEnv;
 
+#[cfg(unix)]
 const SECRET: &str = "S3CRET-DO-NOT-SHOW";
 
+#[cfg(unix)]
 /// The names `commands list --format json` lists, in order.
 fn command_names(out: &super::Outcome) -> Vec<String> {
     out.json()["commands"]
@@ -121,6 +125,7 @@ fn shell_commands_never_run_in_any_subcommand_with_any_flag() {
     );
 }
 
+#[cfg(unix)]
 /// A workspace whose command mentions files outside it, directly and
 /// through a link, and whose skill links out of it.
 fn hostile() -> TestEnv {
@@ -151,6 +156,8 @@ fn hostile() -> TestEnv {
     env
 }
 
+// Unix only: symbolic links and FIFOs.
+#[cfg(unix)]
 #[test]
 fn mentions_and_skill_links_out_of_the_workspace_are_never_read() {
     let env = hostile();
@@ -211,6 +218,8 @@ fn mentions_and_skill_links_out_of_the_workspace_are_never_read() {
     );
 }
 
+// Unix only: a symbolic link.
+#[cfg(unix)]
 #[test]
 fn wide_deep_and_looping_command_trees_stay_bounded() {
     let env = TestEnv::new();
@@ -239,6 +248,8 @@ fn wide_deep_and_looping_command_trees_stay_bounded() {
     assert_eq!(expand.json()["output"], "C\n");
 }
 
+// Unix only: a FIFO.
+#[cfg(unix)]
 #[test]
 fn broken_skills_are_diagnosed_without_a_hang() {
     let env = TestEnv::new();

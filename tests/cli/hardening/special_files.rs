@@ -2,9 +2,13 @@
 //! (SPEC §3.1, §7.1, §9): never opened for reading, so nothing blocks; each
 //! is skipped with a diagnostic and the rest still loads.
 
-use super::{BUILD, mkfifo, run, symlink, trusted_json};
+#[cfg(unix)]
+use super::{BUILD, mkfifo, symlink};
+use super::{run, trusted_json};
 use crate::support::TestEnv;
 
+// Unix only: a FIFO.
+#[cfg(unix)]
 #[test]
 fn a_fifo_agents_md_is_skipped_and_claude_md_used() {
     let env = TestEnv::new();
@@ -22,6 +26,8 @@ fn a_fifo_agents_md_is_skipped_and_claude_md_used() {
     );
 }
 
+// Unix only: a symbolic link.
+#[cfg(unix)]
 #[test]
 fn a_dev_null_link_as_agents_md_is_refused_and_claude_md_used() {
     let env = TestEnv::new();
@@ -54,6 +60,8 @@ fn a_directory_named_agents_md_is_skipped() {
     );
 }
 
+// Unix only: a symbolic link.
+#[cfg(unix)]
 #[test]
 fn fifo_and_dev_null_rules_are_skipped_and_the_link_fails_the_check() {
     let env = TestEnv::new();
@@ -78,6 +86,8 @@ fn fifo_and_dev_null_rules_are_skipped_and_the_link_fails_the_check() {
     run(&env, &["--trust-project", "rules", "list", "--check"]).assert_code(0);
 }
 
+// Unix only: a symbolic link.
+#[cfg(unix)]
 #[test]
 fn a_dev_null_link_in_a_user_rules_dir_is_a_skipped_device() {
     let env = TestEnv::new();
@@ -94,6 +104,8 @@ fn a_dev_null_link_in_a_user_rules_dir_is_a_skipped_device() {
     );
 }
 
+// Unix only: a symbolic link.
+#[cfg(unix)]
 #[test]
 fn fifo_and_dev_null_commands_are_not_used() {
     let env = TestEnv::new();
@@ -142,6 +154,7 @@ fn fifo_and_dev_null_commands_are_not_used() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "golden has Unix paths ([ROOT]/…)")]
 fn a_rules_path_that_is_a_file_is_fatal_and_other_tiers_still_load() {
     let env = TestEnv::new();
     env.write(".claude/rules", "not a directory");
@@ -207,6 +220,8 @@ fn a_directory_named_like_a_rule_is_reported_not_read() {
     );
 }
 
+// Unix only: a FIFO.
+#[cfg(unix)]
 #[test]
 fn fifo_soul_memory_settings_and_tools_never_block() {
     let env = TestEnv::new();
@@ -238,6 +253,8 @@ fn fifo_soul_memory_settings_and_tools_never_block() {
     );
 }
 
+// Unix only: a symbolic link.
+#[cfg(unix)]
 #[test]
 fn dev_null_as_soul_file_memory_json_and_tools() {
     let env = TestEnv::new();

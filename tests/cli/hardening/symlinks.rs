@@ -2,11 +2,19 @@
 //! the workspace are followed; links that leave it are refused and never
 //! read; loops and dangling links count as not found, with a warning.
 
-use super::{BUILD, Outcome, run, symlink, trusted_json};
+#[cfg(unix)]
+use super::symlink;
+#[cfg(unix)]
+use super::trusted_json;
+#[cfg(unix)]
+use super::{BUILD, Outcome, run};
+#[cfg(unix)]
 use crate::support::TestEnv;
 
+#[cfg(unix)]
 const SECRET: &str = "AKIA-SECRET-OUTSIDE-THE-WORKSPACE";
 
+#[cfg(unix)]
 /// Every subcommand that reads project files, text and JSON.
 fn every_output(env: &TestEnv) -> Vec<Outcome> {
     let mut runs = Vec::new();
@@ -29,6 +37,8 @@ fn every_output(env: &TestEnv) -> Vec<Outcome> {
     runs
 }
 
+// Unix only: a symbolic link.
+#[cfg(unix)]
 #[test]
 fn links_out_of_the_workspace_are_refused_and_never_read() {
     let env = TestEnv::new();
@@ -83,6 +93,8 @@ fn links_out_of_the_workspace_are_refused_and_never_read() {
     assert_eq!(out.stdout, "/leak x\n");
 }
 
+// Unix only: a symbolic link.
+#[cfg(unix)]
 #[test]
 fn links_inside_the_workspace_are_followed() {
     let env = TestEnv::new();
@@ -123,6 +135,8 @@ fn links_inside_the_workspace_are_followed() {
     );
 }
 
+// Unix only: a symbolic link.
+#[cfg(unix)]
 #[test]
 fn loops_and_dangling_links_count_as_not_found_with_a_warning() {
     let env = TestEnv::new();
@@ -166,6 +180,8 @@ fn loops_and_dangling_links_count_as_not_found_with_a_warning() {
     );
 }
 
+// Unix only: a symbolic link.
+#[cfg(unix)]
 #[test]
 fn links_to_enclosing_directories_are_not_walked() {
     let env = TestEnv::new();

@@ -216,6 +216,10 @@ fn first_difference(got: &str, want: &str) -> String {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "recorded cases hold symbolic links to directories, copied as file links"
+)]
 fn every_recorded_codex_case_matches() {
     let mut checked = 0;
     for case_dir in cases("codex") {

@@ -124,6 +124,7 @@ fn reasons(result: &ClaudeInstructions) -> Vec<(&str, NotLoadedReason)> {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "fixture homes are Unix paths /home/u/…")]
 fn the_start_order_is_managed_user_walk_then_memory() {
     let mut world = World::new()
         .ws(".git/HEAD", "")
@@ -223,6 +224,7 @@ fn an_agents_md_brought_in_by_an_import_is_not_listed_as_passed_over() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "fixture homes are Unix paths /home/u/…")]
 fn untrusted_lists_project_and_local_files_without_reading_them() {
     // An unreadable file would be reported as a read fault if it were opened.
     let world = World::new()
@@ -262,6 +264,7 @@ fn untrusted_lists_project_and_local_files_without_reading_them() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "fixture homes are Unix paths /home/u/…")]
 fn project_imports_outside_the_workspace_are_never_read() {
     let world = World::new()
         .ws(
@@ -338,6 +341,7 @@ fn imports_outside_the_cwd_follow_the_approval_asked_once() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "fixture homes are Unix paths /home/u/…")]
 fn user_imports_are_followed_anywhere() {
     let world = World::new()
         .user("CLAUDE.md", "USER @~/notes.md @../other.md @rel.md")
@@ -430,6 +434,7 @@ fn cycles_and_depth_are_bounded() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "fixture homes are Unix paths /home/u/…")]
 fn conditional_rules_load_when_a_matching_file_is_read() {
     let world = World::new()
         .ws("CLAUDE.md", "ROOT")

@@ -450,7 +450,11 @@ mod tests {
         let out = with_skills(&ws, &home, true, |skills| {
             skills.expand_skills("$foo go $nope")
         });
-        let path = ws.join(".agents/skills/foo/SKILL.md");
+        let path = ws
+            .join(".agents")
+            .join("skills")
+            .join("foo")
+            .join("SKILL.md");
         assert_eq!(
             out.expansion.output,
             format!(

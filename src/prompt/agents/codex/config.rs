@@ -188,6 +188,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(windows, ignore = "fixture homes are Unix paths /h/…")]
     fn a_malformed_file_is_a_warning_by_position_and_the_defaults() {
         let read = load_str("# c\nproject_doc_max_bytes = [unclosed\n");
         assert_eq!(read.config, CodexConfig::default());

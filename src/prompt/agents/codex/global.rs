@@ -120,6 +120,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(windows, ignore = "fixture homes are Unix paths /home/u/…")]
     fn the_global_file_is_trimmed() {
         let home = home().file("AGENTS.md", "\n\n  GLOBAL\nline two   \n\n");
         let report = global_doc(&home);

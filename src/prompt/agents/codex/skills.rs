@@ -480,6 +480,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(windows, ignore = "fixture homes are Unix paths /h/…")]
     fn every_root_is_searched_and_the_listing_is_grouped_then_sorted() {
         let project = MemWorkspace::new()
             .with_root("/w")
@@ -708,6 +709,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(windows, ignore = "fixture workspace is the Unix path /w")]
     fn mentioned_skills_add_their_whole_file_in_listing_order() {
         let project = MemWorkspace::new()
             .with_root("/w")

@@ -61,6 +61,7 @@ fn env(project: &Arc<dyn Workspace>, at: &str, trusted: bool) -> ExpandEnv<'stat
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "fixture homes are Unix paths /h/…")]
 fn directories_come_in_claude_codes_precedence_order() {
     let (p, u) = (project(&[]), user(&[]));
     let shown: Vec<(String, Tier, Layout)> = dirs(&p, &u, "a/b")
@@ -91,6 +92,7 @@ fn directories_come_in_claude_codes_precedence_order() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "fixture homes are Unix paths /h/…")]
 fn skills_beat_commands_user_beats_project_and_the_cwd_beats_its_ancestors() {
     let p = project(&[
         (
@@ -249,6 +251,7 @@ fn expand(dirs: &[SearchDir<'_>], input: &str, env: &ExpandEnv<'_>) -> ClaudeExp
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "fixture workspace is the Unix path /w")]
 fn a_skill_expands_with_its_base_directory_and_a_command_gets_its_arguments_line() {
     let p = project(&[
         (
@@ -456,6 +459,7 @@ fn withheld_and_model_only_entries_do_not_expand_and_say_why() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "fixture homes are Unix paths /h/…")]
 fn the_listing_groups_sorts_hides_and_shrinks_like_claude_code() {
     let p = project(&[
         (
