@@ -399,6 +399,10 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(
+        windows,
+        ignore = "fixture workspace and home are the Unix paths /w and /h"
+    )]
     fn imports_inline_between_markers_and_failures_stay_in_the_text() {
         let files = mem(&[
             ("/w/a.md", text("A @b.md\n")),

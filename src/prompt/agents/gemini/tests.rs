@@ -101,6 +101,10 @@ fn reasons(turn0: &ProfileTurn0) -> Vec<(String, NotLoadedReason)> {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "fixture workspace and home are the Unix paths /w and /h"
+)]
 fn the_walk_sorts_by_absolute_path_and_the_user_context_is_a_system_message() {
     let world = World::new()
         .ws(".git/HEAD", "")
@@ -153,6 +157,10 @@ fn utf16_order_puts_astral_characters_before_the_private_use_area() {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "fixture workspace and home are the Unix paths /w and /h"
+)]
 fn an_untrusted_workspace_withholds_the_walk_and_its_settings_but_loads_the_users() {
     let world = World::new()
         .above("top/GEMINI.md", "parent")
@@ -185,6 +193,10 @@ fn an_untrusted_workspace_withholds_the_walk_and_its_settings_but_loads_the_user
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "fixture workspace and home are the Unix paths /w and /h"
+)]
 fn a_parent_root_loads_files_above_the_workspace_but_never_their_imports_outside_it() {
     let world = World::new()
         .above("top/.git/HEAD", "")
@@ -225,6 +237,10 @@ fn a_parent_root_loads_files_above_the_workspace_but_never_their_imports_outside
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "fixture workspace and home are the Unix paths /w and /h"
+)]
 fn names_and_links_leaving_the_workspace_are_never_read() {
     let world = World::new()
         .ws(".git/HEAD", "")
@@ -278,6 +294,10 @@ fn malformed_settings_warn_with_line_and_column_and_the_defaults_apply() {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "fixture workspace and home are the Unix paths /w and /h"
+)]
 fn blank_files_and_directories_named_gemini_md_add_nothing() {
     let world = World::new()
         .ws(".git/HEAD", "")
@@ -300,6 +320,10 @@ fn blank_files_and_directories_named_gemini_md_add_nothing() {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "fixture workspace and home are the Unix paths /w and /h"
+)]
 fn touch_adds_the_files_below_the_cwd_top_down_once() {
     let world = World::new()
         .ws(".git/HEAD", "")
@@ -326,6 +350,10 @@ fn touch_adds_the_files_below_the_cwd_top_down_once() {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "fixture workspace and home are the Unix paths /w and /h"
+)]
 fn include_directories_outside_the_workspace_are_never_read() {
     let world = World::new()
         .ws(".git/HEAD", "")
@@ -383,6 +411,10 @@ fn gemini_is_a_default_agent_only_where_its_files_are() {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "fixture workspace and home are the Unix paths /w and /h"
+)]
 fn an_import_through_a_link_out_of_the_workspace_is_never_read() {
     let world = World::new()
         .ws(".git/HEAD", "")
@@ -473,6 +505,10 @@ fn thousands_of_missing_imports_stop_at_the_guard() {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "fixture workspace and home are the Unix paths /w and /h"
+)]
 fn untrusted_a_users_import_into_the_workspace_is_withheld() {
     // A `.git` at `/` makes the whole disk the user file's import root.
     let world = World::new()
