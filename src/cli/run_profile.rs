@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use crate::cli::context::Context;
 use crate::cli::error::CliError;
 use crate::cli::readers::Readers;
-use crate::cli::sources::engine_catalog;
+use crate::cli::sources::{check_commands_dirs, engine_commands};
 use crate::cli::turn0::{Turn0Args, engine_report};
 use crate::prompt::profile::Agent;
 use crate::prompt::profile::catalog::Catalog;
@@ -43,11 +43,12 @@ pub fn with_run<R>(
     f: impl FnOnce(&dyn ProfileRun) -> Result<R, CliError>,
 ) -> Result<R, CliError> {
     let ctx = readers.context();
-    let engine_commands = engine_catalog(readers, agent, commands_dirs)?;
+    check_commands_dirs(agent, commands_dirs)?;
     let homes = |home: &HomeDir| readers.home_of(home);
     let var = |name: &str| ctx.env.var(name);
     let engine = || engine_report(readers, &Turn0Args::default());
-    let engine_catalog = || -> Box<dyn Catalog> { Box::new(engine_commands.clone()) };
+    let engine_catalog =
+        || -> Box<dyn Catalog> { Box::new(engine_commands(readers, commands_dirs)) };
     let setup = Setup {
         project: readers.project_shared(),
         parent: readers.parent_shared(),

@@ -21,22 +21,15 @@ pub fn command_catalog(
     ctx: &Context,
     commands_dirs: &[PathBuf],
 ) -> Result<CommandCatalog, CliError> {
-    engine_catalog(&Readers::new(ctx), ctx.agent, commands_dirs)
+    check_commands_dirs(ctx.agent, commands_dirs)?;
+    Ok(engine_commands(&Readers::new(ctx), commands_dirs))
 }
 
-/// [`command_catalog`] with the project directories read through
-/// `readers`, for a run of `agent`. `--commands-dir` is the engine's: a
-/// usage error under another profile, which reads its own directories.
-///
-/// A whitespace-only `--commands-dir` is a usage error, as an empty one is
-/// (clap refuses that): resolved against `-C` it would name the workspace
-/// itself.
-pub fn engine_catalog(
-    readers: &Readers<'_>,
-    agent: Agent,
-    commands_dirs: &[PathBuf],
-) -> Result<CommandCatalog, CliError> {
-    let ctx = readers.context();
+/// Refuses `--commands-dir` where it cannot apply. It is the engine's: a
+/// usage error under another profile, which reads its own directories. A
+/// whitespace-only one is a usage error, as an empty one is (clap refuses
+/// that): resolved against `-C` it would name the workspace itself.
+pub fn check_commands_dirs(agent: Agent, commands_dirs: &[PathBuf]) -> Result<(), CliError> {
     if agent != Agent::Mecatl && !commands_dirs.is_empty() {
         return Err(CliError::Usage(format!(
             "--commands-dir replaces the mecatl profile's command directories; {} reads its \
@@ -45,19 +38,26 @@ pub fn engine_catalog(
             agent.as_str()
         )));
     }
-    if let Some(blank) = commands_dirs
+    match commands_dirs
         .iter()
         .find(|d| d.to_string_lossy().trim().is_empty())
     {
-        return Err(CliError::Usage(format!(
+        Some(blank) => Err(CliError::Usage(format!(
             "--commands-dir {blank:?}: a commands directory cannot be blank"
-        )));
+        ))),
+        None => Ok(()),
     }
-    Ok(if commands_dirs.is_empty() {
+}
+
+/// The engine's command directories: the operator's `commands_dirs`
+/// (checked by [`check_commands_dirs`]) when given, else the workspace's.
+pub fn engine_commands(readers: &Readers<'_>, commands_dirs: &[PathBuf]) -> CommandCatalog {
+    let ctx = readers.context();
+    if commands_dirs.is_empty() {
         CommandCatalog::for_workspace(readers.project_shared(), ctx.trust.trusted)
     } else {
         CommandCatalog::for_operator_dirs(commands_dirs.iter().map(|d| ctx.resolve_path(d)))
-    })
+    }
 }
 
 /// Every rule directory in precedence order, read through the run's plain
