@@ -88,15 +88,6 @@ impl<'c> Readers<'c> {
             .map(|dir| self.user_dir(dir))
     }
 
-    /// The home directory, links followed.
-    pub fn home(&self) -> Option<Arc<dyn Workspace>> {
-        self.ctx
-            .locations
-            .home
-            .clone()
-            .map(|dir| self.user_dir(dir))
-    }
-
     /// A user-tier reader rooted at `dir`: links followed (SPEC §3.1).
     pub fn user_dir(&self, dir: PathBuf) -> Arc<dyn Workspace> {
         let plain: Arc<dyn Workspace> = Arc::new(OsWorkspace::new(dir, LinkPolicy::Follow));
