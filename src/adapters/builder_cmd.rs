@@ -12,6 +12,7 @@ use std::time::Duration;
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::adapters::command_line::{self, SplitError};
 use crate::adapters::process::{Bounds, Finished, run_bounded};
 use crate::limits;
 use crate::prompt::build::{Config, Layered};
@@ -34,15 +35,15 @@ pub enum BuilderError {
     Empty,
     /// The command line does not split into words (an unclosed quote).
     #[error("cannot split the builder command: {0}")]
-    Split(#[from] shell_words::ParseError),
+    Split(#[from] SplitError),
     /// The program does not exist.
-    #[error("builder program {program:?} not found")]
+    #[error("builder program {} not found", shown(program))]
     NotFound {
         /// The program as given.
         program: String,
     },
     /// The program exists but could not be started or talked to.
-    #[error("cannot run builder program {program:?}: {source}")]
+    #[error("cannot run builder program {}: {source}", shown(program))]
     Io {
         /// The program as given.
         program: String,
@@ -51,7 +52,7 @@ pub enum BuilderError {
         source: io::Error,
     },
     /// The program exited unsuccessfully.
-    #[error("builder program {program:?} failed ({status})")]
+    #[error("builder program {} failed ({status})", shown(program))]
     Failed {
         /// The program as given.
         program: String,
@@ -59,7 +60,10 @@ pub enum BuilderError {
         status: ExitStatus,
     },
     /// The program did not exit in time and was killed.
-    #[error("builder program {program:?} did not finish within {timeout:?} and was stopped")]
+    #[error(
+        "builder program {} did not finish within {timeout:?} and was stopped",
+        shown(program)
+    )]
     TimedOut {
         /// The program as given.
         program: String,
@@ -67,7 +71,10 @@ pub enum BuilderError {
         timeout: Duration,
     },
     /// The program printed more than allowed and was killed.
-    #[error("builder program {program:?} printed more than {limit} bytes and was stopped")]
+    #[error(
+        "builder program {} printed more than {limit} bytes and was stopped",
+        shown(program)
+    )]
     Oversize {
         /// The program as given.
         program: String,
@@ -76,7 +83,10 @@ pub enum BuilderError {
     },
     /// The output is not one JSON object with string `stable_prefix` and
     /// `volatile_suffix`.
-    #[error("builder program {program:?} printed malformed output: {reason}")]
+    #[error(
+        "builder program {} printed malformed output: {reason}",
+        shown(program)
+    )]
     Malformed {
         /// The program as given.
         program: String,
@@ -85,10 +95,26 @@ pub enum BuilderError {
     },
 }
 
+/// `program` in double quotes for an error line: control characters and
+/// quotes escaped, backslashes kept (a Windows path reads as typed).
+fn shown(program: &str) -> String {
+    let mut out = String::with_capacity(program.len() + 2);
+    out.push('"');
+    for c in program.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            c if c.is_control() => out.extend(c.escape_default()),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
 /// Runs the builder command `cmd_line` in `cwd` with the bounds of SPEC §10.
 ///
-/// The line is split with POSIX shell-word rules and run directly, with no
-/// shell. The program receives [`config_json`] on stdin, which is then
+/// The line is split into words by the platform's rules
+/// ([`command_line::split`]) and run directly, with no shell. The program receives [`config_json`] on stdin, which is then
 /// closed; its stderr passes through to ours.
 pub fn run_builder(cmd_line: &str, cfg: &Config, cwd: &Path) -> Result<Layered, BuilderError> {
     run_builder_bounded(cmd_line, cfg, cwd, Bounds::BUILDER)
@@ -105,7 +131,7 @@ pub fn run_builder_bounded(
     cwd: &Path,
     bounds: Bounds,
 ) -> Result<Layered, BuilderError> {
-    let words = shell_words::split(cmd_line)?;
+    let words = command_line::split(cmd_line)?;
     let Some((program, args)) = words.split_first() else {
         return Err(BuilderError::Empty);
     };

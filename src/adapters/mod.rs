@@ -2,6 +2,7 @@
 //! filesystem, the process environment and subprocesses.
 
 pub mod builder_cmd;
+pub mod command_line;
 pub mod commandsfs;
 pub mod git;
 pub mod locations;
