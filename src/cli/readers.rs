@@ -2,8 +2,9 @@
 //! the engine's pipeline:
 //! - project: the context's confined reader (links leaving the workspace
 //!   refused; trust gates what is read through it);
-//! - parent: rooted at `/`, links followed, for the directories of the walk
-//!   above the workspace root;
+//! - parent: rooted at the top of the workspace's filesystem (`/`; on
+//!   Windows its drive, such as `C:\`), links followed, for the directories
+//!   of the walk above the workspace root;
 //! - the agents' homes (each profile's [`HomeDir`]s: `$CODEX_HOME`, default
 //!   `~/.codex`; `$CLAUDE_CONFIG_DIR`, default `~/.claude`; Claude Code's
 //!   managed `/etc/claude-code`) and `~`, links followed (the user owns
@@ -13,7 +14,7 @@
 //! - Under `compare` every reader goes through one [`ReadMemo`], so a file
 //!   several profiles read is read once.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::cli::context::Context;
@@ -36,7 +37,10 @@ impl<'c> Readers<'c> {
         Self {
             ctx,
             project: ctx.reader.clone(),
-            parent: Arc::new(OsWorkspace::new("/", LinkPolicy::Follow)),
+            parent: Arc::new(OsWorkspace::new(
+                filesystem_top(&ctx.workspace),
+                LinkPolicy::Follow,
+            )),
             memo: None,
         }
     }
@@ -67,8 +71,8 @@ impl<'c> Readers<'c> {
         self.project.clone()
     }
 
-    /// The reader of the directories above the workspace: `/`, links
-    /// followed.
+    /// The reader of the directories above the workspace: the top of its
+    /// filesystem, links followed.
     pub fn parent(&self) -> &dyn Workspace {
         &*self.parent
     }
@@ -96,4 +100,11 @@ impl<'c> Readers<'c> {
             None => plain,
         }
     }
+}
+
+/// The top of the filesystem `path` is on: `/` on Unix, the drive (`C:\`,
+/// or `\\?\C:\` for a verbatim path) on Windows. The parent reader is
+/// rooted there so the walk reaches every directory above the workspace.
+fn filesystem_top(path: &Path) -> &Path {
+    path.ancestors().last().unwrap_or(path)
 }

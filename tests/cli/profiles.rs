@@ -500,10 +500,6 @@ fn snapshot_records_the_parts_and_check_reports_them() {
 }
 
 #[test]
-#[cfg_attr(
-    windows,
-    ignore = "BUG: the codex profile finds no parent AGENTS.md above the workspace on Windows"
-)]
 fn a_parent_part_is_named_relative_to_the_workspace_in_the_manifest() {
     let env = TestEnv::new();
     std::fs::create_dir_all(env.ws.join(".git")).unwrap();
