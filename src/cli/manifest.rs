@@ -44,8 +44,7 @@ use crate::cli::args::ListingArgs;
 use crate::cli::config::{PrefixArgs, SuffixArgs, prefix_config, sha256_hex};
 use crate::cli::context::Context;
 use crate::cli::error::CliError;
-use crate::cli::profile::{ProfileArgs, profile_turn0};
-use crate::cli::run_profile::with_catalog;
+use crate::cli::profile::{ProfileArgs, profile_turn0_and};
 use crate::cli::sources::command_catalog;
 use crate::cli::turn0::{Turn0Args, collect_turn0};
 use crate::diagnostic::Diagnostic;
@@ -205,20 +204,19 @@ fn portable(ctx: &Context, path: &str) -> String {
 
 /// The invokable entries of `catalog` with the hash of each file (the
 /// engine's and Claude Code's commands and skills sorted by name, Codex's
-/// skills in its order), and whether any was withheld.
+/// skills in its order), whether any was withheld, and the diagnostics
+/// met reading them.
 fn command_digests(
     ctx: &Context,
     catalog: &dyn Catalog,
-    diagnostics: &mut Vec<Diagnostic>,
-) -> Result<(Vec<CommandDigest>, bool), CliError> {
+) -> Result<(Vec<CommandDigest>, bool, Vec<Diagnostic>), CliError> {
     let texts = catalog.texts()?;
-    diagnostics.extend(texts.diagnostics);
     let digests = texts.texts.into_iter().map(|entry| CommandDigest {
         sha256: sha256_hex(&entry.text),
         source: portable(ctx, &entry.source),
         name: entry.name,
     });
-    Ok((digests.collect(), texts.withheld))
+    Ok((digests.collect(), texts.withheld, texts.diagnostics))
 }
 
 /// A part's path as the manifest names it: `~/` for the home directory,
@@ -253,11 +251,12 @@ fn profile_manifest(
         context_window: listing.context_window,
         ..ProfileArgs::default()
     };
-    let turn0 = profile_turn0(ctx, ctx.agent, &args)?;
+    let (turn0, (commands, withheld, catalog_diagnostics)) =
+        profile_turn0_and(ctx, ctx.agent, &args, |catalog| {
+            command_digests(ctx, catalog)
+        })?;
     let mut diagnostics = turn0.diagnostics.clone();
-    let (commands, withheld) = with_catalog(ctx, &[], |catalog| {
-        command_digests(ctx, catalog, &mut diagnostics)
-    })?;
+    diagnostics.extend(catalog_diagnostics);
     let notice = ctx.withheld_notice();
     if withheld && !diagnostics.contains(&notice) {
         diagnostics.push(notice);
@@ -313,8 +312,9 @@ pub fn build_manifest(
         ..args.turn0.clone()
     };
     let turn0 = collect_turn0(ctx, &turn0_args)?;
-    let (commands, withheld_commands) =
-        command_digests(ctx, &command_catalog(ctx, &[])?, &mut found)?;
+    let (commands, withheld_commands, catalog_diagnostics) =
+        command_digests(ctx, &command_catalog(ctx, &[])?)?;
+    found.extend(catalog_diagnostics);
     let manifest = Manifest {
         schema: SNAPSHOT_SCHEMA.to_string(),
         agent: Agent::Mecatl,

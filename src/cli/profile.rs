@@ -26,6 +26,7 @@ use crate::cli::readers::Readers;
 use crate::cli::run_profile::with_run;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::prompt::compare::Offered;
+use crate::prompt::profile::catalog::Catalog;
 use crate::prompt::profile::{Agent, ProfileTurn0};
 
 /// What a profile's turn 0 is asked for, resolved against the context.
@@ -65,11 +66,23 @@ pub fn profile_turn0(
     agent: Agent,
     args: &ProfileArgs,
 ) -> Result<ProfileTurn0, CliError> {
-    let mut turn0 = agent_turn0(&Readers::new(ctx), agent, args)?;
+    Ok(profile_turn0_and(ctx, agent, args, |_| Ok(()))?.0)
+}
+
+/// [`profile_turn0`] and what `also` makes of the agent's catalog, from
+/// the same run (`snapshot` hashes the catalog's files beside the turn 0).
+pub fn profile_turn0_and<R>(
+    ctx: &Context,
+    agent: Agent,
+    args: &ProfileArgs,
+    also: impl FnOnce(&dyn Catalog) -> Result<R, CliError>,
+) -> Result<(ProfileTurn0, R), CliError> {
+    let (run, also) = agent_run_and(&Readers::new(ctx), agent, args, also)?;
+    let mut turn0 = run.turn0;
     let withheld = turn0.withheld_any();
     turn0.diagnostics =
         with_context_diagnostics(ctx, std::mem::take(&mut turn0.diagnostics), withheld);
-    Ok(turn0)
+    Ok((turn0, also))
 }
 
 /// `agent`'s turn 0 read through `readers`, with the diagnostics about its
@@ -98,10 +111,21 @@ pub fn agent_run(
     agent: Agent,
     args: &ProfileArgs,
 ) -> Result<AgentRun, CliError> {
+    Ok(agent_run_and(readers, agent, args, |_| Ok(()))?.0)
+}
+
+/// [`agent_run`] and what `also` makes of the same run's catalog.
+fn agent_run_and<R>(
+    readers: &Readers<'_>,
+    agent: Agent,
+    args: &ProfileArgs,
+    also: impl FnOnce(&dyn Catalog) -> Result<R, CliError>,
+) -> Result<(AgentRun, R), CliError> {
     let touch = (&args.touch[..], args.context_window);
     with_run(readers, agent, touch, &[], |run| {
         let mut turn0 = run.turn0()?;
-        let offered = run.catalog()?.add_listing(&mut turn0)?;
+        let catalog = run.catalog()?;
+        let offered = catalog.add_listing(&mut turn0)?;
         if turn0.messages.is_empty() && !turn0.withheld_any() {
             turn0.diagnostics.push(Diagnostic::new(
                 Severity::Info,
@@ -112,6 +136,7 @@ pub fn agent_run(
                 ),
             ));
         }
-        Ok(AgentRun { turn0, offered })
+        let also = also(&*catalog)?;
+        Ok((AgentRun { turn0, offered }, also))
     })
 }
