@@ -7,7 +7,7 @@
 //!   of the walk above the workspace root;
 //! - the agents' homes (each profile's [`HomeDir`]s: `$CODEX_HOME`, default
 //!   `~/.codex`; `$CLAUDE_CONFIG_DIR`, default `~/.claude`; Claude Code's
-//!   managed `/etc/claude-code`) and `~`, links followed (the user owns
+//!   managed directory, `/etc/claude-code` on Linux) and `~`, links followed (the user owns
 //!   both ends).
 //!
 //! Choices the spec leaves open:

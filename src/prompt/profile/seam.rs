@@ -106,8 +106,34 @@ pub struct HomeDir {
 pub enum HomeDefault {
     /// Below the user's home directory (`""` is the home itself).
     UnderHome(&'static str),
-    /// A fixed absolute path (machine policy).
-    Absolute(&'static str),
+    /// A fixed absolute path per platform (machine policy).
+    Machine(PerPlatform),
+}
+
+/// A path that differs per platform, the platform the binary was built
+/// for choosing (SPEC §20.1: each profile names its locations per platform
+/// in one table, its spec).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PerPlatform {
+    /// On Linux and every other Unix but macOS.
+    pub linux: &'static str,
+    /// On macOS.
+    pub macos: &'static str,
+    /// On Windows.
+    pub windows: &'static str,
+}
+
+impl PerPlatform {
+    /// The path on the platform this binary runs on.
+    pub fn here(&self) -> &'static str {
+        if cfg!(windows) {
+            self.windows
+        } else if cfg!(target_os = "macos") {
+            self.macos
+        } else {
+            self.linux
+        }
+    }
 }
 
 impl HomeDir {
@@ -124,7 +150,7 @@ impl HomeDir {
         moved.or_else(|| match self.default {
             HomeDefault::UnderHome("") => home.map(Path::to_path_buf),
             HomeDefault::UnderHome(below) => home.map(|home| home.join(below)),
-            HomeDefault::Absolute(path) => Some(PathBuf::from(path)),
+            HomeDefault::Machine(paths) => Some(PathBuf::from(paths.here())),
         })
     }
 }
@@ -249,12 +275,21 @@ mod tests {
 
     #[test]
     fn a_fixed_home_needs_no_home_and_ignores_variables() {
+        let paths = PerPlatform {
+            linux: "/etc/x",
+            macos: "/Library/X",
+            windows: r"C:\Program Files\X",
+        };
         let managed = HomeDir {
             var: None,
-            default: HomeDefault::Absolute("/etc/x"),
+            default: HomeDefault::Machine(paths),
             scope: Scope::Managed,
         };
         let path = managed.resolve(Some(OsStr::new("/elsewhere")), None);
-        assert_eq!(path, Some(PathBuf::from("/etc/x")));
+        assert_eq!(path, Some(PathBuf::from(paths.here())));
+        #[cfg(target_os = "linux")]
+        assert_eq!(paths.here(), "/etc/x");
+        #[cfg(windows)]
+        assert_eq!(paths.here(), r"C:\Program Files\X");
     }
 }

@@ -167,7 +167,8 @@ pub struct LoadReaders<'a> {
     /// The user's configuration directory (`$CLAUDE_CONFIG_DIR`, default
     /// `~/.claude`), links followed.
     pub user: Option<&'a dyn Workspace>,
-    /// The managed policy directory (`/etc/claude-code` on Linux).
+    /// The managed policy directory (`/etc/claude-code` on Linux; per
+    /// platform in the profile's spec).
     pub managed: Option<&'a dyn Workspace>,
 }
 

@@ -2,7 +2,7 @@
 
 use crate::limits;
 use crate::prompt::agents::claude::names;
-use crate::prompt::profile::seam::{HomeDefault, HomeDir, ProfileSpec};
+use crate::prompt::profile::seam::{HomeDefault, HomeDir, PerPlatform, ProfileSpec};
 use crate::prompt::profile::{Agent, Scope};
 use crate::prompt::tokens::Tokenizer;
 
@@ -23,10 +23,17 @@ pub const CONFIG_FILE_HOME: HomeDir = HomeDir {
     scope: Scope::User,
 };
 
-/// Claude Code's managed (machine policy) directory on Linux.
+/// Claude Code's managed (machine policy) directory, per platform: the
+/// Linux one observed; the macOS and Windows ones are the paths Claude Code
+/// 2.1.328 names for those platforms (read from its bundle, not observed
+/// running there).
 pub const MANAGED_HOME: HomeDir = HomeDir {
     var: None,
-    default: HomeDefault::Absolute("/etc/claude-code"),
+    default: HomeDefault::Machine(PerPlatform {
+        linux: "/etc/claude-code",
+        macos: "/Library/Application Support/ClaudeCode",
+        windows: r"C:\Program Files\ClaudeCode",
+    }),
     scope: Scope::Managed,
 };
 
