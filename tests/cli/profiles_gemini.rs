@@ -57,7 +57,11 @@ fn assemble_sends_the_user_context_as_system_then_the_walk_in_gemini_order() {
     );
     let text = messages[1]["text"].as_str().unwrap();
     assert!(text.starts_with("<loaded_context>\n<project_context>\n--- Context from: "));
-    assert!(text.ends_with("/sub/GEMINI.md ---\n</project_context>\n</loaded_context>"));
+    // Gemini names a file by its absolute path, in the platform's form.
+    let sep = std::path::MAIN_SEPARATOR;
+    assert!(text.ends_with(&format!(
+        "{sep}sub{sep}GEMINI.md ---\n</project_context>\n</loaded_context>"
+    )));
 }
 
 #[test]
@@ -187,7 +191,14 @@ fn gemini_cli_home_moves_the_users_context_files() {
     let doc = out.assert_code(0).json();
     let user = &doc["messages"][0]["parts"][0];
     assert_eq!(user["content"], "MOVED");
-    assert_eq!(user["path"], "[ROOT]/home/elsewhere/.gemini/GEMINI.md");
+    // An absolute path keeps the platform's form (on Windows the JSON
+    // escapes its backslashes, so the root is not replaced there).
+    let root = crate::hardening::root(&env).display().to_string();
+    let shown = user["path"].as_str().unwrap().replace("[ROOT]", &root);
+    assert_eq!(
+        std::path::Path::new(&shown),
+        moved.join(".gemini").join("GEMINI.md")
+    );
 }
 
 #[test]

@@ -66,6 +66,10 @@ fn preview(fixture: &Fixture) -> Value {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "recorded on Linux: Gemini's wire text holds absolute paths joined with /, which Windows writes with \\"
+)]
 fn every_recorded_gemini_case_matches() {
     let mut checked = 0;
     for case_dir in cases("gemini") {

@@ -40,7 +40,7 @@ use crate::prompt::imports::normalise;
 use crate::prompt::profile::{NotLoaded, NotLoadedReason, Part, PartKind};
 use crate::prompt::text::js_trim;
 use crate::prompt::walk::{Scope, WalkDir, walk};
-use crate::workspace::{Workspace, WsError, join};
+use crate::workspace::{Workspace, WsError, join, slashed};
 
 /// The readers one run reads context files through.
 pub struct Readers<'a> {
@@ -137,8 +137,9 @@ fn is_plain(name: &str) -> bool {
 /// `path.join` does, or `None` when it leaves the reader's root.
 fn joined(dir: &str, name: &str) -> Option<String> {
     let path = normalise(Path::new(&join(dir, name.trim_start_matches('/'))));
-    let text = path.to_str()?;
-    (!text.starts_with("..") && !text.is_empty()).then(|| text.to_string())
+    path.to_str()?;
+    let text = slashed(&path);
+    (!text.starts_with("..") && !text.is_empty()).then_some(text)
 }
 
 /// The absolute path `rel` names below `reader`'s root.
@@ -146,10 +147,11 @@ fn absolute(reader: &dyn Workspace, rel: &str) -> PathBuf {
     crate::prompt::walk::absolute(reader, rel)
 }
 
-/// `path` relative to `root`, or `None` when outside it.
+/// `path` relative to `root` with `/` between names on every platform, or
+/// `None` when outside it (or not UTF-8).
 fn rel_under(root: &Path, path: &Path) -> Option<String> {
     let rest = path.strip_prefix(root).ok()?;
-    rest.to_str().map(str::to_string)
+    rest.to_str().map(|_| slashed(rest))
 }
 
 /// The files Gemini loads from `starts` and the user's `.gemini`, read

@@ -32,7 +32,7 @@ use crate::prompt::profile::{
 };
 use crate::prompt::turn0::{Provenance, Role};
 use crate::prompt::walk::{Scope, WalkDir, walk};
-use crate::workspace::{EntryKind, Workspace, join};
+use crate::workspace::{EntryKind, Workspace, join, slashed};
 
 /// Gemini over one workspace.
 pub(super) struct GeminiRun<'a> {
@@ -177,7 +177,7 @@ fn include_dir(project: &dyn Workspace, at: &str, entry: &str) -> Option<String>
         normalise(&project.root().join(at).join(entry))
     };
     let rel = path.strip_prefix(project.root()).ok()?;
-    rel.to_str().map(str::to_string)
+    rel.to_str().map(|_| slashed(rel))
 }
 
 impl ProfileRun for GeminiRun<'_> {
