@@ -187,6 +187,7 @@ fn run_profile(
         Format::Json => output::print_json(&ProfileDocument {
             head: DocHead::of(ctx),
             messages: &turn0.messages,
+            subagents: &turn0.subagents,
             touch: &turn0.touch,
             not_loaded: &turn0.not_loaded,
             stats: accounting.json_stats(),

@@ -97,6 +97,10 @@ pub enum Command {
     #[command(subcommand)]
     Rules(rules::RulesCommand),
     /// Print the turn-0 messages (instructions, rules, soul, memory, user model); under --agent, the files that agent loads
+    ///
+    /// Under --agent claude the subagents of .claude/agents are listed as Claude Code lists
+    /// them, without its built-in agents (such as general-purpose, Explore and Plan), which are its
+    /// own and not shown.
     Assemble(assemble::AssembleArgs),
     /// Explain why a command or rule resolved as it did: every candidate file and its fate
     Explain(explain::ExplainArgs),

@@ -7,14 +7,16 @@
 //!   between sections; then one section per `--touch` path, its parts
 //!   numbered on.
 //! - JSON: `{"schema", "agent", "at", "messages": [{"role", "provenance",
-//!   "parts", "text"}], "touch", "not_loaded", "stats"?, "diagnostics",
+//!   "parts", "text"}], "subagents", "touch", "not_loaded", "stats"?,
+//!   "diagnostics",
 //!   "trust"}`; `text` is the message exactly as the agent sends it.
 //! - Providers (§8.3): Anthropic gets one user message per message, one
 //!   text block per part; OpenAI one user message per message holding its
 //!   `text`.
-//! - The skills listing (provenance `skills`, one part per entry) is one
-//!   list: one text section (`── N · skills listing · K entries ──`, then
-//!   the listing) and one Anthropic text block.
+//! - The skills and subagents listings (provenance `skills` and `agents`,
+//!   one part per entry) are one list each: one text section
+//!   (`── N · skills listing · K entries ──`, then the listing) and one
+//!   Anthropic text block.
 //!
 //! Choices the spec leaves open:
 //! - A header names the part's number (counting every part printed), its
@@ -35,7 +37,9 @@ use crate::cli::output::{self, DocHead};
 use crate::cli::provider;
 use crate::cli::stats::Stats;
 use crate::diagnostic::Diagnostic;
-use crate::prompt::profile::{NotLoaded, Part, PartKind, ProfileMessage, ProfileTurn0, Touched};
+use crate::prompt::profile::{
+    NotLoaded, Part, PartKind, ProfileMessage, ProfileTurn0, Subagent, Touched,
+};
 use crate::prompt::turn0::Provenance;
 
 /// The JSON document of `assemble` under a profile.
@@ -47,6 +51,8 @@ pub struct ProfileDocument<'a> {
     pub head: DocHead<'a>,
     /// The messages sent at start.
     pub messages: &'a [ProfileMessage],
+    /// Every subagent file found (SPEC §19.2).
+    pub subagents: &'a [Subagent],
     /// What reading each `--touch` path adds.
     pub touch: &'a [Touched],
     /// Files considered and not loaded.
@@ -94,13 +100,16 @@ fn text_pieces(turn0: &ProfileTurn0) -> Vec<Cow<'_, str>> {
     let mut pieces = Vec::new();
     let mut number = 0;
     for message in &turn0.messages {
-        if message.provenance == Provenance::Skills {
+        if is_listing(message) {
             number += 1;
             let entries = message.parts.len();
             let plural = if entries == 1 { "entry" } else { "entries" };
             push_section(
                 &mut pieces,
-                format!("── {number} · skills listing · {entries} {plural} ──\n"),
+                format!(
+                    "── {number} · {} · {entries} {plural} ──\n",
+                    message.provenance.title()
+                ),
             );
             pieces.push(Cow::Borrowed(&message.text));
             if !message.text.ends_with('\n') {
@@ -121,6 +130,12 @@ fn text_pieces(turn0: &ProfileTurn0) -> Vec<Cow<'_, str>> {
         push_parts(&mut pieces, &mut number, &touched.parts);
     }
     pieces
+}
+
+/// True for a listing (of skills or subagents): one part per entry, shown
+/// and sent as one list.
+fn is_listing(message: &ProfileMessage) -> bool {
+    matches!(message.provenance, Provenance::Skills | Provenance::Agents)
 }
 
 /// Starts a section with its header line, after a blank line unless it is
@@ -156,10 +171,10 @@ pub fn write_text(turn0: &ProfileTurn0) -> std::io::Result<()> {
 }
 
 /// The Anthropic shape: one user message per message, a text block per
-/// part (the skills listing, one list, is one block).
+/// part (a listing of skills or subagents, one list, is one block).
 pub fn anthropic(turn0: &ProfileTurn0) -> provider::Messages<provider::AnthropicMessage<'_>> {
     provider::anthropic_block_messages(turn0.messages.iter().map(|message| {
-        if message.provenance == Provenance::Skills {
+        if is_listing(message) {
             return vec![message.text.as_str()];
         }
         message

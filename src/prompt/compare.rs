@@ -314,7 +314,7 @@ pub fn compare(profiles: &[Profiled<'_>], sizes: &FileSizes<'_>) -> Comparison {
         let turn0 = profile.turn0;
         let listed = catalog_paths(profile);
         for part in start_parts(turn0).chain(touch_parts(turn0)) {
-            if part.kind == PartKind::Skills {
+            if is_listing_line(part) {
                 continue;
             }
             let known = seen.entry(&part.path).or_insert((part.scope, None));
@@ -413,14 +413,20 @@ fn catalog_paths<'a>(profile: &Profiled<'a>) -> HashSet<&'a str> {
     profile.offered.iter().map(|o| o.path.as_str()).collect()
 }
 
+/// True for a line of a skills or subagents listing: its file is a row of
+/// the listing, not an instruction file.
+fn is_listing_line(part: &Part) -> bool {
+    matches!(part.kind, PartKind::Skills | PartKind::Subagent)
+}
+
 /// Each file's cell under one agent: the first fact about it wins (see the
-/// module doc). The skills listing's parts and the catalog's withheld
+/// module doc). The skills and subagents listings' parts and the catalog's withheld
 /// entries are left to the directory rows.
 fn cells_of<'a>(profile: &Profiled<'a>) -> HashMap<&'a str, Cell> {
     let turn0 = profile.turn0;
     let listed = catalog_paths(profile);
     let mut cells = HashMap::new();
-    for part in start_parts(turn0).filter(|part| part.kind != PartKind::Skills) {
+    for part in start_parts(turn0).filter(|part| !is_listing_line(part)) {
         cells
             .entry(part.path.as_str())
             .or_insert_with(|| Cell::sent(part, State::Start));

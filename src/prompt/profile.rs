@@ -31,12 +31,14 @@
 
 pub mod catalog;
 pub mod seam;
+pub mod subagent;
 
 use serde::{Deserialize, Serialize};
 
 use crate::diagnostic::Diagnostic;
 use crate::prompt::turn0::Provenance;
 pub use crate::prompt::walk::Scope;
+pub use subagent::{Subagent, SubagentFate};
 
 /// An agent whose loading a preview reproduces (SPEC §14.1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -80,6 +82,8 @@ pub enum PartKind {
     MemoryIndex,
     /// The engine's user model (the mecatl profile, SPEC §6.5).
     UserModel,
+    /// A subagent's line of the subagents listing (SPEC §19.2).
+    Subagent,
 }
 
 impl PartKind {
@@ -94,6 +98,7 @@ impl PartKind {
             PartKind::Soul => "soul",
             PartKind::MemoryIndex => "memory-index",
             PartKind::UserModel => "user-model",
+            PartKind::Subagent => "subagent",
         }
     }
 }
@@ -440,6 +445,9 @@ pub struct ProfileTurn0 {
     /// Every rule file found, in the order the agent reads them (empty for
     /// an agent without rules).
     pub rules: Vec<ProfileRule>,
+    /// Every subagent file found (SPEC §19.2; empty for an agent that
+    /// reads none).
+    pub subagents: Vec<Subagent>,
 }
 
 impl ProfileTurn0 {

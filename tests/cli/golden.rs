@@ -168,6 +168,7 @@ pub(crate) const PROFILE_ASSEMBLE_KEYS: &[&str] = &[
     "agent",
     "at",
     "messages",
+    "subagents",
     "touch",
     "not_loaded",
     "diagnostics",

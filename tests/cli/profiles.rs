@@ -361,7 +361,7 @@ fn the_budget_cut_is_warned_counted_and_budgeted() {
     assert!(doc["stats"].get("estimator").is_none());
     assert_eq!(doc["stats"]["turn0"]["total"]["bytes"], 43);
     let keys = keys_of(&doc);
-    assert_eq!(keys[6..], ["stats", "diagnostics", "trust"]);
+    assert_eq!(keys[7..], ["stats", "diagnostics", "trust"]);
 }
 
 // Unix only: permission bits (mode 000) stop the read.
@@ -404,6 +404,50 @@ fn untrusted_project_files_are_withheld_and_never_read() {
     assert!(
         stderr
             .contains("warning: project files were withheld because the workspace is not trusted")
+    );
+}
+
+// Unix only: permission bits (mode 000) stop the read.
+#[cfg(unix)]
+#[test]
+fn untrusted_subagent_files_are_withheld_and_never_read() {
+    let env = TestEnv::new();
+    std::fs::create_dir_all(env.ws.join(".git")).unwrap();
+    env.write(
+        ".claude/agents/a.md",
+        "---\nname: secret-agent\ndescription: SECRET\n---\n",
+    );
+    let Some(mut cmd) = env.cmd_bound_by_permissions() else {
+        eprintln!("cannot drop privileges; skipped");
+        return;
+    };
+    make_unreadable(&env.ws.join(".claude/agents/a.md"));
+    let output = cmd
+        .args(["--agent", "claude", "--format", "json", "assemble"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        !text.contains("SECRET") && !text.contains("secret"),
+        "{text}"
+    );
+    let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(doc["subagents"][0]["fate"], "withheld");
+    assert_eq!(doc["subagents"][0]["path"], ".claude/agents/a.md");
+    assert!(
+        doc["not_loaded"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["path"] == ".claude/agents/a.md" && e["reason"] == "withheld: untrusted")
+    );
+    assert!(
+        !doc["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|m| m["provenance"] == "agents")
     );
 }
 

@@ -390,8 +390,40 @@ def extract_gemini(body, case):
     return out
 
 
+AGENTS_HEADER = "Available agent types for the Agent tool:\n"
+
+
+def agent_entries(body):
+    """The entries of Claude Code's subagents listing (`- NAME: DESCRIPTION (Tools: T)`, a
+    description may span lines), in its order."""
+    for _, text in claude_texts(body):
+        i = text.find(AGENTS_HEADER)
+        if i < 0:
+            continue
+        block = text[i + len(AGENTS_HEADER):].split("\n\n", 1)[0]
+        return ["- " + e for e in ("\n" + block).split("\n- ")[1:]]
+    return []
+
+
+_BUILT_IN_AGENTS = []
+
+
+def extract_claude_subagents(body, case):
+    """The listing's entries less those of an empty workspace's listing (Claude Code's
+    built-in agents, compared entry by entry, so a custom agent named like a built-in stays)."""
+    if not _BUILT_IN_AGENTS:
+        tmp = os.path.realpath(tempfile.mkdtemp(prefix="mp-oracle-empty-"))
+        try:
+            empty = {"agent": "claude", "env": case.get("env", {})}
+            _BUILT_IN_AGENTS.extend(agent_entries(capture(tmp, empty, tmp, tmp)))
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return {"listing": [e for e in agent_entries(body) if e not in _BUILT_IN_AGENTS]}
+
+
 EXTRACT = {
     "claude-instructions": extract_claude_instructions,
+    "claude-subagents": extract_claude_subagents,
     "claude-commands": extract_claude_commands,
     "codex": extract_codex,
     "gemini": extract_gemini,

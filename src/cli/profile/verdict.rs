@@ -263,6 +263,7 @@ mod tests {
                 }],
             },
             rules: Vec::new(),
+            subagents: Vec::new(),
         }
     }
 

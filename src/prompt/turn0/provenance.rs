@@ -35,6 +35,8 @@ pub enum Provenance {
     /// An agent profile's user-level instructions sent apart from the
     /// project's (Gemini CLI's `~/.gemini` context files, SPEC §16.6).
     UserInstructions,
+    /// An agent profile's subagents listing (SPEC §19.2).
+    Agents,
 }
 
 impl Provenance {
@@ -51,6 +53,7 @@ impl Provenance {
             Provenance::Instructions => "instructions",
             Provenance::Skills => "skills",
             Provenance::UserInstructions => "user_instructions",
+            Provenance::Agents => "agents",
         }
     }
 
@@ -67,6 +70,7 @@ impl Provenance {
             Provenance::Instructions => "instructions",
             Provenance::Skills => "skills listing",
             Provenance::UserInstructions => "user instructions",
+            Provenance::Agents => "subagents listing",
         }
     }
 

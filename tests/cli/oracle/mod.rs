@@ -21,6 +21,7 @@ use crate::support::copy_tree;
 
 mod claude_commands;
 mod claude_instructions;
+mod claude_subagents;
 mod codex;
 mod gemini;
 

@@ -93,6 +93,7 @@ mod rules;
 mod run;
 mod spec;
 mod start;
+mod subagents;
 mod touch;
 
 use crate::prompt::lint::report::LintHooks;

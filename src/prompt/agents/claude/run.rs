@@ -20,6 +20,7 @@ use std::path::Path;
 use crate::limits;
 use crate::prompt::agents::claude::catalog::ClaudeCatalog;
 use crate::prompt::agents::claude::spec::BUDGET_VAR;
+use crate::prompt::agents::claude::subagents::{SubagentSources, subagents};
 use crate::prompt::command::claude_listing;
 use crate::prompt::profile::catalog::Catalog;
 
@@ -123,6 +124,15 @@ fn turn0(run: &Setup<'_>, walked: &[WalkDir<'_>]) -> Result<ProfileTurn0, Profil
             loaded.parts,
         ));
     }
+    let subagents = subagents(&SubagentSources {
+        walked,
+        user: user.as_deref(),
+        trusted: run.trusted,
+    });
+    turn0.messages.extend(subagents.message);
+    turn0.not_loaded.extend(subagents.not_loaded);
+    turn0.diagnostics.extend(subagents.diagnostics);
+    turn0.subagents = subagents.found;
     Ok(turn0)
 }
 

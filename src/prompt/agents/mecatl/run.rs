@@ -79,6 +79,8 @@ fn turn0(setup: &Setup<'_>) -> Result<ProfileTurn0, ProfileError> {
         // The engine's rules are `rules list`'s own; under compare they are
         // parts and files not loaded like any other.
         rules: Vec::new(),
+        // The engine reads no subagent files.
+        subagents: Vec::new(),
     };
     touch_adds_nothing_for(&SPEC, setup.touch, &mut turn0);
     Ok(turn0)
@@ -146,6 +148,7 @@ fn kind_of(provenance: Provenance) -> PartKind {
         Provenance::Memory => PartKind::MemoryIndex,
         Provenance::UserModel => PartKind::UserModel,
         Provenance::Skills => PartKind::Skills,
+        Provenance::Agents => PartKind::Subagent,
     }
 }
 
