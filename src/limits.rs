@@ -194,6 +194,10 @@ pub const MAX_CLAUDE_MEMORY_UNITS: usize = 25_000;
 /// external imports; a larger one counts as no approval, with a warning (ours: the file
 /// also holds per-project history and can grow).
 pub const MAX_CLAUDE_JSON_BYTES: u64 = 32 << 20;
+
+/// Claude Code's project settings files and `.mcp.json` (SPEC §19.1): over
+/// this, skipped with a warning.
+pub const MAX_CLAUDE_SETTINGS_BYTES: u64 = 1 << 20;
 /// Largest git worktree pointer read (a `.git` file, a `commondir`) to find the
 /// main repository Claude Code files a worktree under (ours: they hold one line).
 pub const MAX_GIT_POINTER_BYTES: u64 = 4 << 10;

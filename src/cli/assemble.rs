@@ -188,6 +188,8 @@ fn run_profile(
             head: DocHead::of(ctx),
             messages: &turn0.messages,
             subagents: &turn0.subagents,
+            mcp_servers: &turn0.mcp_servers,
+            hooks: &turn0.hooks,
             touch: &turn0.touch,
             not_loaded: &turn0.not_loaded,
             stats: accounting.json_stats(),

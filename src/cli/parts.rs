@@ -7,8 +7,8 @@
 //!   between sections; then one section per `--touch` path, its parts
 //!   numbered on.
 //! - JSON: `{"schema", "agent", "at", "messages": [{"role", "provenance",
-//!   "parts", "text"}], "subagents", "touch", "not_loaded", "stats"?,
-//!   "diagnostics",
+//!   "parts", "text"}], "subagents", "mcp_servers", "hooks", "touch",
+//!   "not_loaded", "stats"?, "diagnostics",
 //!   "trust"}`; `text` is the message exactly as the agent sends it.
 //! - Providers (§8.3): Anthropic gets one user message per message, one
 //!   text block per part; OpenAI one user message per message holding its
@@ -38,7 +38,7 @@ use crate::cli::provider;
 use crate::cli::stats::Stats;
 use crate::diagnostic::Diagnostic;
 use crate::prompt::profile::{
-    NotLoaded, Part, PartKind, ProfileMessage, ProfileTurn0, Subagent, Touched,
+    Hook, McpServer, NotLoaded, Part, PartKind, ProfileMessage, ProfileTurn0, Subagent, Touched,
 };
 use crate::prompt::turn0::Provenance;
 
@@ -53,6 +53,10 @@ pub struct ProfileDocument<'a> {
     pub messages: &'a [ProfileMessage],
     /// Every subagent file found (SPEC §19.2).
     pub subagents: &'a [Subagent],
+    /// Every configured MCP server, never started (SPEC §19.4).
+    pub mcp_servers: &'a [McpServer],
+    /// Every configured command hook, never run (SPEC §19.5).
+    pub hooks: &'a [Hook],
     /// What reading each `--touch` path adds.
     pub touch: &'a [Touched],
     /// Files considered and not loaded.

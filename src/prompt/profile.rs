@@ -30,6 +30,7 @@
 //!   walk of its own.
 
 pub mod catalog;
+pub mod inventory;
 pub mod seam;
 pub mod subagent;
 
@@ -38,6 +39,7 @@ use serde::{Deserialize, Serialize};
 use crate::diagnostic::Diagnostic;
 use crate::prompt::turn0::Provenance;
 pub use crate::prompt::walk::Scope;
+pub use inventory::{Hook, McpServer, Transport};
 pub use subagent::{Subagent, SubagentFate};
 
 /// An agent whose loading a preview reproduces (SPEC §14.1).
@@ -448,6 +450,10 @@ pub struct ProfileTurn0 {
     /// Every subagent file found (SPEC §19.2; empty for an agent that
     /// reads none).
     pub subagents: Vec<Subagent>,
+    /// Every configured MCP server, never started (SPEC §19.4).
+    pub mcp_servers: Vec<McpServer>,
+    /// Every configured command hook, never run (SPEC §19.5).
+    pub hooks: Vec<Hook>,
 }
 
 impl ProfileTurn0 {

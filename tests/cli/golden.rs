@@ -169,6 +169,8 @@ pub(crate) const PROFILE_ASSEMBLE_KEYS: &[&str] = &[
     "at",
     "messages",
     "subagents",
+    "mcp_servers",
+    "hooks",
     "touch",
     "not_loaded",
     "diagnostics",

@@ -32,3 +32,4 @@ mod snapshot;
 mod stats;
 mod support;
 mod trust;
+mod turn0_inventory;

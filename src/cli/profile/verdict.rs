@@ -264,6 +264,8 @@ mod tests {
             },
             rules: Vec::new(),
             subagents: Vec::new(),
+            mcp_servers: Vec::new(),
+            hooks: Vec::new(),
         }
     }
 

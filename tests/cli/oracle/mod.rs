@@ -176,6 +176,8 @@ pub(crate) fn profile_run(fixture: &Fixture, agent: &str, args: &[&str]) -> (Val
     let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_mecatl-prompt"));
     cmd.env_clear()
         .env("HOME", &fixture.home)
+        // Windows finds the home directory here, not in HOME.
+        .env("USERPROFILE", &fixture.home)
         .env("XDG_CONFIG_HOME", fixture.home.join(".config"))
         .env("PATH", std::env::var_os("PATH").unwrap_or_default());
     if let Some(vars) = fixture.case["env"].as_object() {

@@ -84,13 +84,16 @@
 pub mod approval;
 mod assembly;
 pub mod catalog;
+mod hooks;
 mod key;
 mod lint;
+mod mcp;
 mod memory;
 pub mod paths;
 mod read;
 mod rules;
 mod run;
+mod settings;
 mod spec;
 mod start;
 mod subagents;

@@ -17,8 +17,12 @@ use std::cell::OnceCell;
 use std::ffi::OsStr;
 use std::path::Path;
 
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::limits;
 use crate::prompt::agents::claude::catalog::ClaudeCatalog;
+use crate::prompt::agents::claude::hooks::hooks;
+use crate::prompt::agents::claude::mcp::mcp_servers;
+use crate::prompt::agents::claude::settings::{ClaudeSettings, read_settings};
 use crate::prompt::agents::claude::spec::BUDGET_VAR;
 use crate::prompt::agents::claude::subagents::{SubagentSources, subagents};
 use crate::prompt::command::claude_listing;
@@ -38,6 +42,7 @@ use crate::workspace::Workspace;
 pub(super) struct ClaudeRun<'a> {
     setup: &'a Setup<'a>,
     walked: OnceCell<Vec<WalkDir<'a>>>,
+    settings: OnceCell<ClaudeSettings>,
 }
 
 impl<'a> ClaudeRun<'a> {
@@ -45,7 +50,18 @@ impl<'a> ClaudeRun<'a> {
         Self {
             setup,
             walked: OnceCell::new(),
+            settings: OnceCell::new(),
         }
+    }
+
+    /// The settings files, read on first use (turn 0 and the catalog
+    /// share them).
+    fn settings(&self) -> &ClaudeSettings {
+        self.settings.get_or_init(|| {
+            let setup = self.setup;
+            let user = (setup.homes)(&CONFIG_HOME);
+            read_settings(&*setup.project, setup.at, user.as_deref(), setup.trusted)
+        })
     }
 
     /// The walk from `/` to `--at`, made on first use: the instruction
@@ -63,18 +79,28 @@ impl<'a> ClaudeRun<'a> {
 impl ProfileRun for ClaudeRun<'_> {
     /// Claude Code's turn 0 for this run (SPEC §14.3), from one walk.
     fn turn0(&self) -> Result<ProfileTurn0, ProfileError> {
-        turn0(self.setup, self.walked()?)
+        let walked = self.walked()?;
+        let mut turn0 = turn0(self.setup, walked)?;
+        add_configured(&mut turn0, self.settings(), walked, self.setup.trusted);
+        Ok(turn0)
     }
 
     /// Its commands and skills (SPEC §14.5), the skills listing fitted to
-    /// `SLASH_COMMAND_TOOL_CHAR_BUDGET` when set, else to 1% × 4
-    /// characters of the context window.
+    /// `SLASH_COMMAND_TOOL_CHAR_BUDGET` when set (the process's, else the
+    /// `env` of the settings, SPEC §19.6), else to 1% × 4 characters of the
+    /// context window.
     fn catalog(&self) -> Result<Box<dyn Catalog + '_>, ProfileError> {
         let setup = self.setup;
         let window = setup
             .context_window
             .unwrap_or(limits::DEFAULT_CONTEXT_WINDOW_TOKENS);
-        let var = (setup.var)(BUDGET_VAR).and_then(OsStr::to_str);
+        let from_settings = || {
+            let (_, env) = self.settings().get("env")?;
+            env.get(BUDGET_VAR)?.as_str()
+        };
+        let var = (setup.var)(BUDGET_VAR)
+            .and_then(OsStr::to_str)
+            .or_else(from_settings);
         Ok(Box::new(ClaudeCatalog::new(
             setup.project.clone(),
             (setup.at, self.walked()?),
@@ -134,6 +160,35 @@ fn turn0(run: &Setup<'_>, walked: &[WalkDir<'_>]) -> Result<ProfileTurn0, Profil
     turn0.diagnostics.extend(subagents.diagnostics);
     turn0.subagents = subagents.found;
     Ok(turn0)
+}
+
+/// What the settings and `.mcp.json` add to `turn0`: the MCP servers and
+/// hooks (listed, never run), what trust withheld, and the settings that
+/// change what Claude Code sends (SPEC §19.4–§19.6).
+fn add_configured(
+    turn0: &mut ProfileTurn0,
+    settings: &ClaudeSettings,
+    walked: &[WalkDir<'_>],
+    trusted: bool,
+) {
+    turn0.not_loaded.extend(settings.not_loaded.iter().cloned());
+    turn0
+        .diagnostics
+        .extend(settings.diagnostics.iter().cloned());
+    if let Some((file, serde_json::Value::Bool(false))) = settings.get("includeCoAuthoredBy") {
+        turn0.diagnostics.push(Diagnostic::new(
+            Severity::Info,
+            Some(file.path.clone()),
+            "includeCoAuthoredBy is false: Claude Code drops its attribution reminder",
+        ));
+    }
+    let servers = mcp_servers(walked, settings, trusted);
+    turn0.not_loaded.extend(servers.not_loaded);
+    turn0.diagnostics.extend(servers.diagnostics);
+    turn0.mcp_servers = servers.servers;
+    let (hooks, diagnostics) = hooks(settings);
+    turn0.diagnostics.extend(diagnostics);
+    turn0.hooks = hooks;
 }
 
 /// Where Claude Code looks at start, and the rule in one sentence.

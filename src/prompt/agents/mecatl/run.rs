@@ -79,8 +79,10 @@ fn turn0(setup: &Setup<'_>) -> Result<ProfileTurn0, ProfileError> {
         // The engine's rules are `rules list`'s own; under compare they are
         // parts and files not loaded like any other.
         rules: Vec::new(),
-        // The engine reads no subagent files.
+        // The engine reads no subagent, MCP or hook configuration.
         subagents: Vec::new(),
+        mcp_servers: Vec::new(),
+        hooks: Vec::new(),
     };
     touch_adds_nothing_for(&SPEC, setup.touch, &mut turn0);
     Ok(turn0)

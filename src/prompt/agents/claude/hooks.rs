@@ -1,0 +1,171 @@
+//! Claude Code's command hooks (SPEC §19.5): listed with what they would
+//! add to turn 0, **never run**.
+//!
+//! - Every `{"type": "command", "command": …}` hook of the `hooks` key of
+//!   each settings file (the user's, the project's, the local one, in that
+//!   order; in each, the configuration's order), with its event and
+//!   matcher.
+//! - `SessionStart` hooks whose matcher is absent, empty, `*` or matches
+//!   `startup` would put their output (trailing newlines trimmed) at the
+//!   start of Claude Code's system message, as a paragraph
+//!   `SessionStart:startup hook success: OUTPUT`; several run in parallel
+//!   and their paragraphs come in completion order; a failing one adds
+//!   nothing. `UserPromptSubmit` hooks would add
+//!   `UserPromptSubmit hook success: OUTPUT` after the skills listing.
+//!   Each of those is a warning naming its command and `not run`.
+//! - Other events are listed as not at turn 0.
+//! - `disableAllHooks: true` (the file of highest precedence setting it)
+//!   turns every hook off: they are still listed, adding nothing, with one
+//!   info line.
+//!
+//! Choices the spec leaves open:
+//! - A matcher is split at `|` and matches `startup` when one alternative
+//!   is `startup` or `*`; other pattern syntax is taken literally.
+//! - Hooks of other types (`prompt`, …) run no command and are not listed.
+
+use serde_json::Value;
+
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::prompt::agents::claude::settings::ClaudeSettings;
+use crate::prompt::profile::inventory::Hook;
+
+/// The event whose hooks run when a session starts.
+const SESSION_START: &str = "SessionStart";
+/// The event whose hooks run when a prompt is submitted.
+const USER_PROMPT_SUBMIT: &str = "UserPromptSubmit";
+
+/// Every command hook of `settings`, with the diagnostics about them.
+pub(crate) fn hooks(settings: &ClaudeSettings) -> (Vec<Hook>, Vec<Diagnostic>) {
+    let mut diagnostics = Vec::new();
+    let disabled = match settings.get("disableAllHooks") {
+        Some((file, Value::Bool(true))) => Some(file.path.clone()),
+        _ => None,
+    };
+    let mut found = Vec::new();
+    for file in &settings.files {
+        let Some(Value::Object(events)) = file.value.get("hooks") else {
+            continue;
+        };
+        for (event, groups) in events {
+            for group in groups.as_array().into_iter().flatten() {
+                let matcher = group.get("matcher").and_then(Value::as_str);
+                let commands = group
+                    .get("hooks")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                    .filter(|hook| hook.get("type").and_then(Value::as_str) == Some("command"))
+                    .filter_map(|hook| hook.get("command").and_then(Value::as_str));
+                for command in commands {
+                    let would_add = match &disabled {
+                        Some(path) => format!("nothing: hooks are off (disableAllHooks in {path})"),
+                        None => would_add(event, matcher),
+                    };
+                    found.push(Hook {
+                        event: event.clone(),
+                        matcher: matcher.map(str::to_string),
+                        command: command.to_string(),
+                        path: file.path.clone(),
+                        scope: file.scope,
+                        run: false,
+                        would_add,
+                    });
+                }
+            }
+        }
+    }
+    match &disabled {
+        Some(path) if !found.is_empty() => diagnostics.push(Diagnostic::new(
+            Severity::Info,
+            Some(path.clone()),
+            "disableAllHooks is true: Claude Code runs none of the hooks listed",
+        )),
+        Some(_) => {}
+        None => {
+            for hook in found
+                .iter()
+                .filter(|hook| at_turn0(&hook.event, hook.matcher.as_deref()))
+            {
+                diagnostics.push(Diagnostic::warning(
+                    hook.path.clone(),
+                    format!(
+                        "{} hook `{}`: not run (would add {})",
+                        hook.event, hook.command, hook.would_add
+                    ),
+                ));
+            }
+        }
+    }
+    (found, diagnostics)
+}
+
+/// Whether a hook of `event` with `matcher` adds to turn 0.
+fn at_turn0(event: &str, matcher: Option<&str>) -> bool {
+    match event {
+        SESSION_START => starts_up(matcher),
+        USER_PROMPT_SUBMIT => true,
+        _ => false,
+    }
+}
+
+/// Whether a `SessionStart` matcher matches a new session (`startup`).
+fn starts_up(matcher: Option<&str>) -> bool {
+    match matcher.map(str::trim) {
+        None | Some("") => true,
+        Some(pattern) => pattern
+            .split('|')
+            .map(str::trim)
+            .any(|alternative| alternative == "*" || alternative == "startup"),
+    }
+}
+
+/// What a hook of `event` with `matcher` would add, in one sentence.
+fn would_add(event: &str, matcher: Option<&str>) -> String {
+    match event {
+        SESSION_START if starts_up(matcher) => "its output, trailing newlines trimmed, as a \
+             paragraph `SessionStart:startup hook success: OUTPUT` at the start of Claude Code's \
+             system message (not run)"
+            .to_string(),
+        SESSION_START => format!(
+            "nothing at turn 0: it runs on {} sessions, not at startup (not run)",
+            matcher.unwrap_or_default()
+        ),
+        USER_PROMPT_SUBMIT => "its output as `UserPromptSubmit hook success: OUTPUT` after the \
+             skills listing, with the first prompt (not run)"
+            .to_string(),
+        other => format!("nothing at turn 0: it runs on {other} (not run)"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_session_start_matcher_matches_startup_as_observed() {
+        for matcher in [
+            None,
+            Some(""),
+            Some("*"),
+            Some("startup"),
+            Some("resume|startup"),
+        ] {
+            assert!(starts_up(matcher), "{matcher:?}");
+        }
+        for matcher in [Some("resume"), Some("clear|compact"), Some("startups")] {
+            assert!(!starts_up(matcher), "{matcher:?}");
+        }
+    }
+
+    #[test]
+    fn only_session_start_and_user_prompt_submit_reach_turn_0() {
+        assert!(at_turn0("SessionStart", None));
+        assert!(!at_turn0("SessionStart", Some("resume")));
+        assert!(at_turn0("UserPromptSubmit", Some("x")));
+        assert!(!at_turn0("PreToolUse", None));
+        assert_eq!(
+            would_add("PreToolUse", Some("Bash")),
+            "nothing at turn 0: it runs on PreToolUse (not run)"
+        );
+    }
+}

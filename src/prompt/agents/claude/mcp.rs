@@ -1,0 +1,197 @@
+//! Claude Code's MCP servers (SPEC §19.4): the `mcpServers` of the
+//! `.mcp.json` files of the cwd and its ancestors inside the workspace,
+//! listed by name, file, transport and command or URL — **never started,
+//! never contacted**. `env` and `headers` values are never read into the
+//! output: only their keys.
+//!
+//! - `enabled`: `claude -p` starts every server of those files except the
+//!   names in `disabledMcpjsonServers` of the cwd's project settings;
+//!   interactive Claude Code asks first (one info line says so).
+//! - What a server would add: the names `mcp__NAME__TOOL` of its tools in
+//!   the deferred-tools list (no schemas) and its instructions under an
+//!   MCP-instructions section — or a failed-to-connect line. Each enabled
+//!   server is a warning saying it was not run.
+//! - `.mcp.json` is a project file: trust-gated (untrusted: withheld,
+//!   never read), confined, capped at [`limits::MAX_CLAUDE_SETTINGS_BYTES`]
+//!   (over it: skipped with a warning); a file that is not a JSON object
+//!   is a warning with the line and column.
+//!
+//! Choices the spec leaves open:
+//! - Files are listed from the workspace root down to the cwd, and servers
+//!   in each file's order; a name two files configure is listed twice.
+//! - The transport is the server's `type` when it is `stdio`, `http` or
+//!   `sse`; else `stdio` with a `command`, `http` with a `url`. A server
+//!   with neither is skipped with a warning.
+
+use serde_json::{Map, Value};
+
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::limits;
+use crate::prompt::agents::claude::settings::{ClaudeSettings, read_json_object};
+use crate::prompt::profile::inventory::{McpServer, Transport};
+use crate::prompt::profile::{NotLoaded, NotLoadedReason, Scope};
+use crate::prompt::walk::WalkDir;
+
+/// The file configuring a project's MCP servers.
+const MCP_JSON: &str = ".mcp.json";
+
+/// The servers found, with what was withheld and the diagnostics.
+#[derive(Debug, Default)]
+pub(crate) struct McpServers {
+    /// Every server, in order.
+    pub servers: Vec<McpServer>,
+    /// Files trust withheld.
+    pub not_loaded: Vec<NotLoaded>,
+    /// Warnings and infos.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// The MCP servers of the project directories of `walked` (root first).
+pub(crate) fn mcp_servers(
+    walked: &[WalkDir<'_>],
+    settings: &ClaudeSettings,
+    trusted: bool,
+) -> McpServers {
+    let mut out = McpServers::default();
+    let disabled = disabled_names(settings);
+    for dir in walked.iter().filter(|dir| dir.scope == Scope::Project) {
+        let rel = dir.rel(MCP_JSON);
+        if !trusted {
+            if dir.reader.stat(&rel).is_ok() {
+                out.not_loaded.push(NotLoaded {
+                    path: dir.reader.display(&rel),
+                    scope: Scope::Project,
+                    reason: NotLoadedReason::Withheld,
+                });
+            }
+            continue;
+        }
+        let file = match read_json_object(dir.reader, &rel, limits::MAX_CLAUDE_SETTINGS_BYTES) {
+            Ok(Some(file)) => file,
+            Ok(None) => continue,
+            Err(diagnostic) => {
+                out.diagnostics.push(diagnostic);
+                continue;
+            }
+        };
+        let path = dir.reader.display(&rel);
+        let Some(Value::Object(servers)) = file.get("mcpServers") else {
+            continue;
+        };
+        for (name, server) in servers {
+            match server_of(name, server, &path, &disabled) {
+                Some(server) => out.servers.push(server),
+                None => out.diagnostics.push(Diagnostic::warning(
+                    path.clone(),
+                    format!("MCP server {name:?} has neither a command nor a url: skipped"),
+                )),
+            }
+        }
+    }
+    for server in out.servers.iter().filter(|server| server.enabled) {
+        out.diagnostics.push(Diagnostic::warning(
+            server.path.clone(),
+            format!(
+                "{}: configured MCP server, not run (would add {})",
+                server.name, server.would_add
+            ),
+        ));
+    }
+    if !out.servers.is_empty() {
+        out.diagnostics.push(Diagnostic::new(
+            Severity::Info,
+            None,
+            "interactive Claude Code asks before starting a project's MCP servers \
+             (enableAllProjectMcpServers and enabledMcpjsonServers decide there); \
+             claude -p starts them without asking",
+        ));
+    }
+    out
+}
+
+/// The names `disabledMcpjsonServers` of the project's settings turns off,
+/// with the file saying so.
+fn disabled_names(settings: &ClaudeSettings) -> Vec<(String, String)> {
+    settings
+        .project_files()
+        .flat_map(|file| {
+            let names = file
+                .value
+                .get("disabledMcpjsonServers")
+                .and_then(Value::as_array);
+            names
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .map(|name| (name.to_string(), file.path.clone()))
+        })
+        .collect()
+}
+
+/// One server's entry; `None` when it has neither a command nor a URL.
+fn server_of(
+    name: &str,
+    server: &Value,
+    path: &str,
+    disabled: &[(String, String)],
+) -> Option<McpServer> {
+    let text = |key: &str| server.get(key).and_then(Value::as_str).map(str::to_string);
+    let (command, url) = (text("command"), text("url"));
+    let transport = match (text("type").as_deref(), &command, &url) {
+        (Some("stdio"), Some(_), _) => Transport::Stdio,
+        (Some("http"), _, Some(_)) => Transport::Http,
+        (Some("sse"), _, Some(_)) => Transport::Sse,
+        (_, Some(_), _) => Transport::Stdio,
+        (_, None, Some(_)) => Transport::Http,
+        (_, None, None) => return None,
+    };
+    let args = server
+        .get("args")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .map(str::to_string)
+        .collect();
+    let keys = |key: &str| {
+        server
+            .get(key)
+            .and_then(Value::as_object)
+            .map(Map::keys)
+            .into_iter()
+            .flatten()
+            .cloned()
+            .collect::<Vec<_>>()
+    };
+    let mut env_keys = keys("env");
+    env_keys.extend(keys("headers"));
+    let (enabled, why) = match disabled.iter().find(|(off, _)| off == name) {
+        Some((_, file)) => (false, format!("disabledMcpjsonServers in {file}")),
+        None => (
+            true,
+            "claude -p starts every server of .mcp.json not disabled in the settings".to_string(),
+        ),
+    };
+    let (command, url) = match transport {
+        Transport::Stdio => (command, None),
+        Transport::Http | Transport::Sse => (None, url),
+    };
+    Some(McpServer {
+        name: name.to_string(),
+        path: path.to_string(),
+        scope: Scope::Project,
+        transport,
+        command,
+        args,
+        url,
+        env_keys,
+        enabled,
+        why,
+        run: false,
+        would_add: format!(
+            "the names mcp__{name}__TOOL of its tools to the deferred-tools list (no schemas) \
+             and its instructions to an MCP-instructions section, or a failed-to-connect line: \
+             not run"
+        ),
+    })
+}

@@ -1,0 +1,239 @@
+//! The rest of turn 0 under `--agent claude` (SPEC §19.4–§19.6): MCP
+//! servers and hooks are listed with what they would add, never started or
+//! run, under any command and any profile; `env` values are never printed;
+//! the project's settings and `.mcp.json` are trust-gated.
+
+use mecatl_prompt::prompt::profile::Agent;
+
+use crate::hardening::{Outcome, run};
+use crate::support::TestEnv;
+
+/// A workspace whose settings and `.mcp.json` would each create a marker
+/// file if anything ran them. Returns the markers.
+fn armed(env: &TestEnv) -> Vec<std::path::PathBuf> {
+    std::fs::create_dir_all(env.ws.join(".git")).unwrap();
+    let markers: Vec<_> = ["hook-ran", "local-hook-ran", "server-ran"]
+        .iter()
+        .map(|name| env.root.join(name))
+        .collect();
+    let quoted = |path: &std::path::Path| path.display().to_string().replace('\\', "\\\\");
+    env.write(
+        ".claude/settings.json",
+        format!(
+            r#"{{"hooks": {{
+                "SessionStart": [{{"hooks": [{{"type": "command", "command": "touch {}"}}]}}],
+                "PreToolUse": [{{"matcher": "Bash", "hooks": [{{"type": "command", "command": "echo pre"}}]}}]
+              }},
+              "includeCoAuthoredBy": false,
+              "env": {{"SLASH_COMMAND_TOOL_CHAR_BUDGET": "5000"}}}}"#,
+            quoted(&markers[0])
+        ),
+    );
+    env.write(
+        ".claude/settings.local.json",
+        format!(
+            r#"{{"hooks": {{"UserPromptSubmit": [{{"hooks": [{{"type": "command", "command": "touch {}"}}]}}]}},
+              "disabledMcpjsonServers": ["off"]}}"#,
+            quoted(&markers[1])
+        ),
+    );
+    env.write(
+        ".mcp.json",
+        format!(
+            r#"{{"mcpServers": {{
+                "db": {{"command": "touch", "args": ["{}"], "env": {{"DB_PASSWORD": "hunter2-secret"}}}},
+                "web": {{"type": "http", "url": "http://127.0.0.1:9/mcp", "headers": {{"Authorization": "Bearer token-secret"}}}},
+                "off": {{"command": "touch", "args": ["{}"]}}
+              }}}}"#,
+            quoted(&markers[2]),
+            quoted(&markers[2])
+        ),
+    );
+    env.write("CLAUDE.md", "PROJECT\n");
+    markers
+}
+
+fn trusted(env: &TestEnv, args: &[&str]) -> Outcome {
+    let mut all = vec!["--trust-project", "--agent", "claude", "--format", "json"];
+    all.extend_from_slice(args);
+    run(env, &all)
+}
+
+#[test]
+fn servers_and_hooks_are_listed_with_what_they_would_add() {
+    let env = TestEnv::new();
+    armed(&env);
+    let out = trusted(&env, &["assemble"]);
+    let doc = out.assert_code(0).json();
+    let servers = doc["mcp_servers"].as_array().unwrap();
+    let summary: Vec<(&str, &str, bool)> = servers
+        .iter()
+        .map(|s| {
+            (
+                s["name"].as_str().unwrap(),
+                s["transport"].as_str().unwrap(),
+                s["enabled"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            ("db", "stdio", true),
+            ("web", "http", true),
+            ("off", "stdio", false)
+        ]
+    );
+    assert!(servers.iter().all(|s| s["run"] == false));
+    assert_eq!(servers[0]["command"], "touch");
+    assert_eq!(servers[0]["env_keys"], serde_json::json!(["DB_PASSWORD"]));
+    assert_eq!(servers[1]["env_keys"], serde_json::json!(["Authorization"]));
+    assert_eq!(servers[1]["url"], "http://127.0.0.1:9/mcp");
+    assert!(
+        servers[2]["why"]
+            .as_str()
+            .unwrap()
+            .contains("disabledMcpjsonServers in .claude/settings.local.json")
+    );
+    assert!(
+        servers[0]["would_add"]
+            .as_str()
+            .unwrap()
+            .contains("mcp__db__TOOL")
+    );
+    let hooks: Vec<(&str, &str)> = doc["hooks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| (h["event"].as_str().unwrap(), h["path"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        hooks,
+        [
+            ("SessionStart", ".claude/settings.json"),
+            ("PreToolUse", ".claude/settings.json"),
+            ("UserPromptSubmit", ".claude/settings.local.json"),
+        ]
+    );
+    let warnings = out.stderr.lines().filter(|l| l.contains("not run")).count();
+    // Two enabled servers and two turn-0 hooks; the PreToolUse hook is
+    // not at turn 0 and the disabled server would not start.
+    assert_eq!(warnings, 4, "{}", out.stderr);
+    let infos = doc["diagnostics"].to_string();
+    assert!(infos.contains("includeCoAuthoredBy is false"), "{infos}");
+}
+
+#[test]
+fn no_hook_or_server_runs_and_no_secret_is_printed_under_any_command_or_profile() {
+    let env = TestEnv::new();
+    let markers = armed(&env);
+    let agents: Vec<&str> = Agent::ALL.iter().map(|agent| agent.as_str()).collect();
+    let commands: [&[&str]; 6] = [
+        &["assemble"],
+        &["snapshot"],
+        &["commands", "list"],
+        &["explain", ".mcp.json"],
+        &["expand", "/x"],
+        &["rules", "list"],
+    ];
+    for agent in &agents {
+        for command in commands {
+            let mut args = vec!["--trust-project", "--agent", agent, "--format", "json"];
+            args.extend_from_slice(command);
+            let out = run(&env, &args);
+            for text in [&out.stdout, &out.stderr] {
+                assert!(!text.contains("secret"), "{agent} {command:?}: {text}");
+            }
+        }
+    }
+    for extra in [&["compare"][..], &["lint"][..]] {
+        let mut args = vec!["--trust-project", "--format", "json"];
+        args.extend_from_slice(extra);
+        let out = run(&env, &args);
+        assert!(!out.stdout.contains("secret") && !out.stderr.contains("secret"));
+    }
+    for marker in markers {
+        assert!(
+            !marker.exists(),
+            "{} was created: something ran",
+            marker.display()
+        );
+    }
+}
+
+#[test]
+fn untrusted_the_settings_and_mcp_json_are_withheld_and_never_read() {
+    let env = TestEnv::new();
+    armed(&env);
+    let out = run(&env, &["--agent", "claude", "--format", "json", "assemble"]);
+    let doc = out.assert_code(0).json();
+    assert_eq!(doc["mcp_servers"], serde_json::json!([]));
+    assert_eq!(doc["hooks"], serde_json::json!([]));
+    let withheld: Vec<&str> = doc["not_loaded"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["reason"] == "withheld: untrusted")
+        .map(|e| e["path"].as_str().unwrap())
+        .collect();
+    for path in [
+        ".claude/settings.json",
+        ".claude/settings.local.json",
+        ".mcp.json",
+    ] {
+        assert!(
+            withheld.contains(&path),
+            "{path} not withheld: {withheld:?}"
+        );
+    }
+    assert!(
+        !doc["diagnostics"]
+            .to_string()
+            .contains("includeCoAuthoredBy")
+    );
+}
+
+#[test]
+fn a_broken_settings_file_is_named_with_its_line_and_column_and_ignored() {
+    let env = TestEnv::new();
+    std::fs::create_dir_all(env.ws.join(".git")).unwrap();
+    env.write(".claude/settings.json", "{\n  \"hooks\": {,\n}\n");
+    env.write(".mcp.json", "[1, 2]");
+    let out = trusted(&env, &["assemble"]);
+    let doc = out.assert_code(0).json();
+    assert_eq!(doc["hooks"], serde_json::json!([]));
+    assert!(
+        out.stderr
+            .contains(".claude/settings.json: not valid JSON (line 2, column 13): ignored"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr.contains(".mcp.json: not a JSON object: ignored"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn disable_all_hooks_turns_every_hook_off() {
+    let env = TestEnv::new();
+    armed(&env);
+    env.write(
+        ".claude/settings.local.json",
+        r#"{"disableAllHooks": true}"#,
+    );
+    let out = trusted(&env, &["assemble"]);
+    let doc = out.assert_code(0).json();
+    let hooks = doc["hooks"].as_array().unwrap();
+    assert_eq!(hooks.len(), 2);
+    assert!(hooks.iter().all(|h| {
+        h["would_add"]
+            .as_str()
+            .unwrap()
+            .starts_with("nothing: hooks are off")
+    }));
+    let infos = doc["diagnostics"].to_string();
+    assert!(infos.contains("disableAllHooks is true"), "{infos}");
+    assert!(!out.stderr.contains("hook `"), "{}", out.stderr);
+}
