@@ -188,6 +188,7 @@ fn run_profile(
             head: DocHead::of(ctx),
             messages: &turn0.messages,
             subagents: &turn0.subagents,
+            output_style: turn0.output_style.as_ref(),
             mcp_servers: &turn0.mcp_servers,
             hooks: &turn0.hooks,
             touch: &turn0.touch,

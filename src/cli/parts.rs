@@ -7,7 +7,7 @@
 //!   between sections; then one section per `--touch` path, its parts
 //!   numbered on.
 //! - JSON: `{"schema", "agent", "at", "messages": [{"role", "provenance",
-//!   "parts", "text"}], "subagents", "mcp_servers", "hooks", "touch",
+//!   "parts", "text"}], "subagents", "output_style", "mcp_servers", "hooks", "touch",
 //!   "not_loaded", "stats"?, "diagnostics",
 //!   "trust"}`; `text` is the message exactly as the agent sends it.
 //! - Providers (§8.3): Anthropic gets one user message per message, one
@@ -38,7 +38,8 @@ use crate::cli::provider;
 use crate::cli::stats::Stats;
 use crate::diagnostic::Diagnostic;
 use crate::prompt::profile::{
-    Hook, McpServer, NotLoaded, Part, PartKind, ProfileMessage, ProfileTurn0, Subagent, Touched,
+    Hook, McpServer, NotLoaded, OutputStyle, Part, PartKind, ProfileMessage, ProfileTurn0,
+    Subagent, Touched,
 };
 use crate::prompt::turn0::Provenance;
 
@@ -53,6 +54,8 @@ pub struct ProfileDocument<'a> {
     pub messages: &'a [ProfileMessage],
     /// Every subagent file found (SPEC §19.2).
     pub subagents: &'a [Subagent],
+    /// The output style the settings select (SPEC §19.3).
+    pub output_style: Option<&'a OutputStyle>,
     /// Every configured MCP server, never started (SPEC §19.4).
     pub mcp_servers: &'a [McpServer],
     /// Every configured command hook, never run (SPEC §19.5).

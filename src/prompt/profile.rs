@@ -39,7 +39,7 @@ use serde::{Deserialize, Serialize};
 use crate::diagnostic::Diagnostic;
 use crate::prompt::turn0::Provenance;
 pub use crate::prompt::walk::Scope;
-pub use inventory::{Hook, McpServer, Transport};
+pub use inventory::{Hook, McpServer, OutputStyle, Transport};
 pub use subagent::{Subagent, SubagentFate};
 
 /// An agent whose loading a preview reproduces (SPEC §14.1).
@@ -86,6 +86,8 @@ pub enum PartKind {
     UserModel,
     /// A subagent's line of the subagents listing (SPEC §19.2).
     Subagent,
+    /// The output style's part (SPEC §19.3).
+    OutputStyle,
 }
 
 impl PartKind {
@@ -101,6 +103,7 @@ impl PartKind {
             PartKind::MemoryIndex => "memory-index",
             PartKind::UserModel => "user-model",
             PartKind::Subagent => "subagent",
+            PartKind::OutputStyle => "output-style",
         }
     }
 }
@@ -450,6 +453,8 @@ pub struct ProfileTurn0 {
     /// Every subagent file found (SPEC §19.2; empty for an agent that
     /// reads none).
     pub subagents: Vec<Subagent>,
+    /// The output style the settings select (SPEC §19.3).
+    pub output_style: Option<OutputStyle>,
     /// Every configured MCP server, never started (SPEC §19.4).
     pub mcp_servers: Vec<McpServer>,
     /// Every configured command hook, never run (SPEC §19.5).

@@ -169,6 +169,7 @@ pub(crate) const PROFILE_ASSEMBLE_KEYS: &[&str] = &[
     "at",
     "messages",
     "subagents",
+    "output_style",
     "mcp_servers",
     "hooks",
     "touch",

@@ -361,7 +361,7 @@ fn the_budget_cut_is_warned_counted_and_budgeted() {
     assert!(doc["stats"].get("estimator").is_none());
     assert_eq!(doc["stats"]["turn0"]["total"]["bytes"], 43);
     let keys = keys_of(&doc);
-    assert_eq!(keys[9..], ["stats", "diagnostics", "trust"]);
+    assert_eq!(keys[10..], ["stats", "diagnostics", "trust"]);
 }
 
 // Unix only: permission bits (mode 000) stop the read.

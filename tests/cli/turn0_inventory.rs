@@ -237,3 +237,71 @@ fn disable_all_hooks_turns_every_hook_off() {
     assert!(infos.contains("disableAllHooks is true"), "{infos}");
     assert!(!out.stderr.contains("hook `"), "{}", out.stderr);
 }
+
+#[test]
+fn an_output_style_is_named_warned_or_withheld_as_claude_code_would_treat_it() {
+    let env = TestEnv::new();
+    std::fs::create_dir_all(env.ws.join(".git")).unwrap();
+    env.write(".claude/output-styles/mine.md", "SECRET STYLE\n");
+    for (style, expect) in [
+        ("Learning", "is Claude Code's own"),
+        ("nowhere", "names no output style"),
+    ] {
+        env.write(
+            ".claude/settings.json",
+            format!(r#"{{"outputStyle": "{style}"}}"#),
+        );
+        let doc = trusted(&env, &["assemble"]).assert_code(0).json();
+        assert_eq!(doc["output_style"], serde_json::Value::Null, "{style}");
+        assert!(doc["diagnostics"].to_string().contains(expect), "{style}");
+    }
+    env.write(".claude/settings.json", r#"{"outputStyle": "mine"}"#);
+    let doc = trusted(&env, &["assemble"]).assert_code(0).json();
+    assert_eq!(
+        doc["output_style"]["content"],
+        "# Output Style: mine\nSECRET STYLE"
+    );
+    // Untrusted, neither the settings nor the style is read.
+    let out = run(&env, &["--agent", "claude", "--format", "json", "assemble"]);
+    assert!(!out.stdout.contains("SECRET"), "{}", out.stdout);
+    assert_eq!(out.json()["output_style"], serde_json::Value::Null);
+}
+
+#[test]
+fn the_settings_env_sizes_the_skills_listing_unless_the_process_sets_it() {
+    let env = TestEnv::new();
+    std::fs::create_dir_all(env.ws.join(".git")).unwrap();
+    for name in ["alpha", "beta", "gamma"] {
+        env.write(
+            &format!(".claude/skills/{name}/SKILL.md"),
+            format!("---\ndescription: {}\n---\nbody\n", "word ".repeat(40)),
+        );
+    }
+    let listing = |out: &Outcome| -> usize {
+        out.json()["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|m| m["provenance"] == "skills")
+            .map(|m| m["text"].as_str().unwrap().len())
+            .sum()
+    };
+    let roomy = listing(&trusted(&env, &["assemble"]));
+    env.write(
+        ".claude/settings.json",
+        r#"{"env": {"SLASH_COMMAND_TOOL_CHAR_BUDGET": "60"}}"#,
+    );
+    let tight = listing(&trusted(&env, &["assemble"]));
+    assert!(tight < roomy, "{tight} < {roomy}");
+    let mut cmd = env.cmd();
+    cmd.env("SLASH_COMMAND_TOOL_CHAR_BUDGET", "100000").args([
+        "--trust-project",
+        "--agent",
+        "claude",
+        "--format",
+        "json",
+        "assemble",
+    ]);
+    let process = crate::hardening::finish(&env, &mut cmd);
+    assert_eq!(listing(&process), roomy, "the process's variable wins");
+}

@@ -421,8 +421,22 @@ def extract_claude_subagents(body, case):
     return {"listing": [e for e in agent_entries(body) if e not in _BUILT_IN_AGENTS]}
 
 
+STYLE_HEAD = "# Output Style: "
+
+
+def extract_claude_output_style(body, case):
+    """The output style's block: from `# Output Style: ` to the blank line after it (the
+    cases' bodies hold no blank line), `null` when none was sent."""
+    for _, text in claude_texts(body):
+        i = text.find(STYLE_HEAD)
+        if i >= 0:
+            return {"output_style": text[i:].split("\n\n", 1)[0]}
+    return {"output_style": None}
+
+
 EXTRACT = {
     "claude-instructions": extract_claude_instructions,
+    "claude-output-style": extract_claude_output_style,
     "claude-subagents": extract_claude_subagents,
     "claude-commands": extract_claude_commands,
     "codex": extract_codex,

@@ -264,6 +264,7 @@ mod tests {
             },
             rules: Vec::new(),
             subagents: Vec::new(),
+            output_style: None,
             mcp_servers: Vec::new(),
             hooks: Vec::new(),
         }

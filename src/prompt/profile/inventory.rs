@@ -1,7 +1,7 @@
-//! What a repository configures that runs code and adds to turn 0 (SPEC
-//! §19.4, §19.5): MCP servers and hooks, listed with what they would add —
-//! never started, never run. The `"mcp_servers"` and `"hooks"` arrays of
-//! `assemble`'s JSON.
+//! What a repository configures besides instruction files (SPEC §19.3–
+//! §19.5): the output style, and MCP servers and hooks, listed with what
+//! they would add — never started, never run. The `"output_style"`,
+//! `"mcp_servers"` and `"hooks"` keys of `assemble`'s JSON.
 
 use serde::Serialize;
 
@@ -49,6 +49,22 @@ pub struct McpServer {
     pub run: bool,
     /// What it would add to turn 0, in one sentence.
     pub would_add: String,
+}
+
+/// The output style a profile's settings select (SPEC §19.3).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
+pub struct OutputStyle {
+    /// The style's name.
+    pub name: String,
+    /// The style file, named like a part's path.
+    pub path: String,
+    /// Where that file lies.
+    pub scope: Scope,
+    /// The settings file selecting it.
+    pub selected_by: String,
+    /// The part sent (`# Output Style: NAME` and the body).
+    pub content: String,
 }
 
 /// One configured command hook: listed, never run.

@@ -37,6 +37,9 @@ pub enum Provenance {
     UserInstructions,
     /// An agent profile's subagents listing (SPEC §19.2).
     Agents,
+    /// An agent profile's output style (SPEC §19.3).
+    #[serde(rename = "output-style")]
+    OutputStyle,
 }
 
 impl Provenance {
@@ -54,6 +57,7 @@ impl Provenance {
             Provenance::Skills => "skills",
             Provenance::UserInstructions => "user_instructions",
             Provenance::Agents => "agents",
+            Provenance::OutputStyle => "output-style",
         }
     }
 
@@ -71,6 +75,7 @@ impl Provenance {
             Provenance::Skills => "skills listing",
             Provenance::UserInstructions => "user instructions",
             Provenance::Agents => "subagents listing",
+            Provenance::OutputStyle => "output style",
         }
     }
 

@@ -1,6 +1,7 @@
-//! Replays of `tests/oracle/cases/claude-subagents/`: the subagents listing Claude Code
-//! 2.1.328 sent (its built-in agents left out), checked entry by entry against the Claude
-//! profile's listing message (provenance `agents`) on the same files.
+//! Replays of `tests/oracle/cases/claude-subagents/` and `claude-output-style/`: the
+//! subagents listing Claude Code 2.1.328 sent (its built-in agents left out), checked entry
+//! by entry against the Claude profile's listing message (provenance `agents`) on the same
+//! files, and the output style's part.
 
 use serde_json::Value;
 
@@ -78,4 +79,32 @@ fn files_claude_code_does_not_list_are_skipped_with_a_reason() {
     );
     assert!(stderr.contains(".claude/agents/bad.md: the frontmatter is not valid YAML"));
     assert!(!stderr.contains("notes.txt"));
+}
+
+/// `tests/oracle/cases/claude-output-style/`: the output style's part as
+/// Claude Code 2.1.328 sent it.
+#[test]
+fn every_recorded_output_style_matches() {
+    for case_dir in cases("claude-output-style") {
+        let fixture = Fixture::load(&case_dir);
+        assert_eq!(fixture.case["agent_version"], "2.1.328");
+        let (doc, _) = assemble_profile(&fixture, "claude", &[]);
+        let message = doc["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["provenance"] == "output-style")
+            .unwrap_or_else(|| panic!("{}: no output style", fixture.name()));
+        assert_eq!(message["role"], "system", "{}", fixture.name());
+        assert_eq!(
+            message["text"],
+            fixture.expected["output_style"],
+            "{}",
+            fixture.name()
+        );
+        assert_eq!(
+            doc["output_style"]["content"],
+            fixture.expected["output_style"]
+        );
+    }
 }

@@ -89,6 +89,7 @@ mod key;
 mod lint;
 mod mcp;
 mod memory;
+mod output_style;
 pub mod paths;
 mod read;
 mod rules;

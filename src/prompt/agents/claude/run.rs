@@ -22,6 +22,7 @@ use crate::limits;
 use crate::prompt::agents::claude::catalog::ClaudeCatalog;
 use crate::prompt::agents::claude::hooks::hooks;
 use crate::prompt::agents::claude::mcp::mcp_servers;
+use crate::prompt::agents::claude::output_style::{StyleDirs, output_style};
 use crate::prompt::agents::claude::settings::{ClaudeSettings, read_settings};
 use crate::prompt::agents::claude::spec::BUDGET_VAR;
 use crate::prompt::agents::claude::subagents::{SubagentSources, subagents};
@@ -79,9 +80,17 @@ impl<'a> ClaudeRun<'a> {
 impl ProfileRun for ClaudeRun<'_> {
     /// Claude Code's turn 0 for this run (SPEC §14.3), from one walk.
     fn turn0(&self) -> Result<ProfileTurn0, ProfileError> {
+        let setup = self.setup;
         let walked = self.walked()?;
-        let mut turn0 = turn0(self.setup, walked)?;
-        add_configured(&mut turn0, self.settings(), walked, self.setup.trusted);
+        let mut turn0 = turn0(setup, walked)?;
+        let user = (setup.homes)(&CONFIG_HOME);
+        let styles = StyleDirs {
+            project: &*setup.project,
+            at: setup.at,
+            user: user.as_deref(),
+            trusted: setup.trusted,
+        };
+        add_configured(&mut turn0, self.settings(), &styles, walked);
         Ok(turn0)
     }
 
@@ -168,9 +177,10 @@ fn turn0(run: &Setup<'_>, walked: &[WalkDir<'_>]) -> Result<ProfileTurn0, Profil
 fn add_configured(
     turn0: &mut ProfileTurn0,
     settings: &ClaudeSettings,
+    styles: &StyleDirs<'_>,
     walked: &[WalkDir<'_>],
-    trusted: bool,
 ) {
+    let trusted = styles.trusted;
     turn0.not_loaded.extend(settings.not_loaded.iter().cloned());
     turn0
         .diagnostics
@@ -182,6 +192,19 @@ fn add_configured(
             "includeCoAuthoredBy is false: Claude Code drops its attribution reminder",
         ));
     }
+    let styled = output_style(settings, styles);
+    // After the instructions, before the subagents listing.
+    let at = turn0
+        .messages
+        .iter()
+        .position(|m| m.provenance != Provenance::Instructions)
+        .unwrap_or(turn0.messages.len());
+    if let Some(message) = styled.message {
+        turn0.messages.insert(at, message);
+    }
+    turn0.not_loaded.extend(styled.not_loaded);
+    turn0.diagnostics.extend(styled.diagnostics);
+    turn0.output_style = styled.style;
     let servers = mcp_servers(walked, settings, trusted);
     turn0.not_loaded.extend(servers.not_loaded);
     turn0.diagnostics.extend(servers.diagnostics);

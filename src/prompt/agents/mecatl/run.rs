@@ -81,6 +81,7 @@ fn turn0(setup: &Setup<'_>) -> Result<ProfileTurn0, ProfileError> {
         rules: Vec::new(),
         // The engine reads no subagent, MCP or hook configuration.
         subagents: Vec::new(),
+        output_style: None,
         mcp_servers: Vec::new(),
         hooks: Vec::new(),
     };
@@ -151,6 +152,7 @@ fn kind_of(provenance: Provenance) -> PartKind {
         Provenance::UserModel => PartKind::UserModel,
         Provenance::Skills => PartKind::Skills,
         Provenance::Agents => PartKind::Subagent,
+        Provenance::OutputStyle => PartKind::OutputStyle,
     }
 }
 
