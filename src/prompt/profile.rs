@@ -80,6 +80,9 @@ pub enum PartKind {
     MemoryIndex,
     /// The engine's user model (the mecatl profile, SPEC §6.5).
     UserModel,
+    /// A repository's file that replaces the agent's whole system prompt
+    /// (Gemini CLI's `.gemini/system.md`, SPEC §16.5).
+    SystemPrompt,
 }
 
 impl PartKind {
@@ -94,6 +97,7 @@ impl PartKind {
             PartKind::Soul => "soul",
             PartKind::MemoryIndex => "memory-index",
             PartKind::UserModel => "user-model",
+            PartKind::SystemPrompt => "system-prompt",
         }
     }
 }

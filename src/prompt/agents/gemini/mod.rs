@@ -28,11 +28,16 @@
 //!   touch section carries parts only.
 
 pub mod catalog;
+pub mod commands;
 pub mod context;
+pub mod expand;
 pub mod imports;
 mod run;
 pub mod settings;
+pub mod skills;
 mod spec;
+pub mod system;
+pub mod toml_command;
 
 pub use spec::{DOT_GEMINI, GEMINI_HOME, GEMINI_MD, SPEC};
 
