@@ -32,13 +32,14 @@ use crate::prompt::command::{Expansion, cannot_invoke};
 use crate::prompt::compare::{Offered, OfferedKind};
 use crate::prompt::profile::catalog::{
     Catalog, CatalogExpansion, CatalogExplanation, CatalogListing, CatalogRow, CatalogTexts,
-    EntryText, ListedEntry, ListedName, extras, unknown_command,
+    EntryText, NamePlace, ResolvedName, extras, unknown_command,
 };
 use crate::prompt::profile::seam::ProfileError;
 use crate::prompt::profile::{
     NotLoaded, NotLoadedReason, Part, PartKind, ProfileMessage, ProfileTurn0,
 };
 use crate::prompt::text::{aligned_columns, cell, one_line};
+use crate::prompt::tiers::{Fate, Tier};
 use crate::prompt::turn0::{Provenance, Role};
 use crate::prompt::walk::Scope;
 use crate::workspace::{EntryKind, Workspace, join};
@@ -423,64 +424,84 @@ impl Catalog for GeminiCatalog<'_> {
         }
     }
 
-    /// Every command and skill under the name, and the files the clash
-    /// rule renamed from it.
+    /// The files that give the name, in Gemini's claiming order (the
+    /// user's, then the project's): the one it offers, those a clash
+    /// renamed away from it (`not found`, saying their new name), those it
+    /// refuses; then the skills of the name.
     fn explain(&self, name: &str) -> Result<CatalogExplanation, ProfileError> {
         let name = name.strip_prefix('/').unwrap_or(name);
         let found = self.commands();
-        let mut diagnostics = Vec::new();
-        let mut entries: Vec<ListedEntry> = found
-            .commands
-            .iter()
-            .filter(|c| c.name == name)
-            .map(|c| ListedEntry {
-                source: c.source.clone(),
-                scope: c.scope,
-                description: c.command.description.clone(),
-            })
-            .collect();
-        let skills = self.skills().0.iter().filter(|s| s.name == name);
-        entries.extend(skills.map(|s| ListedEntry {
-            source: s.source.clone(),
-            scope: s.scope,
-            description: format!("{} (a skill: the model activates it)", s.description),
-        }));
-        for c in &found.commands {
-            if let Some(from) = c.renamed_from.as_deref().filter(|from| *from == name) {
-                diagnostics.push(Diagnostic::info(
-                    &c.source,
-                    format!(
-                        "/{from} of this file is renamed /{} on a name clash",
-                        c.name
-                    ),
-                ));
+        let mut places = Vec::new();
+        let mut winner = None;
+        let mut description = None;
+        let tier = |scope: Scope| {
+            if scope == Scope::User {
+                Tier::User
+            } else {
+                Tier::Project
             }
+        };
+        for c in &found.commands {
+            let fate = if c.name == name {
+                winner = Some(c.source.clone());
+                description = Some(c.command.description.clone());
+                Fate::Winner
+            } else if c.renamed_from.as_deref() == Some(name) {
+                Fate::NotFound {
+                    reason: format!("renamed /{} on a name clash", c.name),
+                }
+            } else {
+                continue;
+            };
+            places.push(NamePlace {
+                source: c.source.clone(),
+                tier: tier(c.scope),
+                withheld: false,
+                fate,
+            });
         }
         for refused in found
             .refused
             .iter()
             .filter(|r| r.name.as_deref() == Some(name))
         {
-            let why = match &refused.why {
-                Refusal::Invalid(invalid) => invalid.words(),
-                Refusal::Replaced(by) => format!("lost to {by} in a name clash"),
-                Refusal::Unread(why) => why.clone(),
+            let fate = match &refused.why {
+                Refusal::Invalid(invalid) => Fate::Malformed {
+                    reason: invalid.words(),
+                },
+                Refusal::Replaced(by) => Fate::Shadowed { by: by.clone() },
+                Refusal::Unread(why) => Fate::Unreadable { cause: why.clone() },
             };
-            diagnostics.push(Diagnostic::warning(
-                &refused.source,
-                format!("/{name} is not offered: {why}"),
-            ));
+            places.push(NamePlace {
+                source: refused.source.clone(),
+                tier: tier(refused.scope),
+                withheld: false,
+                fate,
+            });
         }
-        if BUILT_INS.contains(&name) {
+        places.sort_by_key(|p| p.tier != Tier::User);
+        let mut diagnostics = Vec::new();
+        if let Some(why) = self.why_nothing(name).filter(|_| winner.is_none()) {
+            diagnostics.push(Diagnostic::new(Severity::Info, None, why));
+        }
+        for skill in self.skills().0.iter().filter(|s| s.name == name) {
             diagnostics.push(Diagnostic::info(
-                format!("/{name}"),
-                "a built-in command of Gemini CLI: it keeps its name before any file",
+                &skill.source,
+                format!(
+                    "a skill named {name}: Gemini CLI lists it to the model, which activates it; \
+                     it is no slash command"
+                ),
             ));
         }
-        Ok(CatalogExplanation::Listed(ListedName {
-            entries,
+        Ok(CatalogExplanation::Resolved(Box::new(ResolvedName {
+            places,
+            winner,
+            description,
+            frontmatter_keys: Vec::new(),
+            details: None,
+            alias: None,
             diagnostics,
-        }))
+        })))
     }
 
     fn texts(&self) -> Result<CatalogTexts, ProfileError> {

@@ -28,10 +28,12 @@
 //!   touch section carries parts only.
 
 pub mod catalog;
+mod command_lint;
 pub mod commands;
 pub mod context;
 pub mod expand;
 pub mod imports;
+mod lint;
 mod run;
 pub mod settings;
 pub mod skills;
@@ -41,6 +43,7 @@ pub mod toml_command;
 
 pub use spec::{DOT_GEMINI, GEMINI_HOME, GEMINI_MD, SPEC};
 
+use crate::prompt::lint::report::LintHooks;
 use crate::prompt::profile::seam::{Profile, ProfileRun, ProfileSpec, Setup};
 
 /// What opens the user context at the end of Gemini's system instruction.
@@ -66,6 +69,10 @@ impl Profile for Gemini {
 
     fn open<'a>(&self, setup: &'a Setup<'a>) -> Box<dyn ProfileRun + 'a> {
         Box::new(run::GeminiRun::new(setup))
+    }
+
+    fn lint(&self) -> Option<&'static dyn LintHooks> {
+        Some(&lint::GeminiLint)
     }
 }
 

@@ -30,10 +30,13 @@ use crate::limits;
 use crate::prompt::agents::gemini::context::squeeze_newlines;
 use crate::prompt::agents::gemini::spec::DOT_GEMINI;
 use crate::prompt::imports::normalise;
+use crate::prompt::lint::codes::Code;
+use crate::prompt::lint::report::{Lint, Out};
+use crate::prompt::profile::Agent;
 use crate::prompt::profile::{NotLoaded, NotLoadedReason, Part, PartKind};
 use crate::prompt::text::js_trim;
 use crate::prompt::walk::{Scope, WalkDir, absolute};
-use crate::workspace::{EntryKind, Workspace, WsError, join};
+use crate::workspace::{EntryKind, Workspace, WsError, join, parent};
 
 /// The variable.
 pub const VAR: &str = "GEMINI_SYSTEM_MD";
@@ -231,6 +234,49 @@ fn value(places: &EnvPlaces<'_>, out: &mut SystemPrompt) -> Option<(String, Stri
     let read = reader.read(&rel, limits::MAX_GEMINI_ENV_FILE_BYTES).ok()?;
     let text = String::from_utf8_lossy(&read.bytes);
     env_value(&text, VAR).map(|value| (value, shown))
+}
+
+/// MP024: each `.gemini/system.md` of the workspace that the first env
+/// file above it (within the workspace) switches on.
+pub(super) fn lint(lint: &Lint<'_>, out: &mut Out) {
+    for dir in lint.survey.dirs_ending(DOT_GEMINI) {
+        let system = join(dir, "system.md");
+        if !lint.survey.has_file(&system) {
+            continue;
+        }
+        let owner = parent(dir);
+        let mut at = Some(owner);
+        let found = loop {
+            let Some(here) = at else { break None };
+            let candidates = [join(&join(here, DOT_GEMINI), DOT_ENV), join(here, DOT_ENV)];
+            if let Some(env) = candidates.into_iter().find(|c| lint.survey.has_file(c)) {
+                break Some(env);
+            }
+            at = (!here.is_empty()).then(|| parent(here));
+        };
+        let Some(env) = found else { continue };
+        let Ok(read) = lint.reader.read(&env, limits::MAX_GEMINI_ENV_FILE_BYTES) else {
+            continue;
+        };
+        let value = env_value(&String::from_utf8_lossy(&read.bytes), VAR);
+        let on = value.is_some_and(|v| {
+            let v = js_trim(&v).to_ascii_lowercase();
+            v == "1" || v == "true"
+        });
+        if on {
+            out.add(
+                Code::GeminiSystemPromptReplaced,
+                &system,
+                None,
+                vec![Agent::Gemini],
+                format!(
+                    "{VAR} in {env} makes Gemini CLI send this file instead of its whole system \
+                     prompt, started in {}",
+                    if owner.is_empty() { "." } else { owner }
+                ),
+            );
+        }
+    }
 }
 
 /// The value `text`, an env file, gives `key` (the last assignment wins,
