@@ -391,7 +391,7 @@ impl Catalog for GeminiCatalog<'_> {
         };
         diagnostics.extend(expanded.diagnostics.iter().cloned());
         let fields = ExpandFields {
-            kind: "command",
+            kind: Some("command"),
             renamed_from: command.renamed_from.as_deref(),
             parts: expanded.parts.len(),
             shell: &expanded.shell,
@@ -563,8 +563,8 @@ impl GeminiCatalog<'_> {
 #[derive(Serialize)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 pub(crate) struct ExpandFields<'a> {
-    #[cfg_attr(test, schemars(extend("enum" = ["command"])))]
-    kind: &'static str,
+    #[cfg_attr(test, schemars(extend("enum" = ["command", "skill", null])))]
+    kind: Option<&'static str>,
     renamed_from: Option<&'a str>,
     parts: usize,
     shell: &'a [Placeholder],
