@@ -122,5 +122,5 @@ fn every_recorded_gemini_command_case_matches() {
         }
         checked += 1;
     }
-    assert!(checked >= 15, "only {checked} Gemini command cases");
+    assert!(checked >= 17, "only {checked} Gemini command cases");
 }
