@@ -205,6 +205,7 @@ fn an_untrusted_workspace_withholds_its_commands_and_skills() {
 #[test]
 fn hostile_command_trees_are_bounded() {
     let env = TestEnv::new();
+    let commands = env.ws.join(".gemini/commands");
     let huge = format!("prompt = \"{}\"\n", "x".repeat(10 << 20));
     env.write(".gemini/commands/huge.toml", huge);
     let deep = format!(
@@ -213,16 +214,24 @@ fn hostile_command_trees_are_bounded() {
         "]".repeat(200_000)
     );
     env.write(".gemini/commands/deep.toml", deep);
-    let mut dir = env.ws.join(".gemini/commands");
-    for _ in 0..200 {
+    let mut dir = commands.clone();
+    for _ in 0..40 {
         dir = dir.join("d");
     }
     write_file(&dir.join("x.toml"), "prompt = \"DEEP\"\n");
-    for i in 0..2_000 {
+    for i in 0..100 {
+        for j in 0..100 {
+            std::fs::create_dir_all(commands.join(format!("w{i:02}/e{j:02}"))).unwrap();
+        }
         write_file(
-            &env.ws.join(format!(".gemini/commands/wide/w{i}/c.toml")),
+            &commands.join(format!("w{i:02}/e00/c.toml")),
             "prompt = \"W\"\n",
         );
+    }
+    #[cfg(unix)]
+    {
+        crate::hardening::symlink(".", &commands.join("loop"));
+        crate::hardening::mkfifo(&commands.join("fifo.toml"));
     }
     let started = Instant::now();
     let out = gemini(&env, &["--format", "json", "commands", "list"]);
@@ -230,17 +239,16 @@ fn hostile_command_trees_are_bounded() {
     assert!(started.elapsed() < Duration::from_secs(20));
     let doc = out.json();
     let rows = doc["commands"].as_array().unwrap();
-    assert!(
-        rows.iter()
-            .any(|r| r["name"] == "huge" && r["fate"] == "winner")
-    );
+    let winners = rows.iter().filter(|r| r["fate"] == "winner").count();
+    assert_eq!(winners, 101, "huge and one per w*/e00; the deep one cut");
     assert!(
         rows.iter()
             .any(|r| r["name"] == "deep" && r["fate"] == "malformed")
     );
     assert!(doc["diagnostics"].to_string().contains("deeper than"));
-    let expanded = gemini(&env, &["--format", "json", "expand", "/huge"])
-        .assert_code(0)
-        .json();
-    assert_eq!(expanded["output"].as_str().unwrap().len(), 10 << 20);
+    let expanded = gemini(&env, &["expand", "/huge"]);
+    expanded.assert_code(0);
+    assert_eq!(expanded.stdout.len(), (10 << 20) + 1);
+    let nested = gemini(&env, &["expand", "/w07:e00:c"]);
+    assert_eq!(nested.assert_code(0).stdout, "W\n");
 }
