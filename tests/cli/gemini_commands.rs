@@ -252,3 +252,53 @@ fn hostile_command_trees_are_bounded() {
     let nested = gemini(&env, &["expand", "/w07:e00:c"]);
     assert_eq!(nested.assert_code(0).stdout, "W\n");
 }
+
+#[test]
+fn lint_reports_gemini_command_problems_by_gemini_rules() {
+    let env = TestEnv::new();
+    std::fs::create_dir_all(env.ws.join(".git")).unwrap();
+    env.write(
+        ".gemini/commands/claudey.toml",
+        "description = \"d\"\nprompt = \"Fix $ARGUMENTS, $1, !`git status` and @src/main.rs\"\n",
+    );
+    env.write(".gemini/commands/help.toml", "prompt = \"HELP\"\n");
+    env.write(
+        ".gemini/commands/bad.toml",
+        "description = \"x\"\nprompt = \"open\n",
+    );
+    env.write(".gemini/commands/notes.md", "not a command");
+    env.write(
+        ".gemini/commands/fine.toml",
+        "prompt = \"Fine {{args}} !{ls} @{x}\"\n",
+    );
+    let doc = run(&env, &["--format", "json", "lint"]).json();
+    let findings: Vec<String> = doc["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            format!(
+                "{} {} {}",
+                f["path"].as_str().unwrap(),
+                f["code"].as_str().unwrap(),
+                f["line"]
+            )
+        })
+        .collect();
+    assert_eq!(
+        findings,
+        [
+            ".gemini/commands/bad.toml MP018 2",
+            ".gemini/commands/claudey.toml MP017 2",
+            ".gemini/commands/claudey.toml MP017 2",
+            ".gemini/commands/claudey.toml MP017 2",
+            ".gemini/commands/claudey.toml MP017 2",
+            ".gemini/commands/help.toml MP023 null",
+            ".gemini/commands/notes.md MP018 null",
+        ]
+    );
+    assert_eq!(
+        doc["agents"],
+        serde_json::json!(["mecatl", "claude", "codex", "gemini"])
+    );
+}

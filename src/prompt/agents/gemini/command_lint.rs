@@ -83,7 +83,7 @@ pub(super) fn check(lint: &Lint<'_>, out: &mut Out) {
                     &command.source,
                     line,
                     gemini(),
-                    format!("`{}` {why}", quote(&token)),
+                    format!("{} {why}", code_span(&quote(&token))),
                 );
             }
         }
@@ -101,6 +101,16 @@ pub(super) fn check(lint: &Lint<'_>, out: &mut Out) {
                 );
             }
         }
+    }
+}
+
+/// `text` as a Markdown code span, with double backquotes around a text
+/// holding one.
+fn code_span(text: &str) -> String {
+    if text.contains('`') {
+        format!("`` {text} ``")
+    } else {
+        format!("`{text}`")
     }
 }
 
