@@ -1,8 +1,8 @@
 //! Gemini CLI's custom commands (SPEC §16.4): the `.toml` files below
 //! `~/.gemini/commands` and `<at>/.gemini/commands`, each read once
 //! ([`super::toml_command`]), and the names Gemini CLI 0.61.0 gives them
-//! when they clash (its `SlashCommandResolver`, observed: recorded case
-//! `gemini-commands/clashes`).
+//! when they clash (its `SlashCommandResolver`, observed: recorded cases
+//! `gemini-commands/clash-*`).
 //!
 //! The clash rule, as Gemini runs it: names are claimed in order — its
 //! built-in commands, then the user's files, then the project's. A file
