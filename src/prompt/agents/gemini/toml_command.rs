@@ -112,18 +112,27 @@ pub fn default_description(file_name: &str) -> String {
     format!("Custom command from {file_name}")
 }
 
-/// A description as Gemini displays it: control characters dropped, runs
-/// of whitespace made one space, cut at 100 UTF-16 code units.
+/// A description as Gemini displays it: C0 and C1 control characters
+/// other than TAB, LF and CR, bidirectional marks, U+200B and U+FEFF
+/// dropped, then each run of JavaScript whitespace made one space, then
+/// cut at 100 UTF-16 code units (its `sanitizeForDisplay`; the ANSI escape
+/// sequences it also strips are left to the control-character rule).
 fn for_display(text: &str) -> String {
+    let unsafe_char = |c: char| {
+        matches!(c,
+            '\u{0}'..='\u{8}' | '\u{b}' | '\u{c}' | '\u{e}'..='\u{1f}' | '\u{80}'..='\u{9f}'
+            | '\u{200b}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}'
+            | '\u{2066}'..='\u{2069}' | '\u{feff}')
+    };
     let mut out = String::with_capacity(text.len());
     let mut in_space = false;
-    for c in text.chars() {
+    for c in text.chars().filter(|c| !unsafe_char(*c)) {
         if is_js_space(c) {
             if !in_space {
                 out.push(' ');
             }
             in_space = true;
-        } else if !c.is_control() {
+        } else {
             out.push(c);
             in_space = false;
         }
@@ -204,8 +213,11 @@ mod tests {
             parse("prompt = \"p\"\ndescription = 1\n", "x.toml"),
             Err(Invalid::Schema(_))
         ));
-        let described = parse("prompt = \"p\"\ndescription = \"a\\n\\tb\"\n", "x.toml");
-        assert_eq!(described.unwrap().description, "a b");
+        let described = parse(
+            "prompt = \"p\"\ndescription = \"a\\n\\tb\\u000b\\ufeffc\"\n",
+            "x.toml",
+        );
+        assert_eq!(described.unwrap().description, "a bc");
     }
 
     #[test]
