@@ -95,6 +95,17 @@ fn check_turn0(fixture: &Fixture) {
         }
         None => assert!(skills.is_empty(), "{name}: no skills message"),
     }
+    let system_parts = doc["messages"]
+        .as_array()
+        .expect("messages")
+        .iter()
+        .flat_map(|m| m["parts"].as_array().expect("parts"))
+        .filter(|p| p["kind"] == "system-prompt")
+        .count();
+    if expected["skills"].is_array() {
+        // Gemini's own prompt, with its skills listing, was sent.
+        assert_eq!(system_parts, 0, "{name}: the system prompt is Gemini's own");
+    }
     if let Some(system) = expected["system"].as_str() {
         let user = message(&doc, "user_instructions").expect("the system instruction");
         let part = &user["parts"][0];
@@ -122,5 +133,5 @@ fn every_recorded_gemini_command_case_matches() {
         }
         checked += 1;
     }
-    assert!(checked >= 17, "only {checked} Gemini command cases");
+    assert!(checked >= 19, "only {checked} Gemini command cases");
 }

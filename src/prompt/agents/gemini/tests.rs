@@ -693,3 +693,53 @@ fn untrusted_a_users_import_into_the_workspace_is_withheld() {
         "{text}"
     );
 }
+
+/// Whether `.gemini/system.md` of the start directory replaces Gemini's
+/// system prompt in `world` started at `at`.
+fn system_part(world: &World, at: &str, process: Option<&str>) -> Option<String> {
+    world.with_run(at, true, &[], process, |run| {
+        let turn0 = run.turn0().unwrap();
+        turn0
+            .messages
+            .iter()
+            .flat_map(|m| &m.parts)
+            .find(|p| p.kind == PartKind::SystemPrompt)
+            .map(|p| p.path.clone())
+    })
+}
+
+#[test]
+fn the_first_env_file_found_decides_and_the_environment_wins() {
+    let base = || {
+        World::new()
+            .ws(".git/HEAD", "")
+            .ws(".gemini/system.md", "ROOT SYS")
+            .ws("sub/.gemini/system.md", "SUB SYS")
+    };
+    // The first env file found ends the search, even without the key.
+    let first = base()
+        .ws(".env", "OTHER=1\n")
+        .user(".gemini/.env", "GEMINI_SYSTEM_MD=1\n");
+    assert_eq!(system_part(&first, "", None), None);
+    // With none in the workspace, the home's decides.
+    let home = base().user(".gemini/.env", "GEMINI_SYSTEM_MD=TRUE\n");
+    assert_eq!(
+        system_part(&home, "", None).as_deref(),
+        Some(".gemini/system.md")
+    );
+    // The start directory's `.gemini/.env` comes before the root's `.env`,
+    // and the file is the start directory's.
+    let nested = base()
+        .ws(".env", "GEMINI_SYSTEM_MD=0\n")
+        .ws("sub/.gemini/.env", "GEMINI_SYSTEM_MD=1\n");
+    assert_eq!(
+        system_part(&nested, "sub", None).as_deref(),
+        Some("sub/.gemini/system.md")
+    );
+    // The environment beats every file.
+    assert_eq!(system_part(&nested, "sub", Some("false")), None);
+    assert_eq!(
+        system_part(&first, "", Some("1")).as_deref(),
+        Some(".gemini/system.md")
+    );
+}
