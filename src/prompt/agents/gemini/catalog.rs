@@ -58,7 +58,15 @@ pub struct GeminiCatalog<'r> {
     /// then holds no skills listing.
     pub system_replaced: bool,
     commands: OnceCell<Commands>,
-    skills: OnceCell<(Vec<GeminiSkill>, Vec<Diagnostic>, Vec<String>)>,
+    skills: OnceCell<SkillsFound>,
+}
+
+/// The skills of a run, what was said about them, and the project's skill
+/// directories an untrusted workspace withheld.
+struct SkillsFound {
+    skills: Vec<GeminiSkill>,
+    diagnostics: Vec<Diagnostic>,
+    withheld: Vec<String>,
 }
 
 impl<'r> GeminiCatalog<'r> {
@@ -136,7 +144,7 @@ impl<'r> GeminiCatalog<'r> {
 
     /// Every skill Gemini lists, what was said, and the withheld skill
     /// directories.
-    fn skills(&self) -> &(Vec<GeminiSkill>, Vec<Diagnostic>, Vec<String>) {
+    fn skills(&self) -> &SkillsFound {
         self.skills.get_or_init(|| {
             let mut withheld = Vec::new();
             let mut dirs: Vec<(&dyn Workspace, String, Scope)> = Vec::new();
@@ -162,12 +170,16 @@ impl<'r> GeminiCatalog<'r> {
             for dir in &withheld {
                 diagnostics.insert(0, withheld_line(dir, "skills"));
             }
-            (skills, diagnostics, withheld)
+            SkillsFound {
+                skills,
+                diagnostics,
+                withheld,
+            }
         })
     }
 
     fn withheld_any(&self) -> bool {
-        self.commands().withheld.is_some() || !self.skills().2.is_empty()
+        self.commands().withheld.is_some() || !self.skills().withheld.is_empty()
     }
 }
 
@@ -219,8 +231,8 @@ impl Catalog for GeminiCatalog<'_> {
                 renamed_from: None,
             });
         }
-        let (skills, skill_diagnostics, _) = self.skills();
-        for skill in skills {
+        let found_skills = self.skills();
+        for skill in &found_skills.skills {
             let mut row = CatalogRow::plain(
                 skill.name.clone(),
                 "skill",
@@ -233,7 +245,7 @@ impl Catalog for GeminiCatalog<'_> {
             rows.push(row);
         }
         let mut diagnostics = found.diagnostics.clone();
-        diagnostics.extend(skill_diagnostics.iter().cloned());
+        diagnostics.extend(found_skills.diagnostics.iter().cloned());
         Ok(CatalogListing {
             rows,
             diagnostics,
@@ -284,7 +296,11 @@ impl Catalog for GeminiCatalog<'_> {
     /// for `compare`.
     fn add_listing(&self, turn0: &mut ProfileTurn0) -> Result<Vec<Offered>, ProfileError> {
         let found = self.commands();
-        let (skills, skill_diagnostics, withheld) = self.skills();
+        let SkillsFound {
+            skills,
+            diagnostics: skill_diagnostics,
+            withheld,
+        } = self.skills();
         let mut offered: Vec<Offered> = found
             .commands
             .iter()
@@ -484,7 +500,7 @@ impl Catalog for GeminiCatalog<'_> {
         if let Some(why) = self.why_nothing(name).filter(|_| winner.is_none()) {
             diagnostics.push(Diagnostic::new(Severity::Info, None, why));
         }
-        for skill in self.skills().0.iter().filter(|s| s.name == name) {
+        for skill in self.skills().skills.iter().filter(|s| s.name == name) {
             diagnostics.push(Diagnostic::info(
                 &skill.source,
                 format!(
