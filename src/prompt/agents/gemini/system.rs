@@ -12,10 +12,10 @@
 //! else is in it.
 //!
 //! Choices the spec leaves open:
-//! - In an untrusted workspace its env files and `system.md` are withheld:
-//!   the first env file found there ends the search (what it says is not
-//!   known), and an info line says so. Gemini reads a project `.gemini/.env`
-//!   only in a trusted folder, so the search skips those then.
+//! - In an untrusted workspace no env file is read: Gemini takes only its
+//!   authentication variables from them in an untrusted folder, so only
+//!   the process environment can switch the file on, and the file itself
+//!   is then withheld.
 //! - The file's text is sent as Gemini sends its system prompt: runs of
 //!   3+ `\n` made `\n\n`, then trimmed; its `${…}` variables (Gemini fills
 //!   in its skills, tools and agents) stay as written, with an info line.
@@ -75,7 +75,7 @@ pub struct SystemPrompt {
 /// reads the file through `project` (the start directory `at`).
 pub fn find(places: &EnvPlaces<'_>, project: &dyn Workspace, at: &str) -> SystemPrompt {
     let mut out = SystemPrompt::default();
-    let Some((value, from)) = value(places, &mut out) else {
+    let Some((value, from)) = value(places) else {
         return out;
     };
     let value = js_trim(&value);
@@ -198,15 +198,18 @@ pub fn find(places: &EnvPlaces<'_>, project: &dyn Workspace, at: &str) -> System
 
 /// The variable's value and where it came from (the process, or an env
 /// file as displayed).
-fn value(places: &EnvPlaces<'_>, out: &mut SystemPrompt) -> Option<(String, String)> {
+fn value(places: &EnvPlaces<'_>) -> Option<(String, String)> {
     if let Some(value) = &places.process {
         return Some((value.clone(), "the environment".to_string()));
     }
+    if !places.trusted {
+        // Gemini takes only its authentication variables from the env
+        // files of an untrusted folder.
+        return None;
+    }
     let mut candidates: Vec<(&dyn Workspace, String, Scope)> = Vec::new();
     for dir in places.walk.iter().rev() {
-        if places.trusted || dir.scope != Scope::Project {
-            candidates.push((dir.reader, join(&dir.rel(DOT_GEMINI), DOT_ENV), dir.scope));
-        }
+        candidates.push((dir.reader, join(&dir.rel(DOT_GEMINI), DOT_ENV), dir.scope));
         candidates.push((dir.reader, dir.rel(DOT_ENV), dir.scope));
     }
     if let Some(home) = places.home {
@@ -221,16 +224,6 @@ fn value(places: &EnvPlaces<'_>, out: &mut SystemPrompt) -> Option<(String, Stri
     } else {
         absolute(reader, &rel).display().to_string()
     };
-    if scope == Scope::Project && !places.trusted {
-        out.diagnostics.push(Diagnostic::info(
-            &shown,
-            format!(
-                "the workspace is not trusted, so this env file is withheld: whether it sets \
-                 {VAR} is not known"
-            ),
-        ));
-        return None;
-    }
     let read = reader.read(&rel, limits::MAX_GEMINI_ENV_FILE_BYTES).ok()?;
     let text = String::from_utf8_lossy(&read.bytes);
     env_value(&text, VAR).map(|value| (value, shown))
