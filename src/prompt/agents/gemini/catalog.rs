@@ -382,7 +382,15 @@ impl Catalog for GeminiCatalog<'_> {
         };
         let Some(command) = found.find(invocation.name) else {
             if let Some(why) = self.why_nothing(invocation.name) {
-                diagnostics.push(Diagnostic::new(Severity::Warning, None, why));
+                // A built-in is what Gemini runs for the line: worth knowing;
+                // a name a clash or a refused file left to nobody is not what
+                // the user meant.
+                let severity = if BUILT_INS.contains(&invocation.name) {
+                    Severity::Info
+                } else {
+                    Severity::Warning
+                };
+                diagnostics.push(Diagnostic::new(severity, None, why));
             }
             return Ok(unchanged(diagnostics));
         };
