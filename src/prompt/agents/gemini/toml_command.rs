@@ -18,7 +18,7 @@ use crate::prompt::text::{is_js_space, line_column, utf16_floor, utf16_len};
 pub const TOML_SUFFIX: &str = ".toml";
 
 /// Longest name segment Gemini keeps whole; a longer one keeps its first
-/// [`SEGMENT_KEEP`] characters and gets `...`.
+/// 47 characters and gets `...`.
 pub const MAX_SEGMENT: usize = 50;
 /// What a cut segment keeps.
 const SEGMENT_KEEP: usize = 47;
