@@ -184,6 +184,20 @@ pub const MAX_GEMINI_SETTINGS_BYTES: u64 = 1 << 20;
 /// honoured from one settings file (ours: the rest are ignored with a
 /// warning, so a hostile settings file cannot multiply the walk).
 pub const MAX_GEMINI_SETTING_ENTRIES: usize = 64;
+/// Most bytes read from all of Gemini's `.toml` command files of one run
+/// (ours: a file past what is left is skipped with a warning, SPEC §16.4).
+pub const MAX_GEMINI_COMMAND_BYTES: u64 = 64 << 20;
+/// Lines of a file an `@{path}` injects; later ones are left out (Gemini
+/// CLI's own bound for reading a text file, read from its source).
+pub const GEMINI_INJECT_MAX_LINES: usize = 2_000;
+/// Longest injected line, in UTF-16 code units; a longer one is cut and
+/// gets `... [truncated]` (Gemini CLI's own bound, read from its source).
+pub const GEMINI_INJECT_MAX_LINE_UNITS: usize = 2_000;
+/// Most bytes read from one `.env` file for `GEMINI_SYSTEM_MD` (ours).
+pub const MAX_GEMINI_ENV_FILE_BYTES: u64 = 1 << 20;
+/// Most `SKILL.md` files Gemini's skills listing reads per directory
+/// (ours: a guard; the listing is cut with a warning past it).
+pub const MAX_GEMINI_SKILLS_PER_DIR: usize = 1_000;
 /// Lines of Claude Code's auto-memory `MEMORY.md` sent; the rest is cut (observed).
 pub const MAX_CLAUDE_MEMORY_LINES: usize = 200;
 /// Length of Claude Code's auto-memory `MEMORY.md` sent, in UTF-16 code units (what

@@ -88,6 +88,9 @@ pub enum PartKind {
     Subagent,
     /// The output style's part (SPEC §19.3).
     OutputStyle,
+    /// A repository's file that replaces the agent's whole system prompt
+    /// (Gemini CLI's `.gemini/system.md`, SPEC §16.5).
+    SystemPrompt,
 }
 
 impl PartKind {
@@ -104,6 +107,7 @@ impl PartKind {
             PartKind::UserModel => "user-model",
             PartKind::Subagent => "subagent",
             PartKind::OutputStyle => "output-style",
+            PartKind::SystemPrompt => "system-prompt",
         }
     }
 }

@@ -25,7 +25,7 @@ fn fish(env: &TestEnv, words: &[&str]) -> String {
     request(env, "fish", words, &[])
 }
 
-fn request(env: &TestEnv, shell: &str, words: &[&str], vars: &[(&str, &str)]) -> String {
+pub(crate) fn request(env: &TestEnv, shell: &str, words: &[&str], vars: &[(&str, &str)]) -> String {
     let mut cmd = env.cmd();
     cmd.env("COMPLETE", shell)
         .envs(vars.iter().copied())

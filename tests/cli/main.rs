@@ -14,6 +14,7 @@ mod exit;
 mod expand;
 mod explain;
 mod formats;
+mod gemini_commands;
 mod git;
 mod golden;
 mod hardening;

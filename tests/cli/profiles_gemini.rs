@@ -1,7 +1,7 @@
 //! The Gemini CLI profile on the binary (SPEC §16.1, §16.6, §16.7): its
 //! two messages in JSON, trust, the FIFO and the link that are never read,
-//! the catalog that says it is not modelled yet, and the default columns
-//! of `compare` and `lint`, which gain `gemini` only where its files are.
+//! and the default columns of `compare` and `lint`, which gain `gemini`
+//! only where its files are.
 
 use crate::hardening::{Outcome, run};
 use crate::support::TestEnv;
@@ -117,30 +117,6 @@ fn a_fifo_and_a_link_out_are_never_read() {
             .any(|r| r.starts_with("\"sub/GEMINI.md\" \"cannot be used")),
         "{reasons:?}"
     );
-}
-
-#[test]
-fn commands_and_expand_say_that_gemini_commands_are_not_modelled_yet() {
-    let env = gemini_env();
-    env.write(
-        ".gemini/commands/deploy.toml",
-        "prompt = \"Deploy {{args}}\"\n",
-    );
-    let listed = gemini(&env, true, &["commands", "list"])
-        .assert_code(0)
-        .json();
-    assert_eq!(listed["commands"], serde_json::json!([]));
-    assert!(
-        listed["diagnostics"][0]["reason"]
-            .as_str()
-            .unwrap()
-            .contains("not listed or expanded by this version")
-    );
-    let expanded = gemini(&env, true, &["expand", "/deploy prod"])
-        .assert_code(0)
-        .json();
-    assert_eq!(expanded["output"], "/deploy prod");
-    assert!(expanded["diagnostics"].to_string().contains(".toml"));
 }
 
 /// The agents of `compare --format json` and `lint --format json` with

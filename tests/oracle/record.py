@@ -158,7 +158,11 @@ def capture(case_dir, case, ws, cwd, home=None):
         fail("unknown agent " + case["agent"])
     out = subprocess.run(cmd, env=env, capture_output=True, text=True)
     if out.returncode != 0:
+        if case.get("no_request"):
+            return None
         fail("capture failed for %s:\n%s" % (case_dir, out.stderr))
+    if case.get("no_request"):
+        fail("a request was captured for %s, which expects none" % case_dir)
     return json.loads(out.stdout)
 
 
@@ -434,7 +438,37 @@ def extract_claude_output_style(body, case):
     return {"output_style": None}
 
 
+SKILL_RE = re.compile(r"  <skill>\n    <name>.*?</name>\n    <description>.*?</description>\n"
+                      r"    <location>(.*?)</location>\n  </skill>", re.S)
+
+
+def extract_gemini_commands(body, case):
+    """What a typed `/name args` line sends (the parts of the first user turn after Gemini's
+    session context), the custom entries of the `<available_skills>` block (Gemini's bundled
+    ones, under its `bundle/builtin/`, left out; `null` when there is no block), and with
+    `record_system` the system instruction up to Gemini's first own heading (`\n\n# `).
+    A case with `no_request` expects Gemini to send nothing: `{"sent": false}`, and whether
+    its `marker` file exists afterwards."""
+    if body is None:
+        return {"sent": False}
+    parts = body["contents"][0]["parts"]
+    texts = [p.get("text") for p in parts if not p.get("text", "").startswith("<session_context>")]
+    system = "".join(p.get("text", "") for p in body["systemInstruction"]["parts"])
+    skills = None
+    i = system.find("<available_skills>\n")
+    if i >= 0:
+        j = system.find("\n</available_skills>", i)
+        skills = [m.group(0) for m in SKILL_RE.finditer(system[i:j])
+                  if "/bundle/builtin/" not in m.group(1)]
+    out = {"sent": True, "parts": texts, "skills": skills}
+    if case.get("record_system"):
+        k = system.find("\n\n# ")
+        out["system"] = system if k < 0 else system[:k]
+    return out
+
+
 EXTRACT = {
+    "gemini-commands": extract_gemini_commands,
     "claude-instructions": extract_claude_instructions,
     "claude-output-style": extract_claude_output_style,
     "claude-subagents": extract_claude_subagents,
@@ -455,6 +489,8 @@ def record(case_dir, show, raw=False):
     try:
         body = capture(case_dir, case, ws, cwd, home)
         expected = mask(body if raw else EXTRACT[group](body, case), tmp)
+        if case.get("marker"):
+            expected["marker_exists"] = os.path.exists(os.path.join(cwd, case["marker"]))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
         if home and case.get("auto_memory"):

@@ -162,4 +162,6 @@ pub(crate) struct ExpandExtras {
     claude: Option<claude::catalog::ExpandFields<'static>>,
     #[serde(flatten)]
     codex: Option<codex::catalog::ExpandFields<'static>>,
+    #[serde(flatten)]
+    gemini: Option<gemini::catalog::ExpandFields<'static>>,
 }

@@ -68,11 +68,21 @@ pub enum Code {
     ShadowedBySkill,
     /// MP016: `` !`cmd` `` in a command.
     ShellInCommand,
+    /// MP017: Claude Code's argument or injection syntax in a Gemini TOML
+    /// command.
+    ClaudeSyntaxInGeminiCommand,
+    /// MP018: a Gemini command file Gemini CLI offers nothing for.
+    GeminiCommandInvalid,
+    /// MP023: a Gemini command renamed on a name clash.
+    GeminiCommandRenamed,
+    /// MP024: a repository's `.gemini/system.md` replaces Gemini CLI's
+    /// system prompt.
+    GeminiSystemPromptReplaced,
 }
 
 impl Code {
     /// Every code, in number order.
-    pub const ALL: [Code; 16] = [
+    pub const ALL: [Code; 20] = [
         Code::InvalidYaml,
         Code::UnquotedGlob,
         Code::MisplacedFrontmatter,
@@ -89,6 +99,10 @@ impl Code {
         Code::SkillWithoutDescription,
         Code::ShadowedBySkill,
         Code::ShellInCommand,
+        Code::ClaudeSyntaxInGeminiCommand,
+        Code::GeminiCommandInvalid,
+        Code::GeminiCommandRenamed,
+        Code::GeminiSystemPromptReplaced,
     ];
 
     /// The code as printed: `MP001`…
@@ -166,10 +180,10 @@ struct Entry {
     fix: &'static str,
 }
 
-use Agent::{Claude, Codex, Mecatl};
+use Agent::{Claude, Codex, Gemini, Mecatl};
 
 /// The table, in the order of [`Code`]'s variants.
-const TABLE: [Entry; 16] = [
+const TABLE: [Entry; 20] = [
     Entry {
         id: "MP001",
         name: "invalid-yaml",
@@ -341,6 +355,52 @@ const TABLE: [Entry; 16] = [
               mecatl sends the text as written, and the preview shows a placeholder",
         fix: "Nothing, if intended; make sure the command is safe to run in every checkout",
     },
+    Entry {
+        id: "MP017",
+        name: "claude-syntax-in-gemini-command",
+        title: "Claude Code syntax in a Gemini TOML command",
+        level: Level::Warning,
+        agents: &[Gemini],
+        why: "Gemini CLI sends `$ARGUMENTS`, `$1`, `` !`cmd` `` and a bare `@path` as written: \
+              its arguments go to `{{args}}` (or are appended), its shell commands are \
+              `!{cmd}` and its files `@{path}`",
+        fix: "Use `{{args}}`, `!{cmd}` and `@{path}` in a `.gemini/commands` prompt",
+    },
+    Entry {
+        id: "MP018",
+        name: "gemini-command-invalid",
+        title: "A Gemini command file that Gemini CLI offers nothing for",
+        level: Level::Error,
+        agents: &[Gemini],
+        why: "Gemini CLI skips a command file that is not valid TOML, has no string `prompt` \
+              (or a `description` that is not a string), and reads only `.toml` files: \
+              typing the name sends it as plain text",
+        fix: "Fix the TOML at the line and column given; give the file a `prompt = \"…\"` \
+              and a `.toml` name",
+    },
+    Entry {
+        id: "MP023",
+        name: "gemini-command-renamed",
+        title: "A Gemini command renamed on a name clash",
+        level: Level::Warning,
+        agents: &[Gemini],
+        why: "A command named like one of Gemini CLI's built-in commands (or like a user \
+              command) is renamed `/workspace.NAME`: typing `/NAME` runs the built-in or \
+              nothing",
+        fix: "Rename the file so its command name is free",
+    },
+    Entry {
+        id: "MP024",
+        name: "gemini-system-prompt-replaced",
+        title: "The repository replaces Gemini CLI's whole system prompt",
+        level: Level::Warning,
+        agents: &[Gemini],
+        why: "`GEMINI_SYSTEM_MD` set in the repository's `.env` makes Gemini CLI send \
+              `.gemini/system.md` instead of its own system prompt: its safety and tool \
+              instructions and the skills listing are gone for everyone who opens the \
+              repository",
+        fix: "Make sure the replacement is meant; keep instructions in GEMINI.md otherwise",
+    },
 ];
 
 #[cfg(test)]
@@ -381,8 +441,14 @@ mod tests {
 
     #[test]
     fn codes_are_numbered_in_order_and_unique() {
+        // Numbers only grow; a gap is a number reserved for another
+        // agent's checks (SPEC Part III), never reused.
+        let mut last = 0;
         for (index, code) in Code::ALL.iter().enumerate() {
-            assert_eq!(code.as_str(), format!("MP{:03}", index + 1));
+            let number: u32 = code.as_str()["MP".len()..].parse().expect("MPnnn");
+            assert_eq!(code.as_str(), format!("MP{number:03}"));
+            assert!(number > last, "{} after MP{last:03}", code.as_str());
+            last = number;
             assert_eq!(Code::parse(code.as_str()), Some(*code));
             assert_eq!(*code as usize, index);
             assert!(!code.agents().is_empty());

@@ -162,6 +162,10 @@ pub struct CatalogRow {
     pub user_invocable: bool,
     /// Every frontmatter key with its value.
     pub frontmatter: Option<Map<String, Value>>,
+    /// The name its file gives, when the agent renamed it on a clash
+    /// (Gemini CLI, SPEC §16.4); absent under the other agents.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub renamed_from: Option<String>,
 }
 
 impl CatalogRow {
@@ -192,6 +196,7 @@ impl CatalogRow {
             hidden_from_model: false,
             user_invocable: true,
             frontmatter: None,
+            renamed_from: None,
         }
     }
 

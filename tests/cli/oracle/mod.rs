@@ -24,6 +24,7 @@ mod claude_instructions;
 mod claude_subagents;
 mod codex;
 mod gemini;
+mod gemini_commands;
 
 /// The folder holding every case group.
 pub(crate) fn cases_dir() -> PathBuf {

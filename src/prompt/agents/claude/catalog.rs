@@ -341,6 +341,7 @@ fn row(entry: &ClaudeEntry) -> CatalogRow {
         hidden_from_model: entry.hidden_from_model(),
         user_invocable: entry.user_invocable(),
         frontmatter: file.map(ClaudeFile::keys),
+        renamed_from: None,
     }
 }
 

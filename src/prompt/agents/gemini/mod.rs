@@ -1,4 +1,4 @@
-//! The Gemini CLI profile (SPEC §16), first slice: the context files Gemini
+//! The Gemini CLI profile (SPEC §16): the context files Gemini
 //! CLI 0.61.0 loads at turn 0 (§16.2), their imports inlined (§16.3), its
 //! two messages (§16.6) and what `--touch` adds. The recorded oracle cases
 //! in `tests/oracle/cases/gemini/` are this module's contract.
@@ -11,9 +11,14 @@
 //! orders them as Gemini does; the run ([`run`]) wraps them in Gemini's
 //! blocks and messages.
 //!
-//! Not built yet (SPEC §16.4, §16.5, §16.7's lint codes): custom `.toml`
-//! commands and skills (the catalog is empty and says so, [`catalog`]),
-//! `.gemini/system.md`, and Gemini's lint checks.
+//! Commands, skills and `system.md` (SPEC §16.4, §16.5): [`commands`]
+//! finds the `.toml` files ([`toml_command`] reads one) and names them as
+//! Gemini's clash rule does; [`expand`] expands a typed line; [`skills`]
+//! makes the `<available_skills>` listing; [`system`] finds
+//! `GEMINI_SYSTEM_MD` and the file it switches on; [`catalog`] answers
+//! the CLI's questions over them. Lint's checks are in `lint`
+//! (`command_lint`, `system::lint`). The recorded cases of
+//! `tests/oracle/cases/gemini-commands/` are their contract.
 //!
 //! Choices the spec leaves open:
 //! - The user context is a `system`-role message (provenance
@@ -28,14 +33,22 @@
 //!   touch section carries parts only.
 
 pub mod catalog;
+mod command_lint;
+pub mod commands;
 pub mod context;
+pub mod expand;
 pub mod imports;
+mod lint;
 mod run;
 pub mod settings;
+pub mod skills;
 mod spec;
+pub mod system;
+pub mod toml_command;
 
 pub use spec::{DOT_GEMINI, GEMINI_HOME, GEMINI_MD, SPEC};
 
+use crate::prompt::lint::report::LintHooks;
 use crate::prompt::profile::seam::{Profile, ProfileRun, ProfileSpec, Setup};
 
 /// What opens the user context at the end of Gemini's system instruction.
@@ -61,6 +74,10 @@ impl Profile for Gemini {
 
     fn open<'a>(&self, setup: &'a Setup<'a>) -> Box<dyn ProfileRun + 'a> {
         Box::new(run::GeminiRun::new(setup))
+    }
+
+    fn lint(&self) -> Option<&'static dyn LintHooks> {
+        Some(&lint::GeminiLint)
     }
 }
 

@@ -21,6 +21,7 @@ use crate::prompt::agents::gemini::catalog::GeminiCatalog;
 use crate::prompt::agents::gemini::context::{self, Readers, blocks, chain};
 use crate::prompt::agents::gemini::settings::{self, ContextSettings, Effective, SETTINGS_FILE};
 use crate::prompt::agents::gemini::spec::{DOT_GEMINI, GEMINI_HOME};
+use crate::prompt::agents::gemini::system::{self, EnvPlaces, SystemPrompt};
 use crate::prompt::agents::gemini::{
     PROJECT_CONTEXT_CLOSE, PROJECT_CONTEXT_OPEN, USER_CONTEXT_CLOSE, USER_CONTEXT_OPEN,
 };
@@ -28,7 +29,7 @@ use crate::prompt::imports::normalise;
 use crate::prompt::profile::catalog::Catalog;
 use crate::prompt::profile::seam::{ProfileError, ProfileRun, Setup};
 use crate::prompt::profile::{
-    NotLoaded, NotLoadedReason, ProfileMessage, ProfileTurn0, Searched, SearchedDir, Touched,
+    NotLoaded, NotLoadedReason, Part, ProfileMessage, ProfileTurn0, Searched, SearchedDir, Touched,
 };
 use crate::prompt::turn0::{Provenance, Role};
 use crate::prompt::walk::{Scope, WalkDir, walk};
@@ -54,6 +55,8 @@ struct Layout {
     lengths: Vec<usize>,
     not_loaded: Vec<NotLoaded>,
     diagnostics: Vec<Diagnostic>,
+    /// `.gemini/system.md`, when `GEMINI_SYSTEM_MD` switches it on.
+    system: SystemPrompt,
 }
 
 impl<'a> GeminiRun<'a> {
@@ -154,6 +157,14 @@ impl<'a> GeminiRun<'a> {
                 }
             }
         }
+        let walked = walk(Some(readers.parent), readers.project, setup.at)?;
+        let places = EnvPlaces {
+            process: (setup.var)(system::VAR).map(|v| v.to_string_lossy().into_owned()),
+            walk: &walked,
+            home: readers.home,
+            trusted: setup.trusted,
+        };
+        let system = system::find(&places, readers.project, setup.at);
         Ok(Layout {
             settings,
             starts,
@@ -161,6 +172,7 @@ impl<'a> GeminiRun<'a> {
             lengths,
             not_loaded,
             diagnostics,
+            system,
         })
     }
 }
@@ -228,14 +240,13 @@ impl ProfileRun for GeminiRun<'_> {
         }
         turn0.diagnostics.append(&mut context.diagnostics);
         turn0.not_loaded.append(&mut context.not_loaded);
-        if !context.user.is_empty() {
-            let text = format!(
-                "{USER_CONTEXT_OPEN}{}{USER_CONTEXT_CLOSE}",
-                blocks(&context.user)
-            );
-            let parts = context.user.iter().map(|l| l.part.clone()).collect();
-            let mut message = ProfileMessage::with_text(Provenance::UserInstructions, parts, text);
-            message.role = Role::System;
+        turn0
+            .diagnostics
+            .extend(layout.system.diagnostics.iter().cloned());
+        turn0
+            .not_loaded
+            .extend(layout.system.not_loaded.iter().cloned());
+        if let Some(message) = user_message(layout.system.part.as_ref(), &context) {
             turn0.messages.push(message);
         }
         if !context.project.is_empty() {
@@ -256,23 +267,39 @@ impl ProfileRun for GeminiRun<'_> {
 
     fn catalog(&self) -> Result<Box<dyn Catalog + '_>, ProfileError> {
         let setup = self.setup;
-        let mut present = Vec::new();
-        let places = [".gemini/commands", ".gemini/skills", ".agents/skills"];
-        for place in places {
-            let rel = join(setup.at, place);
-            if matches!(setup.project.stat(&rel), Ok(EntryKind::Dir)) {
-                present.push(setup.project.display(&rel));
-            }
-        }
-        if let Some(home) = &self.home {
-            for place in places {
-                if matches!(home.stat(place), Ok(EntryKind::Dir)) {
-                    present.push(home.display(place));
-                }
-            }
-        }
-        Ok(Box::new(GeminiCatalog { present }))
+        let replaced = self.layout()?.system.replaced;
+        Ok(Box::new(GeminiCatalog::new(
+            &*setup.project,
+            self.home.as_deref(),
+            setup.at,
+            setup.trusted,
+            replaced,
+        )))
     }
+}
+
+/// The system instruction's message (SPEC §16.6): the repository's
+/// `system.md` when it replaces Gemini's prompt, then the user's context
+/// files in their `<loaded_context>` block; `None` when there is neither.
+/// Its text is the file, then a blank line and the block (Gemini puts a
+/// heading of its own between them, which is not ours to reproduce).
+fn user_message(system: Option<&Part>, context: &context::Context) -> Option<ProfileMessage> {
+    let mut parts: Vec<Part> = system.into_iter().cloned().collect();
+    let mut texts: Vec<String> = system.iter().map(|p| p.content.clone()).collect();
+    if !context.user.is_empty() {
+        texts.push(format!(
+            "{USER_CONTEXT_OPEN}{}{USER_CONTEXT_CLOSE}",
+            blocks(&context.user)
+        ));
+        parts.extend(context.user.iter().map(|l| l.part.clone()));
+    }
+    if parts.is_empty() {
+        return None;
+    }
+    let mut message =
+        ProfileMessage::with_text(Provenance::UserInstructions, parts, texts.join("\n\n"));
+    message.role = Role::System;
+    Some(message)
 }
 
 impl GeminiRun<'_> {

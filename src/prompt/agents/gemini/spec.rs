@@ -35,6 +35,6 @@ pub const SPEC: ProfileSpec = ProfileSpec {
     instruction_names: &[GEMINI_MD],
     nested_instructions: true,
     config_dirs: &[DOT_GEMINI],
-    vars: &[],
+    vars: &[super::system::VAR],
     default_when: &[GEMINI_MD, DOT_GEMINI],
 };

@@ -12,7 +12,8 @@ use crate::diagnostic::Severity;
 use crate::prompt::agents::gemini::catalog::GeminiCatalog;
 use crate::prompt::profile::catalog::Catalog;
 use crate::prompt::profile::seam::HomeDir;
-use crate::prompt::profile::{NotLoadedReason, ProfileTurn0};
+use crate::prompt::profile::seam::ProfileRun;
+use crate::prompt::profile::{NotLoadedReason, PartKind, ProfileTurn0};
 use crate::prompt::turn0::{Provenance, Role, Turn0Report};
 use crate::prompt::walk::Scope;
 use crate::workspace::{LinkPolicy, MemNode, MemWorkspace, Workspace};
@@ -58,13 +59,29 @@ impl World {
     }
 
     fn run(&self, at: &str, trusted: bool, touch: &[&str]) -> ProfileTurn0 {
+        self.with_run(at, trusted, touch, None, |run| run.turn0().expect("turn 0"))
+    }
+
+    /// Runs `f` over the profile's run started at `at`, with
+    /// `GEMINI_SYSTEM_MD` set to `system_md` in the process environment.
+    fn with_run<R>(
+        &self,
+        at: &str,
+        trusted: bool,
+        touch: &[&str],
+        system_md: Option<&str>,
+        f: impl FnOnce(&dyn ProfileRun) -> R,
+    ) -> R {
         let project: Arc<dyn Workspace> = Arc::new(self.project.clone());
         let parent: Arc<dyn Workspace> = Arc::new(self.parent.clone());
         let home: Arc<dyn Workspace> = Arc::new(self.home.clone());
         let homes = |_: &HomeDir| Some(home.clone());
-        let var = |_: &str| -> Option<&OsStr> { None };
+        let value = system_md.map(OsStr::new);
+        let var = |name: &str| -> Option<&OsStr> { value.filter(|_| name == system::VAR) };
         let engine = || Ok(Turn0Report::default());
-        let engine_catalog = || -> Box<dyn Catalog> { Box::new(GeminiCatalog::default()) };
+        let empty = MemWorkspace::new();
+        let engine_catalog =
+            || -> Box<dyn Catalog> { Box::new(GeminiCatalog::new(&empty, None, "", true, false)) };
         let touch: Vec<String> = touch.iter().map(|t| (*t).to_string()).collect();
         let setup = Setup {
             project,
@@ -79,7 +96,7 @@ impl World {
             engine: &engine,
             engine_catalog: &engine_catalog,
         };
-        Gemini.open(&setup).turn0().expect("turn 0")
+        f(&*Gemini.open(&setup))
     }
 }
 
@@ -376,26 +393,177 @@ fn include_directories_outside_the_workspace_are_never_read() {
     assert_eq!(external, 2);
 }
 
+/// A workspace with user and project commands that clash, an invalid
+/// one, a nested one and skills.
+fn commands_world() -> World {
+    World::new()
+        .ws(".git/HEAD", "")
+        .ws(".gemini/commands/dup.toml", "prompt = \"PROJ {{args}}\"\n")
+        .ws(".gemini/commands/help.toml", "prompt = \"HELP\"\n")
+        .ws(
+            ".gemini/commands/git/commit.toml",
+            "description = \"Commit\"\nprompt = \"Commit: {{args}}\"\n",
+        )
+        .ws(".gemini/commands/plain.toml", "prompt = \"PLAIN\"\n")
+        .ws(
+            ".gemini/commands/inj.toml",
+            "prompt = \"See @{notes.txt} @{gone} {{args}}\"\n",
+        )
+        .ws(".gemini/commands/run.toml", "prompt = \"X !{touch M} Y\"\n")
+        .ws(".gemini/commands/bad.toml", "prompt = \"open\n")
+        .ws("notes.txt", "N1\r\nN2 {{args}}\n")
+        .ws(
+            ".gemini/skills/foo/SKILL.md",
+            "---\nname: foo\ndescription: Foo\n---\nbody\n",
+        )
+        .user(".gemini/commands/dup.toml", "prompt = \"USER\"\n")
+        .user(
+            ".agents/skills/mine/SKILL.md",
+            "---\nname: \"m:i\"\ndescription: Mine\n---\n",
+        )
+}
+
 #[test]
-fn the_catalog_is_empty_and_says_so() {
-    let catalog = GeminiCatalog::default();
-    let listing = catalog.list().unwrap();
-    assert!(listing.rows.is_empty());
-    assert!(listing.diagnostics[0].reason.contains(".toml"));
-    assert_eq!(listing.diagnostics[0].severity, Severity::Info);
-    let present = GeminiCatalog {
-        present: vec![".gemini/commands".to_string()],
-    };
-    let warned = &present.list().unwrap().diagnostics[0];
-    assert_eq!(warned.severity, Severity::Warning);
+fn commands_are_named_and_renamed_as_gemini_does() {
+    commands_world().with_run("", true, &[], None, |run| {
+        let catalog = run.catalog().unwrap();
+        let listing = catalog.list().unwrap();
+        let rows: Vec<(&str, &str, Option<&str>, &str)> = listing
+            .rows
+            .iter()
+            .map(|r| (r.name.as_str(), r.kind, r.renamed_from.as_deref(), r.fate))
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                ("git:commit", "command", None, "winner"),
+                ("inj", "command", None, "winner"),
+                ("plain", "command", None, "winner"),
+                ("run", "command", None, "winner"),
+                ("user.dup", "command", Some("dup"), "winner"),
+                ("workspace.dup", "command", Some("dup"), "winner"),
+                ("workspace.help", "command", Some("help"), "winner"),
+                ("bad", "command", None, "malformed"),
+                ("m-i", "skill", None, "winner"),
+                ("foo", "skill", None, "winner"),
+            ]
+        );
+        let bad = listing
+            .diagnostics
+            .iter()
+            .find(|d| d.reason.contains("invalid TOML"));
+        assert!(bad.unwrap().reason.contains("line 1, column"));
+        let dup = catalog.expand("/dup x").unwrap();
+        assert!(!dup.expansion.expanded);
+        assert!(
+            dup.diagnostics
+                .iter()
+                .any(|d| d.reason.contains("nobody's"))
+        );
+    });
+}
+
+#[test]
+fn expansion_follows_gemini_steps() {
+    commands_world().with_run("", true, &[], None, |run| {
+        let catalog = run.catalog().unwrap();
+        let out = |input: &str| catalog.expand(input).unwrap();
+        assert_eq!(out("/git:commit a  b").expansion.output, "Commit: a b");
+        assert_eq!(
+            out("/plain  x  y ").expansion.output,
+            "PLAIN\n\n/plain  x  y"
+        );
+        assert_eq!(out("/plain").expansion.output, "PLAIN");
+        let injected = out("/inj q");
+        assert_eq!(injected.expansion.output, "See N1\nN2 q\n @{gone} q");
+        assert_eq!(injected.extras["parts"], 5);
+        assert_eq!(injected.extras["files"][0]["status"], "injected");
+        assert_eq!(injected.extras["files"][1]["status"], "not-found");
+        let ran = out("/run");
+        assert_eq!(
+            ran.expansion.output,
+            "X [mecatl-prompt did not run: touch M] Y"
+        );
+        assert_eq!(ran.extras["shell"][0]["offset"], 2);
+        assert!(
+            ran.diagnostics
+                .iter()
+                .any(|d| d.severity == Severity::Warning && d.reason.contains("never runs"))
+        );
+    });
+}
+
+#[test]
+#[cfg_attr(
+    windows,
+    ignore = "fixture workspace and home are the Unix paths /top/w and /h"
+)]
+fn the_skills_listing_comes_first_unless_system_md_replaces_the_prompt() {
+    let world = commands_world()
+        .ws(".gemini/system.md", "SYS\n\n\n\nEND\n")
+        .ws(
+            ".gemini/.env",
+            "SECRET=do-not-show\nGEMINI_SYSTEM_MD=true\n",
+        )
+        .user(".gemini/GEMINI.md", "USER");
+    let turn0 = world.with_run("", true, &[], None, |run| {
+        let mut turn0 = run.turn0().unwrap();
+        run.catalog().unwrap().add_listing(&mut turn0).unwrap();
+        turn0
+    });
+    let system = &turn0.messages[0];
+    assert_eq!(system.provenance, Provenance::UserInstructions);
+    assert_eq!(system.parts[0].kind, PartKind::SystemPrompt);
+    assert_eq!(system.parts[0].content, "SYS\n\nEND");
+    assert!(system.text.starts_with("SYS\n\nEND\n\n<loaded_context>\n"));
     assert!(
-        warned
-            .reason
-            .ends_with("would offer what is in .gemini/commands")
+        !turn0
+            .messages
+            .iter()
+            .any(|m| m.provenance == Provenance::Skills)
     );
-    let expansion = catalog.expand("/deploy prod").unwrap();
-    assert_eq!(expansion.expansion.output, "/deploy prod");
-    assert!(!expansion.expansion.expanded);
+    let everything = format!("{turn0:?}");
+    assert!(!everything.contains("do-not-show"));
+    assert!(
+        turn0
+            .diagnostics
+            .iter()
+            .any(|d| d.reason.contains("replace its whole system prompt"))
+    );
+
+    let plain = commands_world();
+    let turn0 = plain.with_run("", true, &[], Some("0"), |run| {
+        let mut turn0 = run.turn0().unwrap();
+        run.catalog().unwrap().add_listing(&mut turn0).unwrap();
+        turn0
+    });
+    let skills = &turn0.messages[0];
+    assert_eq!(skills.provenance, Provenance::Skills);
+    assert_eq!(skills.role, Role::System);
+    let text = &skills.text;
+    assert!(text.starts_with("<available_skills>\n  <skill>\n    <name>m-i</name>"));
+    assert!(text.contains("<location>/top/w/.gemini/skills/foo/SKILL.md</location>"));
+}
+
+#[test]
+fn an_untrusted_workspace_withholds_its_commands_skills_and_env() {
+    let world = commands_world()
+        .ws(".gemini/system.md", "SYS")
+        .ws(".env", "GEMINI_SYSTEM_MD=1\n");
+    world.with_run("", false, &[], None, |run| {
+        let catalog = run.catalog().unwrap();
+        let listing = catalog.list().unwrap();
+        let names: Vec<&str> = listing.rows.iter().map(|r| r.name.as_str()).collect();
+        assert_eq!(names, ["dup", "m-i"]);
+        assert!(listing.withheld);
+        let turn0 = run.turn0().unwrap();
+        assert!(
+            !turn0
+                .messages
+                .iter()
+                .any(|m| m.parts.iter().any(|p| p.kind == PartKind::SystemPrompt))
+        );
+    });
 }
 
 #[test]
@@ -523,5 +691,55 @@ fn untrusted_a_users_import_into_the_workspace_is_withheld() {
             "[mecatl-prompt did not read: /top/w/notes.md (withheld: the workspace is not trusted)]"
         ),
         "{text}"
+    );
+}
+
+/// Whether `.gemini/system.md` of the start directory replaces Gemini's
+/// system prompt in `world` started at `at`.
+fn system_part(world: &World, at: &str, process: Option<&str>) -> Option<String> {
+    world.with_run(at, true, &[], process, |run| {
+        let turn0 = run.turn0().unwrap();
+        turn0
+            .messages
+            .iter()
+            .flat_map(|m| &m.parts)
+            .find(|p| p.kind == PartKind::SystemPrompt)
+            .map(|p| p.path.clone())
+    })
+}
+
+#[test]
+fn the_first_env_file_found_decides_and_the_environment_wins() {
+    let base = || {
+        World::new()
+            .ws(".git/HEAD", "")
+            .ws(".gemini/system.md", "ROOT SYS")
+            .ws("sub/.gemini/system.md", "SUB SYS")
+    };
+    // The first env file found ends the search, even without the key.
+    let first = base()
+        .ws(".env", "OTHER=1\n")
+        .user(".gemini/.env", "GEMINI_SYSTEM_MD=1\n");
+    assert_eq!(system_part(&first, "", None), None);
+    // With none in the workspace, the home's decides.
+    let home = base().user(".gemini/.env", "GEMINI_SYSTEM_MD=TRUE\n");
+    assert_eq!(
+        system_part(&home, "", None).as_deref(),
+        Some(".gemini/system.md")
+    );
+    // The start directory's `.gemini/.env` comes before the root's `.env`,
+    // and the file is the start directory's.
+    let nested = base()
+        .ws(".env", "GEMINI_SYSTEM_MD=0\n")
+        .ws("sub/.gemini/.env", "GEMINI_SYSTEM_MD=1\n");
+    assert_eq!(
+        system_part(&nested, "sub", None).as_deref(),
+        Some("sub/.gemini/system.md")
+    );
+    // The environment beats every file.
+    assert_eq!(system_part(&nested, "sub", Some("false")), None);
+    assert_eq!(
+        system_part(&first, "", Some("1")).as_deref(),
+        Some(".gemini/system.md")
     );
 }
