@@ -11,9 +11,10 @@
 //! orders them as Gemini does; the run ([`run`]) wraps them in Gemini's
 //! blocks and messages.
 //!
-//! Not built yet (SPEC §16.4, §16.5, §16.7's lint codes): custom `.toml`
-//! commands and skills (the catalog is empty and says so, [`catalog`]),
-//! `.gemini/system.md`, and Gemini's lint checks.
+//! `lint`'s checks of context files, settings and imports are [`lint`]'s.
+//!
+//! Not built yet (SPEC §16.4, §16.5): custom `.toml` commands and skills
+//! (the catalog is empty and says so, [`catalog`]) and `.gemini/system.md`.
 //!
 //! Choices the spec leaves open:
 //! - The user context is a `system`-role message (provenance
@@ -30,12 +31,14 @@
 pub mod catalog;
 pub mod context;
 pub mod imports;
+mod lint;
 mod run;
 pub mod settings;
 mod spec;
 
 pub use spec::{DOT_GEMINI, GEMINI_HOME, GEMINI_MD, SPEC};
 
+use crate::prompt::lint::report::LintHooks;
 use crate::prompt::profile::seam::{Profile, ProfileRun, ProfileSpec, Setup};
 
 /// What opens the user context at the end of Gemini's system instruction.
@@ -61,6 +64,10 @@ impl Profile for Gemini {
 
     fn open<'a>(&self, setup: &'a Setup<'a>) -> Box<dyn ProfileRun + 'a> {
         Box::new(run::GeminiRun::new(setup))
+    }
+
+    fn lint(&self) -> Option<&'static dyn LintHooks> {
+        Some(&lint::GeminiLint)
     }
 }
 
