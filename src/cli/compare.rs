@@ -50,6 +50,13 @@
 //!   agent offers from it (`2 nested commands and 1 skill`), or what trust withholds
 //!   (`withheld (N)`; plain `withheld` for a Codex skills directory left
 //!   unsearched). `--fail-on-divergence` never looks at them.
+//! - Gemini CLI's context files below the start directory load only when
+//!   a tool reads under their directory: when Gemini is compared, `lint`'s
+//!   bounded walk of the workspace finds its instruction names below
+//!   `--at`, and each file no `--touch` added is a `lazy` divergence.
+//!   Claude Code's nested files load the same way and are named under
+//!   `--touch` only, as before, so output without Gemini does not change;
+//!   without Gemini compared, nothing is walked.
 //! - The engine (mecatl) runs with every turn-0 source and its defaults,
 //!   as `assemble` does without options; its totals count its soul,
 //!   memory index and user model too, which are rows of the table.
@@ -72,11 +79,13 @@ use crate::cli::readers::Readers;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::prompt::agents;
 use crate::prompt::agents::default_agents;
-use crate::prompt::compare::divergence::{Divergence, grouped, names, offer_words};
+use crate::prompt::compare::divergence::{self, Divergence, grouped, names, offer_words};
 use crate::prompt::compare::{self, Cell, Comparison, FileRow, Profiled, State, diff};
+use crate::prompt::lint::survey::is_within;
+use crate::prompt::lint::survey_workspace;
 use crate::prompt::profile::{Agent, NotLoadedReason, ProfileTurn0};
 use crate::prompt::tokens::{ESTIMATE_RULE, Tokenizer};
-use crate::workspace::{MemoCounts, ReadMemo};
+use crate::workspace::{MemoCounts, ReadMemo, join};
 
 /// `--agents`' help: its default is every profile, in table order, those
 /// with [`crate::prompt::profile::seam::ProfileSpec::default_when`] only when their files are there.
@@ -226,7 +235,13 @@ pub fn run(ctx: &Context, args: &CompareArgs) -> Result<Status, CliError> {
         .map(|(agent, run)| (*agent, &run.turn0))
         .collect();
     let size = |path: &str| memo.size(&ctx.workspace.join(path));
-    let comparison = compare::compare(&profiled, &size);
+    let mut comparison = compare::compare(&profiled, &size);
+    if let Some((agent, run)) = runs.iter().find(|(agent, _)| *agent == Agent::Gemini) {
+        comparison.add_lazy(divergence::lazy(
+            *agent,
+            &lazy_files(ctx, *agent, &run.turn0),
+        ));
+    }
     let totals: Vec<Total> = turns
         .iter()
         .zip(&comparison.sent)
@@ -286,6 +301,31 @@ pub fn run(ctx: &Context, args: &CompareArgs) -> Result<Status, CliError> {
     } else {
         Status::Success
     })
+}
+
+/// The instruction files `agent` loads only on a read below the start
+/// directory and no `--touch` added, sorted: its instruction names in every
+/// directory below `--at`, found by `lint`'s bounded walk of the workspace.
+fn lazy_files(ctx: &Context, agent: Agent, turn0: &ProfileTurn0) -> Vec<String> {
+    let survey = survey_workspace(ctx.reader.as_ref());
+    let touched: HashSet<&str> = turn0
+        .touch
+        .iter()
+        .flat_map(|entry| &entry.parts)
+        .map(|part| part.path.as_str())
+        .collect();
+    let mut found: Vec<String> = survey
+        .dirs()
+        .iter()
+        .filter(|dir| **dir != ctx.at && is_within(dir, &ctx.at))
+        .flat_map(|dir| {
+            let names = agent.spec().instruction_names.iter();
+            names.map(move |name| join(dir, name))
+        })
+        .filter(|rel| survey.has_file(rel) && !touched.contains(rel.as_str()))
+        .collect();
+    found.sort();
+    found
 }
 
 /// The run's diagnostics once, then each agent's (each diagnostic once),

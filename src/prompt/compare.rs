@@ -298,6 +298,17 @@ impl Comparison {
         self.contents.windows(2).any(|pair| pair[0] != pair[1])
     }
 
+    /// Adds `lazy` divergences ([`divergence::lazy`]) in their place: before
+    /// the instruction-content line.
+    pub fn add_lazy(&mut self, found: Vec<Divergence>) {
+        let at = self
+            .divergences
+            .iter()
+            .position(|d| d.kind == divergence::DivergenceKind::InstructionContent)
+            .unwrap_or(self.divergences.len());
+        self.divergences.splice(at..at, found);
+    }
+
     /// The instruction content of `agent`, when it was compared.
     pub fn content_of(&self, agent: Agent) -> Option<&str> {
         let at = self.agents.iter().position(|a| *a == agent)?;
