@@ -39,7 +39,7 @@ fn a_six_deep_chain_inlines_five_levels_and_lint_names_the_sixth() {
     for level in 1..=6 {
         env.write(
             &format!("d{level}.md"),
-            &format!("D{level} @d{}.md\n", level + 1),
+            format!("D{level} @d{}.md\n", level + 1),
         );
     }
     let outs = every_view(&env, ".");
@@ -68,7 +68,7 @@ fn a_hundred_imports_five_deep_are_bounded() {
         for level in 1..5 {
             env.write(
                 &format!("b{branch}/l{level}.md"),
-                &format!("L{level} @l{}.md\n", level + 1),
+                format!("L{level} @l{}.md\n", level + 1),
             );
         }
         env.write(&format!("b{branch}/l5.md"), "LEAF\n");
@@ -89,11 +89,11 @@ fn imports_and_file_names_leaving_the_workspace_are_never_read() {
     // The repository's root lies above the workspace: Gemini would
     // inline `../home/secret.md` and read the fileName `../home/secret.md`.
     std::fs::create_dir_all(env.root.join(".git")).unwrap();
-    crate::support::write_file(&env.home.join("secret.md"), &format!("{SECRET}\n"));
+    crate::support::write_file(&env.home.join("secret.md"), format!("{SECRET}\n"));
     let secret = env.home.join("secret.md");
     env.write(
         "GEMINI.md",
-        &format!(
+        format!(
             "ROOT @../home/secret.md @{} @/etc/passwd\n",
             secret.display()
         ),
@@ -117,7 +117,7 @@ fn a_fifo_and_a_link_out_named_gemini_md_never_hang_compare_or_lint() {
     let env = TestEnv::new();
     std::fs::create_dir_all(env.ws.join(".git")).unwrap();
     let outside = env.home.join("secret.md");
-    crate::support::write_file(&outside, &format!("{SECRET}\n"));
+    crate::support::write_file(&outside, format!("{SECRET}\n"));
     crate::hardening::symlink(&outside, &env.ws.join("GEMINI.md"));
     let fifo = env.ws.join("sub/GEMINI.md");
     std::fs::create_dir_all(fifo.parent().unwrap()).unwrap();
