@@ -51,9 +51,10 @@
 //!   (`withheld (N)`; plain `withheld` for a Codex skills directory left
 //!   unsearched). `--fail-on-divergence` never looks at them.
 //! - Gemini CLI's context files below the start directory load only when
-//!   a tool reads under their directory: when Gemini is compared, `lint`'s
-//!   bounded walk of the workspace finds its instruction names below
-//!   `--at`, and each file no `--touch` added is a `lazy` divergence.
+//!   a tool reads under their directory: when Gemini is compared, a
+//!   bounded walk of the tree below `--at` (pruned as `lint`'s, through the
+//!   profiles' reading cache) finds its instruction names there, and each
+//!   file no `--touch` added is a `lazy` divergence.
 //!   Claude Code's nested files load the same way and are named under
 //!   `--touch` only, as before, so output without Gemini does not change;
 //!   without Gemini compared, nothing is walked.
@@ -81,11 +82,11 @@ use crate::prompt::agents;
 use crate::prompt::agents::default_agents;
 use crate::prompt::compare::divergence::{self, Divergence, grouped, names, offer_words};
 use crate::prompt::compare::{self, Cell, Comparison, FileRow, Profiled, State, diff};
-use crate::prompt::lint::survey::is_within;
-use crate::prompt::lint::survey_workspace;
+use crate::prompt::lint::survey::PRUNED;
 use crate::prompt::profile::{Agent, NotLoadedReason, ProfileTurn0};
+use crate::prompt::tiers::walk_tree_pruned;
 use crate::prompt::tokens::{ESTIMATE_RULE, Tokenizer};
-use crate::workspace::{MemoCounts, ReadMemo, join};
+use crate::workspace::{MemoCounts, ReadMemo, base_name, parent};
 
 /// `--agents`' help: its default is every profile, in table order, those
 /// with [`crate::prompt::profile::seam::ProfileSpec::default_when`] only when their files are there.
@@ -237,10 +238,8 @@ pub fn run(ctx: &Context, args: &CompareArgs) -> Result<Status, CliError> {
     let size = |path: &str| memo.size(&ctx.workspace.join(path));
     let mut comparison = compare::compare(&profiled, &size);
     if let Some((agent, run)) = runs.iter().find(|(agent, _)| *agent == Agent::Gemini) {
-        comparison.add_lazy(divergence::lazy(
-            *agent,
-            &lazy_files(ctx, *agent, &run.turn0),
-        ));
+        let found = lazy_files(&readers, *agent, &run.turn0);
+        comparison.add_lazy(divergence::lazy(*agent, &found));
     }
     let totals: Vec<Total> = turns
         .iter()
@@ -305,24 +304,23 @@ pub fn run(ctx: &Context, args: &CompareArgs) -> Result<Status, CliError> {
 
 /// The instruction files `agent` loads only on a read below the start
 /// directory and no `--touch` added, sorted: its instruction names in every
-/// directory below `--at`, found by `lint`'s bounded walk of the workspace.
-fn lazy_files(ctx: &Context, agent: Agent, turn0: &ProfileTurn0) -> Vec<String> {
-    let survey = survey_workspace(ctx.reader.as_ref());
+/// directory below `--at`, found by a bounded walk of the tree below it
+/// (pruned as `lint`'s) through the profiles' reading cache.
+fn lazy_files(readers: &Readers<'_>, agent: Agent, turn0: &ProfileTurn0) -> Vec<String> {
+    let at = readers.context().at.as_str();
+    let tree = walk_tree_pruned(readers.project(), at, &|name| PRUNED.contains(&name));
     let touched: HashSet<&str> = turn0
         .touch
         .iter()
         .flat_map(|entry| &entry.parts)
         .map(|part| part.path.as_str())
         .collect();
-    let mut found: Vec<String> = survey
-        .dirs()
-        .iter()
-        .filter(|dir| **dir != ctx.at && is_within(dir, &ctx.at))
-        .flat_map(|dir| {
-            let names = agent.spec().instruction_names.iter();
-            names.map(move |name| join(dir, name))
-        })
-        .filter(|rel| survey.has_file(rel) && !touched.contains(rel.as_str()))
+    let names = agent.spec().instruction_names;
+    let mut found: Vec<String> = tree
+        .files
+        .into_iter()
+        .filter(|rel| parent(rel) != at && names.contains(&base_name(rel)))
+        .filter(|rel| !touched.contains(rel.as_str()))
         .collect();
     found.sort();
     found

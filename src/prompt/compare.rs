@@ -54,6 +54,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde::Serialize;
 
+use crate::prompt::agents::gemini::imports::is_marker_line;
 use crate::prompt::imports;
 use crate::prompt::profile::{Agent, Cut, NotLoadedReason, Part, PartKind, ProfileTurn0, Scope};
 use divergence::{Divergence, FileSizes};
@@ -500,8 +501,10 @@ pub fn instruction_content(turn0: &ProfileTurn0) -> String {
 }
 
 /// A piece of instruction content: lines holding only `@path` imports
-/// dropped, then trimmed. An import is what Claude Code's scanner takes
-/// for one ([`imports::scan`]): a decorator in a code block is not.
+/// dropped, and lines holding only Gemini CLI's import markers
+/// ([`is_marker_line`]: the inlined file stays), then trimmed. An import
+/// is what Claude Code's scanner takes for one ([`imports::scan`]): a
+/// decorator in a code block is not.
 pub fn normalised(content: &str) -> String {
     let mut per_line: HashMap<usize, usize> = HashMap::new();
     for import in imports::scan(content) {
@@ -512,7 +515,7 @@ pub fn normalised(content: &str) -> String {
         .enumerate()
         .filter(|(i, line)| {
             let found = per_line.get(&(i + 1)).copied().unwrap_or_default();
-            !only_imports(line, found)
+            !only_imports(line, found) && !is_marker_line(line)
         })
         .map(|(_, line)| line)
         .collect();

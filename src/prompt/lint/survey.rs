@@ -15,7 +15,7 @@ use crate::workspace::{EntryKind, Workspace, base_name, join};
 
 /// Directories the walk never enters: version control and installed
 /// packages hold nothing an agent loads for this repository.
-const PRUNED: [&str; 2] = [".git", "node_modules"];
+pub const PRUNED: [&str; 2] = [".git", "node_modules"];
 
 /// What the walk found.
 #[derive(Debug, Default)]

@@ -144,14 +144,21 @@ pub struct Inliner {
     pub events: Vec<Located>,
 }
 
+/// How the marker Gemini opens an inlined file with starts.
+const OPEN_MARKER: &str = "<!-- Imported from: ";
+/// How the marker Gemini closes it with starts.
+const CLOSE_MARKER: &str = "<!-- End of import from: ";
+/// How both end.
+const MARKER_END: &str = " -->";
+
 /// The marker Gemini opens an inlined file with.
 fn opened(written: &str) -> String {
-    format!("<!-- Imported from: {written} -->\n")
+    format!("{OPEN_MARKER}{written}{MARKER_END}\n")
 }
 
 /// The marker Gemini closes an inlined file with.
 fn closed(written: &str) -> String {
-    format!("\n<!-- End of import from: {written} -->")
+    format!("\n{CLOSE_MARKER}{written}{MARKER_END}")
 }
 
 impl Inliner {
@@ -309,6 +316,18 @@ impl Inliner {
     }
 }
 
+/// True for a line that is nothing but one of the markers Gemini puts
+/// around an inlined file (`<!-- Imported from: P -->`, `<!-- End of
+/// import from: P -->`): what `compare` leaves out of instruction content,
+/// as it leaves out Claude Code's `@path` lines.
+pub fn is_marker_line(line: &str) -> bool {
+    let line = line.trim();
+    [OPEN_MARKER, CLOSE_MARKER].iter().any(|marker| {
+        line.strip_prefix(marker)
+            .is_some_and(|rest| rest.ends_with(MARKER_END))
+    })
+}
+
 /// The note of ours that stands where the preview did not read a file.
 pub fn ours(written: &str, why: &str) -> String {
     format!("[mecatl-prompt did not read: {written} ({why})]")
@@ -425,6 +444,14 @@ mod tests {
             written("@a.md x @./b.md\t@/c\n@d,e (@f) g@h @~/i @1 @ @_x"),
             ["a.md", "./b.md", "/c", "d,e"]
         );
+    }
+
+    #[test]
+    fn marker_lines_are_told_from_text() {
+        assert!(is_marker_line("<!-- Imported from: ./a.md -->\n"));
+        assert!(is_marker_line("<!-- End of import from: a b.md -->"));
+        assert!(!is_marker_line("See <!-- Imported from: a.md -->"));
+        assert!(!is_marker_line("<!-- File already processed: a.md -->"));
     }
 
     #[test]
