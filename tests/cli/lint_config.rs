@@ -411,7 +411,7 @@ fn unknown_codes_are_warnings_naming_them() {
         "mecatl-prompt: warning: .mecatl-prompt.toml: line 3, column 12: unknown lint code \
          \"MP099\" (the codes are MP001 to MP022); it is ignored\n\
          mecatl-prompt: warning: accepted.json: unknown lint code \"XX7\" (the codes are MP001 \
-         to MP016); it is ignored\n"
+         to MP022); it is ignored\n"
     );
     let doc = json(&env.run(&["--format", "json", "lint", "--baseline", "accepted.json"]));
     assert_eq!(doc["diagnostics"].as_array().map(Vec::len), Some(2));
