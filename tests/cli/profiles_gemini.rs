@@ -243,3 +243,38 @@ fn compare_says_which_context_files_load_only_on_a_read() {
     let failed = run(&env, &[&args[..], &["--fail-on-divergence"]].concat());
     failed.assert_code(1);
 }
+
+#[test]
+fn the_readme_shows_the_demo_under_gemini_as_it_is() {
+    let env = TestEnv::demo();
+    std::fs::create_dir_all(env.ws.join(".git")).unwrap();
+    let out = run(
+        &env,
+        &[
+            "--trust-project",
+            "--agent",
+            "gemini",
+            "--at",
+            "web",
+            "assemble",
+        ],
+    );
+    out.assert_code(0);
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    let end = lines
+        .iter()
+        .position(|line| *line == "<!-- End of import from: AGENTS.md -->")
+        .expect("the root's import closes");
+    // README cuts the root's AGENTS.md short after its title.
+    let shown = format!(
+        "$ mecatl-prompt -C examples/demo --trust-project --agent gemini --at web assemble\n{}\n…\n{}\n```",
+        lines[..3].join("\n"),
+        lines[end..].join("\n")
+    );
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    assert!(
+        readme.contains(&shown),
+        "README's Gemini example is not the real output:\n{shown}"
+    );
+}
