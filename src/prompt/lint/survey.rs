@@ -2,7 +2,7 @@
 //! directories and files lint looks at, found once.
 //!
 //! An agent's configuration directory (`.claude`, `.mecatl`, `.agents`,
-//! `.codex`: every profile's
+//! `.codex`, `.gemini`: every profile's
 //! [`config_dirs`](crate::prompt::profile::seam::ProfileSpec::config_dirs),
 //! handed in by lint's driver) that is a link to a directory is looked
 //! into one level (the agents follow such links), so a shared
