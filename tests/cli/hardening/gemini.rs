@@ -127,3 +127,22 @@ fn a_fifo_and_a_link_out_named_gemini_md_never_hang_compare_or_lint() {
     every_view(&env, "sub");
     every_view(&env, ".");
 }
+
+#[test]
+fn a_ten_wide_fan_out_five_deep_is_bounded_under_compare_and_lint_too() {
+    let env = TestEnv::new();
+    std::fs::create_dir_all(env.ws.join(".git")).unwrap();
+    let fan = |next: &str| format!("@{next} ").repeat(10);
+    env.write("GEMINI.md", fan("l1.md"));
+    for level in 1..5 {
+        env.write(&format!("l{level}.md"), fan(&format!("l{}.md", level + 1)));
+    }
+    env.write("l5.md", "LEAF\n");
+    // Bounded: the hang guard of every run turns a runaway into a failure.
+    let outs = every_view(&env, ".");
+    let text = outs[3].json()["messages"][0]["text"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(text.matches("<!-- Imported from: ").count(), 1_000);
+}
