@@ -64,7 +64,8 @@ pub(super) fn check(lint: &Lint<'_>, files: &[ContextFile], out: &mut Out) {
                 continue;
             }
             let written = written_at(&from_text, located.offset);
-            if !looks_like_a_file(written) || written.starts_with("http") {
+            let url = ["http:", "https:"].iter().any(|s| written.starts_with(s));
+            if !looks_like_a_file(written) || url {
                 continue;
             }
             let Some((code, message)) = judge(&port, files, start, &from, &located, written) else {

@@ -147,7 +147,8 @@ fn imports_are_judged_as_gemini_inlines_them() {
     let mut ws = MemWorkspace::new()
         .file(
             "GEMINI.md",
-            "Intro\n@missing.md and @docs @./d1.md\n`@code.md` @../../out.md\n@c1.md @GEMINI.md\n",
+            "Intro\n@missing.md and @docs @./d1.md @https://x.io/a.md\n`@code.md` @../../out.md\n\
+             @c1.md @GEMINI.md\n",
         )
         .file("docs/x.md", "x\n")
         .file("c1.md", "@c2.md\n")
