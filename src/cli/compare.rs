@@ -51,10 +51,12 @@
 //!   (`withheld (N)`; plain `withheld` for a Codex skills directory left
 //!   unsearched). `--fail-on-divergence` never looks at them.
 //! - Gemini CLI's context files below the start directory load only when
-//!   a tool reads under their directory: when Gemini is compared, a
-//!   bounded walk of the tree below `--at` (pruned as `lint`'s, through the
-//!   profiles' reading cache) finds its instruction names there, and each
-//!   file no `--touch` added is a `lazy` divergence.
+//!   a tool reads under their directory: when Gemini is compared, a look
+//!   at the tree below `--at` (pruned as `lint`'s, through the profiles'
+//!   reading cache, bounded by [`limits::COMPARE_LAZY_ENTRIES`] entries so
+//!   a monorepo costs no more than a small tree; an info line says when it
+//!   stopped) finds its instruction names there, and each file no `--touch`
+//!   added is a `lazy` divergence.
 //!   Claude Code's nested files load the same way and are named under
 //!   `--touch` only, as before, so output without Gemini does not change;
 //!   without Gemini compared, nothing is walked.
@@ -78,6 +80,7 @@ use crate::cli::output::{self, SCHEMA};
 use crate::cli::profile::{AgentRun, ProfileArgs, agent_run};
 use crate::cli::readers::Readers;
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::limits;
 use crate::prompt::agents;
 use crate::prompt::agents::default_agents;
 use crate::prompt::compare::divergence::{self, Divergence, grouped, names, offer_words};
@@ -237,9 +240,11 @@ pub fn run(ctx: &Context, args: &CompareArgs) -> Result<Status, CliError> {
         .collect();
     let size = |path: &str| memo.size(&ctx.workspace.join(path));
     let mut comparison = compare::compare(&profiled, &size);
+    let mut lazy_cut = false;
     if let Some((agent, run)) = runs.iter().find(|(agent, _)| *agent == Agent::Gemini) {
-        let found = lazy_files(&readers, *agent, &run.turn0);
+        let (found, cut) = lazy_files(&readers, *agent, &run.turn0);
         comparison.add_lazy(divergence::lazy(*agent, &found));
+        lazy_cut = cut;
     }
     let totals: Vec<Total> = turns
         .iter()
@@ -255,6 +260,17 @@ pub fn run(ctx: &Context, args: &CompareArgs) -> Result<Status, CliError> {
         })
         .collect();
     let mut diagnostics = diagnostics(ctx, &turns, memo.counts());
+    if lazy_cut {
+        diagnostics.push(Diagnostic::new(
+            Severity::Info,
+            None,
+            format!(
+                "the look for Gemini CLI's context files below the start directory stopped after \
+                 {} entries; `lint` names every one (MP021)",
+                grouped(limits::COMPARE_LAZY_ENTRIES as u64)
+            ),
+        ));
+    }
     let unified = pair.map(|(a, b)| {
         let content = |agent| comparison.content_of(agent).unwrap_or_default();
         let unified = diff::unified(a.as_str(), content(a), b.as_str(), content(b));
@@ -303,12 +319,14 @@ pub fn run(ctx: &Context, args: &CompareArgs) -> Result<Status, CliError> {
 }
 
 /// The instruction files `agent` loads only on a read below the start
-/// directory and no `--touch` added, sorted: its instruction names in every
-/// directory below `--at`, found by a bounded walk of the tree below it
-/// (pruned as `lint`'s) through the profiles' reading cache.
-fn lazy_files(readers: &Readers<'_>, agent: Agent, turn0: &ProfileTurn0) -> Vec<String> {
+/// directory and no `--touch` added, sorted, and whether the look was cut:
+/// its instruction names in the directories below `--at`, found by a walk
+/// of the tree below it (pruned as `lint`'s) through the profiles' reading
+/// cache, bounded by [`limits::COMPARE_LAZY_ENTRIES`] entries.
+fn lazy_files(readers: &Readers<'_>, agent: Agent, turn0: &ProfileTurn0) -> (Vec<String>, bool) {
     let at = readers.context().at.as_str();
-    let tree = walk_tree_pruned(readers.project(), at, &|name| PRUNED.contains(&name));
+    let prune = |name: &str| PRUNED.contains(&name);
+    let tree = walk_tree_pruned(readers.project(), at, &prune, limits::COMPARE_LAZY_ENTRIES);
     let touched: HashSet<&str> = turn0
         .touch
         .iter()
@@ -323,7 +341,7 @@ fn lazy_files(readers: &Readers<'_>, agent: Agent, turn0: &ProfileTurn0) -> Vec<
         .filter(|rel| !touched.contains(rel.as_str()))
         .collect();
     found.sort();
-    found
+    (found, tree.cut)
 }
 
 /// The run's diagnostics once, then each agent's (each diagnostic once),

@@ -31,7 +31,12 @@ pub struct Survey {
 /// Walks the workspace of `reader`, looking into links named like one of
 /// `config_dirs`.
 pub fn survey(reader: &dyn Workspace, config_dirs: &[&str]) -> Survey {
-    let tree = walk_tree_pruned(reader, "", &|name| PRUNED.contains(&name));
+    let tree = walk_tree_pruned(
+        reader,
+        "",
+        &|name| PRUNED.contains(&name),
+        crate::limits::MAX_TREE_ENTRIES,
+    );
     let mut survey = Survey {
         files: tree.files.into_iter().collect(),
         dirs: std::iter::once(String::new()).chain(tree.dirs).collect(),
