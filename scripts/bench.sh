@@ -58,6 +58,14 @@
 # start directory, issue 19); its own time is within 1.5x the small
 # workspace's, both timed together.
 #
+# Gemini CLI (SPEC §16.8): `assemble --agent gemini` on a git copy of the
+# small workspace with a GEMINI.md that imports AGENTS.md and a nested one
+# (<= 3 ms own, <= 8 MiB), `compare` over the four profiles there against
+# one `assemble --agent codex --stats` (<= 4x; no file opened twice), and
+# in the monorepo (which carries a GEMINI.md beside every CLAUDE.md) from
+# 12 levels deep: <= 5 ms own, directories listed <= depth + 8, system
+# calls per level as Claude's.
+#
 # Reference rows without a target: when `ruler` is on PATH
 # (npm i -g @intellectronica/ruler), `ruler apply --dry-run` over the same
 # rules is timed next to `assemble`, at normal priority and under a timeout
@@ -212,13 +220,25 @@ make_claude() {
 	done
 }
 
+# The codex workspace with a GEMINI.md that imports AGENTS.md and one in
+# sub/: Gemini started in sub/ loads both, the root's with AGENTS.md
+# inlined.
+make_gemini() {
+	local ws=$1
+	cp -a "$tmp/codex" "$ws"
+	printf '# Gemini notes\n\n@AGENTS.md\n' >"$ws/GEMINI.md"
+	printf '# Gemini notes for the sub-package\n\n%s' "$PARAGRAPH" >"$ws/sub/GEMINI.md"
+}
+
 # A monorepo of about 100,000 files: 100 packages of 999 files each, a
-# CLAUDE.md and five rules at the root, and a 12-level path l1/…/l12 with a
-# CLAUDE.md every third level (where `--at` starts Claude Code).
+# `.git`, a CLAUDE.md, a GEMINI.md and five rules at the root, and a
+# 12-level path l1/…/l12 with a CLAUDE.md and a GEMINI.md every third level
+# (where `--at` starts the agents).
 make_monorepo() {
 	local ws=$1 p l deep
-	mkdir -p "$ws/.claude/rules"
+	mkdir -p "$ws/.claude/rules" "$ws/.git"
 	printf '# Monorepo\n\n%s' "$PARAGRAPH" >"$ws/CLAUDE.md"
+	printf '# Monorepo for Gemini\n\n%s' "$PARAGRAPH" >"$ws/GEMINI.md"
 	for ((l = 1; l <= 5; l++)); do write_rule "$ws/.claude/rules/r$l.md" "$l"; done
 	for ((p = 0; p < 100; p++)); do
 		mkdir -p "$ws/packages/p$p/src"
@@ -229,6 +249,7 @@ make_monorepo() {
 		deep=$deep/l$l
 		mkdir -p "$deep"
 		((l % 3)) || printf 'Level %d notes.\n' "$l" >"$deep/CLAUDE.md"
+		((l % 3)) || printf 'Level %d notes for Gemini.\n' "$l" >"$deep/GEMINI.md"
 	done
 }
 
@@ -543,6 +564,7 @@ main() {
 	echo "bench: generating workspaces in $tmp" >&2
 	make_small "$tmp/small"
 	make_codex "$tmp/codex"
+	make_gemini "$tmp/gemini"
 	make_many "$tmp/many" 10000
 	make_many "$tmp/k1" 1000
 	rm -rf "$tmp/k1/.claude/rules"
@@ -585,6 +607,22 @@ main() {
 		twice=$(opened_paths "$tmp/strace.out" | grep "^$tmp/codex/" | sort | uniq -d | wc -l)
 		row "compare, files opened twice (strace)" "-" "-" "-" "-" "-" "-" "0 files, got $twice" \
 			"$(verdict "$(le "$twice" 0)")"
+	fi
+
+	# Gemini CLI (SPEC §16.8): the small workspace, and compare over the four
+	# profiles, whose files are each opened once.
+	local gemini_assemble="$bin -C $tmp/gemini --trust-project --agent gemini --at sub assemble"
+	own_time "assemble --agent gemini, small workspace" 3 8192 "$gemini_assemble"
+	local compare4="$bin -C $tmp/gemini --trust-project --at sub compare"
+	against "compare, four profiles, small workspace" "assemble --agent codex --stats" 4 131072 \
+		"$compare4" "$bin -C $tmp/gemini --trust-project --agent codex --at sub assemble --stats"
+	if command -v strace >/dev/null && selected "compare, four profiles, files opened twice"; then
+		local twice4
+		# shellcheck disable=SC2086 # $compare4 is a command line
+		trace_opens "$tmp/strace.out" $compare4
+		twice4=$(opened_paths "$tmp/strace.out" | grep "^$tmp/gemini/" | sort | uniq -d | wc -l)
+		row "compare, four profiles, files opened twice (strace)" "-" "-" "-" "-" "-" "-" \
+			"0 files, got $twice4" "$(verdict "$(le "$twice4" 0)")"
 	fi
 
 	local files=() i
@@ -698,6 +736,19 @@ main() {
 			row "claude monorepo, system calls (strace -c)" "-" "-" "-" "-" "-" "-" \
 				"<= 20 per level, got ${calls[0]} (${calls[1]} calls, ${calls[2]} failing readlink, ${calls[3]} levels)" \
 				"$(verdict "$(le "${calls[0]}" 20)")"
+		fi
+		local gmono="$bin -C $tmp/mono --trust-project --agent gemini assemble --at $at"
+		own_time "assemble --agent gemini, 100,000-file monorepo, --at 12 deep" 5 8192 "$gmono"
+		if command -v strace >/dev/null; then
+			local glisted gcalls=()
+			glisted=$(dirs_listed "$bin" -C "$tmp/mono" --trust-project --agent gemini assemble --at "$at")
+			row "gemini monorepo, directories listed (strace)" "-" "-" "-" "-" "-" "-" \
+				"<= 12 + 8 directories, got $glisted" "$(verdict "$(le "$glisted" 20)")"
+			# shellcheck disable=SC2086,SC2207 # $gmono is a command line; the answer is four words
+			gcalls=($(syscalls_per_level "$tmp/mono/$at" $gmono))
+			row "gemini monorepo, system calls (strace -c)" "-" "-" "-" "-" "-" "-" \
+				"<= 20 per level, got ${gcalls[0]} (${gcalls[1]} calls, ${gcalls[2]} failing readlink, ${gcalls[3]} levels)" \
+				"$(verdict "$(le "${gcalls[0]}" 20)")"
 		fi
 	fi
 

@@ -246,6 +246,12 @@ pub const O200K_PIECE_CACHE_BYTES_PER_SLOT: usize = 32;
 
 // compare (SPEC §15.1).
 
+/// Most entries `compare` looks at below `--at` for Gemini CLI's context
+/// files that load only on a read (SPEC §16.7's `lazy` divergence): a
+/// bounded look, never a walk of a whole monorepo; `lint` (MP021) names
+/// every one (ours).
+pub const COMPARE_LAZY_ENTRIES: usize = 2_000;
+
 /// Most files one divergence sentence names; the rest are counted ("and 4
 /// more"), so a line stays a line (ours).
 pub const COMPARE_LISTED_FILES: usize = 5;

@@ -50,6 +50,16 @@
 //!   agent offers from it (`2 nested commands and 1 skill`), or what trust withholds
 //!   (`withheld (N)`; plain `withheld` for a Codex skills directory left
 //!   unsearched). `--fail-on-divergence` never looks at them.
+//! - Gemini CLI's context files below the start directory load only when
+//!   a tool reads under their directory: when Gemini is compared, a look
+//!   at the tree below `--at` (pruned as `lint`'s, through the profiles'
+//!   reading cache, bounded by [`limits::COMPARE_LAZY_ENTRIES`] entries so
+//!   a monorepo costs no more than a small tree; an info line says when it
+//!   stopped) finds its instruction names there, and each file no `--touch`
+//!   added is a `lazy` divergence.
+//!   Claude Code's nested files load the same way and are named under
+//!   `--touch` only, as before, so output without Gemini does not change;
+//!   without Gemini compared, nothing is walked.
 //! - The engine (mecatl) runs with every turn-0 source and its defaults,
 //!   as `assemble` does without options; its totals count its soul,
 //!   memory index and user model too, which are rows of the table.
@@ -70,13 +80,16 @@ use crate::cli::output::{self, SCHEMA};
 use crate::cli::profile::{AgentRun, ProfileArgs, agent_run};
 use crate::cli::readers::Readers;
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::limits;
 use crate::prompt::agents;
 use crate::prompt::agents::default_agents;
-use crate::prompt::compare::divergence::{Divergence, grouped, names, offer_words};
+use crate::prompt::compare::divergence::{self, Divergence, grouped, names, offer_words};
 use crate::prompt::compare::{self, Cell, Comparison, FileRow, Profiled, State, diff};
+use crate::prompt::lint::survey::PRUNED;
 use crate::prompt::profile::{Agent, NotLoadedReason, ProfileTurn0};
+use crate::prompt::tiers::walk_tree_pruned;
 use crate::prompt::tokens::{ESTIMATE_RULE, Tokenizer};
-use crate::workspace::{MemoCounts, ReadMemo};
+use crate::workspace::{MemoCounts, ReadMemo, base_name, parent};
 
 /// `--agents`' help: its default is every profile, in table order, those
 /// with [`crate::prompt::profile::seam::ProfileSpec::default_when`] only when their files are there.
@@ -226,7 +239,13 @@ pub fn run(ctx: &Context, args: &CompareArgs) -> Result<Status, CliError> {
         .map(|(agent, run)| (*agent, &run.turn0))
         .collect();
     let size = |path: &str| memo.size(&ctx.workspace.join(path));
-    let comparison = compare::compare(&profiled, &size);
+    let mut comparison = compare::compare(&profiled, &size);
+    let mut lazy_cut = false;
+    if let Some((agent, run)) = runs.iter().find(|(agent, _)| *agent == Agent::Gemini) {
+        let (found, cut) = lazy_files(&readers, *agent, &run.turn0);
+        comparison.add_lazy(divergence::lazy(*agent, &found));
+        lazy_cut = cut;
+    }
     let totals: Vec<Total> = turns
         .iter()
         .zip(&comparison.sent)
@@ -241,6 +260,17 @@ pub fn run(ctx: &Context, args: &CompareArgs) -> Result<Status, CliError> {
         })
         .collect();
     let mut diagnostics = diagnostics(ctx, &turns, memo.counts());
+    if lazy_cut {
+        diagnostics.push(Diagnostic::new(
+            Severity::Info,
+            None,
+            format!(
+                "the look for Gemini CLI's context files below the start directory stopped after \
+                 {} entries; `lint` names every one (MP021)",
+                grouped(limits::COMPARE_LAZY_ENTRIES as u64)
+            ),
+        ));
+    }
     let unified = pair.map(|(a, b)| {
         let content = |agent| comparison.content_of(agent).unwrap_or_default();
         let unified = diff::unified(a.as_str(), content(a), b.as_str(), content(b));
@@ -286,6 +316,32 @@ pub fn run(ctx: &Context, args: &CompareArgs) -> Result<Status, CliError> {
     } else {
         Status::Success
     })
+}
+
+/// The instruction files `agent` loads only on a read below the start
+/// directory and no `--touch` added, sorted, and whether the look was cut:
+/// its instruction names in the directories below `--at`, found by a walk
+/// of the tree below it (pruned as `lint`'s) through the profiles' reading
+/// cache, bounded by [`limits::COMPARE_LAZY_ENTRIES`] entries.
+fn lazy_files(readers: &Readers<'_>, agent: Agent, turn0: &ProfileTurn0) -> (Vec<String>, bool) {
+    let at = readers.context().at.as_str();
+    let prune = |name: &str| PRUNED.contains(&name);
+    let tree = walk_tree_pruned(readers.project(), at, &prune, limits::COMPARE_LAZY_ENTRIES);
+    let touched: HashSet<&str> = turn0
+        .touch
+        .iter()
+        .flat_map(|entry| &entry.parts)
+        .map(|part| part.path.as_str())
+        .collect();
+    let names = agent.spec().instruction_names;
+    let mut found: Vec<String> = tree
+        .files
+        .into_iter()
+        .filter(|rel| parent(rel) != at && names.contains(&base_name(rel)))
+        .filter(|rel| !touched.contains(rel.as_str()))
+        .collect();
+    found.sort();
+    (found, tree.cut)
 }
 
 /// The run's diagnostics once, then each agent's (each diagnostic once),

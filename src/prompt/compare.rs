@@ -54,6 +54,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde::Serialize;
 
+use crate::prompt::agents::gemini::imports::is_marker_line;
 use crate::prompt::imports;
 use crate::prompt::profile::{Agent, Cut, NotLoadedReason, Part, PartKind, ProfileTurn0, Scope};
 use divergence::{Divergence, FileSizes};
@@ -298,6 +299,17 @@ impl Comparison {
         self.contents.windows(2).any(|pair| pair[0] != pair[1])
     }
 
+    /// Adds `lazy` divergences ([`divergence::lazy`]) in their place: before
+    /// the instruction-content line.
+    pub fn add_lazy(&mut self, found: Vec<Divergence>) {
+        let at = self
+            .divergences
+            .iter()
+            .position(|d| d.kind == divergence::DivergenceKind::InstructionContent)
+            .unwrap_or(self.divergences.len());
+        self.divergences.splice(at..at, found);
+    }
+
     /// The instruction content of `agent`, when it was compared.
     pub fn content_of(&self, agent: Agent) -> Option<&str> {
         let at = self.agents.iter().position(|a| *a == agent)?;
@@ -495,8 +507,10 @@ pub fn instruction_content(turn0: &ProfileTurn0) -> String {
 }
 
 /// A piece of instruction content: lines holding only `@path` imports
-/// dropped, then trimmed. An import is what Claude Code's scanner takes
-/// for one ([`imports::scan`]): a decorator in a code block is not.
+/// dropped, and lines holding only Gemini CLI's import markers
+/// ([`is_marker_line`]: the inlined file stays), then trimmed. An import
+/// is what Claude Code's scanner takes for one ([`imports::scan`]): a
+/// decorator in a code block is not.
 pub fn normalised(content: &str) -> String {
     let mut per_line: HashMap<usize, usize> = HashMap::new();
     for import in imports::scan(content) {
@@ -507,7 +521,7 @@ pub fn normalised(content: &str) -> String {
         .enumerate()
         .filter(|(i, line)| {
             let found = per_line.get(&(i + 1)).copied().unwrap_or_default();
-            !only_imports(line, found)
+            !only_imports(line, found) && !is_marker_line(line)
         })
         .map(|(_, line)| line)
         .collect();

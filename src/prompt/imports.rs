@@ -607,12 +607,47 @@ impl Loaded {
     }
 }
 
+/// True for an import path its author meant as a file: a path with an
+/// extension or a dotfile name (`@docs/api.md`, `@.editorconfig`), or one
+/// anchored with `./`, `../`, `~/` or `/`. `lint` reports only such imports:
+/// the agents try every `@word`, but `@Observable`, `@jlowin` or
+/// `@scope/package` in prose are not imports their author meant.
+pub fn looks_like_a_file(path: &str) -> bool {
+    let anchored = ["./", "../", "~/", "/"]
+        .iter()
+        .any(|anchor| path.starts_with(anchor));
+    let name = path.rsplit('/').next().unwrap_or(path);
+    anchored || name.contains('.')
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn paths(text: &str) -> Vec<String> {
         scan(text).into_iter().map(|import| import.path).collect()
+    }
+
+    #[test]
+    fn prose_mentions_are_not_taken_for_files() {
+        for file in [
+            "docs/api.md",
+            ".editorconfig",
+            "./notes",
+            "../x",
+            "~/y",
+            "/etc/z",
+        ] {
+            assert!(looks_like_a_file(file), "{file}");
+        }
+        for prose in [
+            "Observable",
+            "jlowin",
+            "MX:NOTE",
+            "modelcontextprotocol/sdk",
+        ] {
+            assert!(!looks_like_a_file(prose), "{prose}");
+        }
     }
 
     #[test]

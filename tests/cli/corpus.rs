@@ -5,8 +5,10 @@
 //! the deepest directory holding an AGENTS.md or CLAUDE.md, every
 //! `.claude/commands/**/*.md` and `.claude/skills/*/SKILL.md` is listed by
 //! `commands list --agent claude` (started in every directory that holds
-//! them) or named in a diagnostic, and the per-folder counts match the
-//! checked-in `tests/corpus-expectations.txt` exactly.
+//! them) or named in a diagnostic, Gemini CLI's profile runs `assemble` at
+//! both places, `compare` over the four profiles and `lint` with only its
+//! findings, each part from inside the workspace, and the per-folder counts
+//! match the checked-in `tests/corpus-expectations.txt` exactly.
 //!
 //! The corpus sits beside the repository (`shared/` next to the clone, as
 //! in CI); `MECATL_CORPUS_DIR` points elsewhere. Without it the corpus
@@ -30,8 +32,16 @@ const HEADER: &str = "\
 # Each run is `--trust-project --format json -C FOLDER`; diagnostics are fatal/warning/info.
 # codex.* is `--agent codex assemble` at the root, codex.at.* at the deepest directory
 # holding an AGENTS.md or CLAUDE.md; claude.* likewise with `--agent claude`, and
-# claude.rules the rule files `rules list --agent claude` finds.
+# claude.rules the rule files `rules list --agent claude` finds; gemini.* likewise with
+# `--agent gemini` (the user's settings name AGENTS.md and CLAUDE.md as context files),
+# gemini.compare the divergences of `compare` over the four profiles,
+# gemini.lint the findings of `lint --agents gemini`.
 ";
+
+/// The user's Gemini settings for the corpus runs: no corpus folder has a
+/// GEMINI.md, so Gemini is made to read the other agents' files as its
+/// context files (imports inlined the Gemini way).
+const GEMINI_SETTINGS: &str = r#"{"context": {"fileName": ["AGENTS.md", "CLAUDE.md"]}}"#;
 
 #[path = "../../src/test_corpus.rs"]
 mod locate;
@@ -307,6 +317,47 @@ fn check_claude(env: &TestEnv, folder: &Path) -> String {
     format!("{root} claude.commands.at={others}")
 }
 
+/// Under `--agent gemini`: `assemble` at the root and at `deep`, `compare`
+/// over the four profiles and `lint --agents gemini`, every part a file of
+/// the workspace (no corpus folder lies in a git repository, and the test's
+/// home holds only [`GEMINI_SETTINGS`]).
+fn check_gemini(env: &TestEnv, folder: &Path, deep: &str) -> String {
+    let root = Run::new(env, folder, &["--agent", "gemini", "assemble"]);
+    let at = Run::new(
+        env,
+        folder,
+        &["--agent", "gemini", "--at", deep, "assemble"],
+    );
+    for run in [&root, &at] {
+        for message in run.array("messages") {
+            for part in message["parts"].as_array().map_or(&[][..], Vec::as_slice) {
+                let path = part["path"].as_str().unwrap_or_default();
+                assert!(
+                    !path.starts_with('/') && !path.starts_with("[ROOT]") && !path.contains(".."),
+                    "{}: a Gemini part from outside the workspace: {path}",
+                    folder.display()
+                );
+            }
+        }
+    }
+    let compare = Run::new(
+        env,
+        folder,
+        &["compare", "--agents", "mecatl,claude,codex,gemini"],
+    );
+    let lint = Run::new(env, folder, &["lint", "--agents", "gemini"]);
+    format!(
+        "gemini.parts={} gemini.diag={} gemini.at.parts={} gemini.at.diag={} gemini.compare={} \
+         gemini.lint={}",
+        root.parts(),
+        root.severities(),
+        at.parts(),
+        at.severities(),
+        compare.array("divergences").len(),
+        lint.array("findings").len()
+    )
+}
+
 /// The expectations line for one folder, after checking it.
 fn check_folder(env: &TestEnv, folder: &Path) -> String {
     let commands = Run::new(env, folder, &["commands", "list"]);
@@ -371,7 +422,7 @@ fn check_folder(env: &TestEnv, folder: &Path) -> String {
     format!(
         "{name} commands={} rules={} messages={} commands.diag={} rules.diag={} assemble.diag={} \
          codex.parts={} codex.diag={} codex.at={deep} codex.at.parts={} codex.at.diag={} \
-         claude.parts={} claude.diag={} claude.at.parts={} claude.at.diag={} claude.rules={} {}",
+         claude.parts={} claude.diag={} claude.at.parts={} claude.at.diag={} claude.rules={} {} {}",
         commands.array("commands").len(),
         rules.array("rules").len(),
         assemble.array("messages").len(),
@@ -388,6 +439,7 @@ fn check_folder(env: &TestEnv, folder: &Path) -> String {
         claude_deep.severities(),
         claude_rule_paths.len(),
         check_claude(env, folder),
+        check_gemini(env, folder, &deep),
     )
 }
 
@@ -401,6 +453,7 @@ fn every_corpus_folder_is_read_without_panics_and_matches_its_expectations() {
         return;
     };
     let env = TestEnv::new();
+    crate::support::write_file(&env.home.join(".gemini/settings.json"), GEMINI_SETTINGS);
     let mut actual = String::from(HEADER);
     for folder in &folders {
         actual.push_str(&check_folder(&env, folder));

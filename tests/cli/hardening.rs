@@ -5,6 +5,7 @@
 
 mod claude;
 mod encoding;
+mod gemini;
 mod huge;
 mod inputs;
 mod memory;

@@ -195,3 +195,73 @@ fn a_ten_wide_fan_out_five_deep_stops_at_the_import_guard() {
     assert!(text.contains("(past the import guard)]"));
     assert!(doc["diagnostics"].to_string().contains("fan-out guard"));
 }
+
+#[test]
+fn compare_says_which_context_files_load_only_on_a_read() {
+    let env = gemini_env();
+    env.write("AGENTS.md", "A\n");
+    env.write("a/b/GEMINI.md", "B\n");
+    let args = ["--trust-project", "--format", "json", "compare"];
+    let doc = run(&env, &args).assert_code(0).json();
+    let lazy: Vec<&str> = doc["divergences"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["kind"] == "lazy")
+        .map(|d| d["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        lazy,
+        [
+            "a/b/GEMINI.md loads for Gemini CLI only on a read under a/b/",
+            "sub/GEMINI.md loads for Gemini CLI only on a read under sub/"
+        ]
+    );
+    // A file a read adds is named by the touch line instead; started in
+    // sub, its own file loads at start.
+    let touched = run(
+        &env,
+        &[&args[..], &["--touch", "sub/x.rs", "--at", "."]].concat(),
+    );
+    assert!(!touched.stdout.contains("sub/GEMINI.md loads for"));
+    let at_sub = run(&env, &[&args[..3], &["--at", "sub", "compare"]].concat());
+    assert!(!at_sub.stdout.contains("\"lazy\""), "{}", at_sub.stdout);
+    // --fail-on-divergence counts Gemini's instruction content.
+    let failed = run(&env, &[&args[..], &["--fail-on-divergence"]].concat());
+    failed.assert_code(1);
+}
+
+#[test]
+fn the_readme_shows_the_demo_under_gemini_as_it_is() {
+    let env = TestEnv::demo();
+    std::fs::create_dir_all(env.ws.join(".git")).unwrap();
+    let out = run(
+        &env,
+        &[
+            "--trust-project",
+            "--agent",
+            "gemini",
+            "--at",
+            "web",
+            "assemble",
+        ],
+    );
+    out.assert_code(0);
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    let end = lines
+        .iter()
+        .position(|line| *line == "<!-- End of import from: AGENTS.md -->")
+        .expect("the root's import closes");
+    // README cuts the root's AGENTS.md short after its title.
+    let shown = format!(
+        "$ mecatl-prompt -C examples/demo --trust-project --agent gemini --at web assemble\n{}\n…\n{}\n```",
+        lines[..3].join("\n"),
+        lines[end..].join("\n")
+    );
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    assert!(
+        readme.contains(&shown),
+        "README's Gemini example is not the real output:\n{shown}"
+    );
+}

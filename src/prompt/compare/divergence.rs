@@ -13,6 +13,9 @@
 //! - `commands`: commands and skills only some agents offer, per
 //!   directory ("7 nested commands exist only for Claude Code");
 //! - `touch`: reading a `--touch` path adds different files per agent;
+//! - `lazy`: a file an agent loads only when a tool reads below the start
+//!   directory ("sub/GEMINI.md loads for Gemini CLI only on a read under
+//!   sub/"), from the files the caller found ([`lazy`]);
 //! - `instruction-content`: the agents' instruction contents differ (what
 //!   `--fail-on-divergence` fails on), with each one's size.
 //!
@@ -58,6 +61,8 @@ pub enum DivergenceKind {
     Commands,
     /// Different files added by reading a path.
     Touch,
+    /// A file loaded only on a read below the start directory.
+    Lazy,
     /// Different instruction content.
     InstructionContent,
 }
@@ -471,6 +476,26 @@ fn touch(profiles: &[Profiled<'_>], sizes: &FileSizes<'_>) -> Vec<Divergence> {
                         .map(|(path, _)| path.as_str()),
                 ),
             })
+        })
+        .collect()
+}
+
+/// One `lazy` sentence per file of `files` (workspace-relative, in a
+/// directory below the start directory) that `agent` loads only when a tool
+/// reads a file under that directory.
+pub fn lazy(agent: Agent, files: &[String]) -> Vec<Divergence> {
+    files
+        .iter()
+        .map(|path| {
+            let dir = crate::workspace::parent(path);
+            Divergence {
+                kind: DivergenceKind::Lazy,
+                message: format!(
+                    "{path} loads for {} only on a read under {dir}/",
+                    agent.title()
+                ),
+                paths: vec![path.clone()],
+            }
         })
         .collect()
 }

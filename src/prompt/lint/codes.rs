@@ -73,6 +73,14 @@ pub enum Code {
     ClaudeSyntaxInGeminiCommand,
     /// MP018: a Gemini command file Gemini CLI offers nothing for.
     GeminiCommandInvalid,
+    /// MP019: a `context.fileName` of Gemini CLI that names no file.
+    GeminiFileNameMissing,
+    /// MP020: GEMINI.md and the AGENTS.md or CLAUDE.md beside it differ.
+    GeminiInstructionsDiverge,
+    /// MP021: a Gemini CLI file that loads only below where it starts.
+    GeminiLazyOnly,
+    /// MP022: a context file Gemini CLI sends twice.
+    GeminiSentTwice,
     /// MP023: a Gemini command renamed on a name clash.
     GeminiCommandRenamed,
     /// MP024: a repository's `.gemini/system.md` replaces Gemini CLI's
@@ -82,7 +90,7 @@ pub enum Code {
 
 impl Code {
     /// Every code, in number order.
-    pub const ALL: [Code; 20] = [
+    pub const ALL: [Code; 24] = [
         Code::InvalidYaml,
         Code::UnquotedGlob,
         Code::MisplacedFrontmatter,
@@ -101,6 +109,10 @@ impl Code {
         Code::ShellInCommand,
         Code::ClaudeSyntaxInGeminiCommand,
         Code::GeminiCommandInvalid,
+        Code::GeminiFileNameMissing,
+        Code::GeminiInstructionsDiverge,
+        Code::GeminiLazyOnly,
+        Code::GeminiSentTwice,
         Code::GeminiCommandRenamed,
         Code::GeminiSystemPromptReplaced,
     ];
@@ -183,7 +195,7 @@ struct Entry {
 use Agent::{Claude, Codex, Gemini, Mecatl};
 
 /// The table, in the order of [`Code`]'s variants.
-const TABLE: [Entry; 20] = [
+const TABLE: [Entry; 24] = [
     Entry {
         id: "MP001",
         name: "invalid-yaml",
@@ -224,9 +236,10 @@ const TABLE: [Entry; 20] = [
         name: "import-missing",
         title: "`@import` of a file that does not exist",
         level: Level::Warning,
-        agents: &[Claude],
-        why: "Claude Code skips an import of a missing file or a directory without a word, so \
-              the instructions the author meant to include never load",
+        agents: &[Claude, Gemini],
+        why: "Claude Code skips an import of a missing file or a directory without a word, and \
+              Gemini CLI writes `Import failed` into the text in its place, so the instructions \
+              the author meant to include never load",
         fix: "Fix the path (relative to the importing file) or remove the `@` line",
     },
     Entry {
@@ -234,19 +247,20 @@ const TABLE: [Entry; 20] = [
         name: "import-cycle",
         title: "`@import` leads back to a file on its own chain",
         level: Level::Note,
-        agents: &[Claude],
-        why: "Claude Code loads each file once, so the cycle is cut where it closes; the \
-              include order is then not what either file suggests",
+        agents: &[Claude, Gemini],
+        why: "Claude Code loads each file once, so the cycle is cut where it closes, and Gemini \
+              CLI writes `File already processed` there; the include order is then not what \
+              either file suggests",
         fix: "Import shared text from one place only",
     },
     Entry {
         id: "MP006",
         name: "import-too-deep",
-        title: "`@import` deeper than Claude Code follows",
+        title: "`@import` deeper than the agents follow",
         level: Level::Warning,
-        agents: &[Claude],
-        why: "Claude Code follows imports four levels deep; a fifth-level import is not \
-              loaded, silently",
+        agents: &[Claude, Gemini],
+        why: "Claude Code follows imports four levels deep and Gemini CLI five; a deeper import \
+              is not loaded: Claude Code says nothing, Gemini CLI sends the `@path` as text",
         fix: "Import the file from a shallower level, or inline it",
     },
     Entry {
@@ -254,11 +268,14 @@ const TABLE: [Entry; 20] = [
         name: "import-external",
         title: "`@import` of a file outside the workspace",
         level: Level::Warning,
-        agents: &[Claude],
+        agents: &[Claude, Gemini],
         why: "Claude Code drops an import from a project file that resolves outside the start \
-              directory unless the user approved external includes, so it loads on one machine \
-              and not on another; the preview never reads it",
-        fix: "Move the file into the repository, or import it from the user's ~/.claude/CLAUDE.md",
+              directory unless the user approved external includes, and Gemini CLI refuses one \
+              that leaves the repository (`Path traversal attempt`) but inlines it when the \
+              repository's root lies above the workspace: it loads on one machine and not on \
+              another; the preview never reads it",
+        fix: "Move the file into the repository, or import it from the user's \
+              ~/.claude/CLAUDE.md or ~/.gemini/GEMINI.md",
     },
     Entry {
         id: "MP008",
@@ -377,6 +394,52 @@ const TABLE: [Entry; 20] = [
               typing the name sends it as plain text",
         fix: "Fix the TOML at the line and column given; give the file a `prompt = \"…\"` \
               and a `.toml` name",
+    },
+    Entry {
+        id: "MP019",
+        name: "gemini-filename-missing",
+        title: "A Gemini CLI `context.fileName` that names no file",
+        level: Level::Warning,
+        agents: &[Gemini],
+        why: "Gemini CLI looks for each `context.fileName` in every directory from its start \
+              directory up to the root and in ~/.gemini; a name found nowhere loads nothing, and \
+              a name with `..` or `/` reaches outside the directory it is joined to (the preview \
+              never reads outside the workspace)",
+        fix: "Fix the name (it is case-sensitive and joined to each directory as written), or \
+              remove it",
+    },
+    Entry {
+        id: "MP020",
+        name: "gemini-instructions-diverge",
+        title: "GEMINI.md and the AGENTS.md or CLAUDE.md beside it differ",
+        level: Level::Warning,
+        agents: &[Gemini],
+        why: "Gemini CLI loads GEMINI.md (and the names of `context.fileName`) and neither \
+              AGENTS.md nor CLAUDE.md: with GEMINI.md different from them, or missing beside them, \
+              Gemini follows other instructions than Claude Code, Codex and mecatl",
+        fix: "Keep one file: make GEMINI.md a symlink to AGENTS.md, reduce it to `@AGENTS.md`, or \
+              add AGENTS.md to `context.fileName` in .gemini/settings.json",
+    },
+    Entry {
+        id: "MP021",
+        name: "gemini-lazy-only",
+        title: "A Gemini CLI file below the directory Gemini starts in",
+        level: Level::Note,
+        agents: &[Gemini],
+        why: "Gemini CLI reads context files from its start directory up to the root; one below \
+              it loads only when a tool reads a file under its directory, and `.gemini/commands` \
+              and `.gemini/settings.json` count only in the start directory",
+        fix: "Nothing, if intended; move instructions every session needs to the root's GEMINI.md",
+    },
+    Entry {
+        id: "MP022",
+        name: "gemini-sent-twice",
+        title: "A context file Gemini CLI sends twice",
+        level: Level::Warning,
+        agents: &[Gemini],
+        why: "Gemini CLI inlines an imported file into the importing one and loads every context \
+              file of its walk on its own: a context file another one imports is sent twice",
+        fix: "Remove the `@` import: Gemini CLI loads the file anyway",
     },
     Entry {
         id: "MP023",

@@ -9,7 +9,7 @@
 //!
 //! What is read: one bounded walk of the workspace (`survey`) finds the
 //! instruction files and every profile's configuration directories
-//! (`.claude`, `.mecatl`, `.agents`, `.codex`) at any depth (a profile's
+//! (`.claude`, `.mecatl`, `.agents`, `.codex`, `.gemini`) at any depth (a profile's
 //! loader only reads the path to its start directory, but lint checks
 //! every start directory at once); `docs` reads the rule, command and
 //! skill files of every profile's sources through the precedence engine.
@@ -25,7 +25,11 @@
 //! - each agent's own checks, in table order: Claude Code's skills' names
 //!   and descriptions (MP013, MP014) and the `@imports` of its files —
 //!   missing (MP004), cyclic (MP005), too deep (MP006), external (MP007);
-//!   Codex's skills (MP001–MP003, MP013, MP014) and its budget (MP008).
+//!   Codex's skills (MP001–MP003, MP013, MP014) and its budget (MP008);
+//!   Gemini CLI's context files — `context.fileName` naming nothing
+//!   (MP019), GEMINI.md against AGENTS.md/CLAUDE.md (MP020), files below
+//!   the start directory (MP021), files sent twice (MP022) — and their
+//!   imports as Gemini inlines them (MP004–MP007).
 //!
 //! Choices the spec leaves open:
 //! - **Project files only**, whatever the trust: the user's and the

@@ -2,7 +2,7 @@
 //! directories and files lint looks at, found once.
 //!
 //! An agent's configuration directory (`.claude`, `.mecatl`, `.agents`,
-//! `.codex`: every profile's
+//! `.codex`, `.gemini`: every profile's
 //! [`config_dirs`](crate::prompt::profile::seam::ProfileSpec::config_dirs),
 //! handed in by lint's driver) that is a link to a directory is looked
 //! into one level (the agents follow such links), so a shared
@@ -15,7 +15,7 @@ use crate::workspace::{EntryKind, Workspace, base_name, join};
 
 /// Directories the walk never enters: version control and installed
 /// packages hold nothing an agent loads for this repository.
-const PRUNED: [&str; 2] = [".git", "node_modules"];
+pub const PRUNED: [&str; 2] = [".git", "node_modules"];
 
 /// What the walk found.
 #[derive(Debug, Default)]
@@ -31,7 +31,12 @@ pub struct Survey {
 /// Walks the workspace of `reader`, looking into links named like one of
 /// `config_dirs`.
 pub fn survey(reader: &dyn Workspace, config_dirs: &[&str]) -> Survey {
-    let tree = walk_tree_pruned(reader, "", &|name| PRUNED.contains(&name));
+    let tree = walk_tree_pruned(
+        reader,
+        "",
+        &|name| PRUNED.contains(&name),
+        crate::limits::MAX_TREE_ENTRIES,
+    );
     let mut survey = Survey {
         files: tree.files.into_iter().collect(),
         dirs: std::iter::once(String::new()).chain(tree.dirs).collect(),

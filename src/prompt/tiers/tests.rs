@@ -662,7 +662,7 @@ fn a_pruned_walk_skips_named_directories_and_reports_dirs_and_links() {
         .file("pkg/.claude/commands/a.md", "")
         .node("linked", MemNode::Symlink("pkg".into()));
     let prune = |name: &str| name == ".git" || name == "node_modules";
-    let walked = walk_tree_pruned(&tree, "", &prune);
+    let walked = walk_tree_pruned(&tree, "", &prune, limits::MAX_TREE_ENTRIES);
     assert_eq!(walked.files, vec!["AGENTS.md", "pkg/.claude/commands/a.md"]);
     assert_eq!(
         walked.dirs,

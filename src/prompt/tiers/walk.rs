@@ -403,6 +403,7 @@ pub fn walk_tree(reader: &dyn Workspace, rel: &str, unsorted: bool) -> Tree {
         unsorted,
         prune: &|_| false,
         follow_links: false,
+        entries: limits::MAX_TREE_ENTRIES,
     }
     .run(rel)
 }
@@ -418,19 +419,27 @@ pub fn walk_tree_following_links(reader: &dyn Workspace, rel: &str) -> Tree {
         unsorted: true,
         prune: &|_| false,
         follow_links: true,
+        entries: limits::MAX_TREE_ENTRIES,
     }
     .run(rel)
 }
 
 /// [`walk_tree`] in sorted order, without entering the directories whose
 /// name `prune` accepts (they are neither listed nor counted): a walk of a
-/// whole workspace that skips `.git` and the like.
-pub fn walk_tree_pruned(reader: &dyn Workspace, rel: &str, prune: &dyn Fn(&str) -> bool) -> Tree {
+/// whole workspace that skips `.git` and the like. It stops after
+/// `entries` entries (at most [`limits::MAX_TREE_ENTRIES`]).
+pub fn walk_tree_pruned(
+    reader: &dyn Workspace,
+    rel: &str,
+    prune: &dyn Fn(&str) -> bool,
+    entries: usize,
+) -> Tree {
     Walk {
         reader,
         unsorted: false,
         prune,
         follow_links: false,
+        entries: entries.min(limits::MAX_TREE_ENTRIES),
     }
     .run(rel)
 }
@@ -442,6 +451,8 @@ struct Walk<'a> {
     prune: &'a dyn Fn(&str) -> bool,
     /// Enter links to directories, each real directory once.
     follow_links: bool,
+    /// How many entries it takes in.
+    entries: usize,
 }
 
 /// What one walk has used up: entries left, and the real directories
@@ -455,7 +466,7 @@ impl Walk<'_> {
     fn run(&self, rel: &str) -> Tree {
         let mut tree = Tree::default();
         let mut spent = Spent {
-            budget: limits::MAX_TREE_ENTRIES,
+            budget: self.entries,
             visited: HashSet::new(),
         };
         // The root is listed before it is canonicalised: a missing tree

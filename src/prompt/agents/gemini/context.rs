@@ -33,7 +33,7 @@ use std::path::{Path, PathBuf};
 
 use crate::diagnostic::Diagnostic;
 use crate::limits;
-use crate::prompt::agents::gemini::imports::{Fetch, ImportEvent, ImportFiles, Inliner};
+use crate::prompt::agents::gemini::imports::{Fetch, ImportEvent, ImportFiles, Inliner, Located};
 use crate::prompt::agents::gemini::settings::Effective;
 use crate::prompt::agents::gemini::spec::DOT_GEMINI;
 use crate::prompt::imports::normalise;
@@ -129,7 +129,7 @@ pub fn chain<'a>(
 }
 
 /// True for a name without `..` that is not absolute.
-fn is_plain(name: &str) -> bool {
+pub(super) fn is_plain(name: &str) -> bool {
     !name.is_empty() && !name.starts_with('/') && name.split('/').all(|part| part != "..")
 }
 
@@ -149,7 +149,7 @@ fn absolute(reader: &dyn Workspace, rel: &str) -> PathBuf {
 
 /// `path` relative to `root` with `/` between names on every platform, or
 /// `None` when outside it (or not UTF-8).
-fn rel_under(root: &Path, path: &Path) -> Option<String> {
+pub(super) fn rel_under(root: &Path, path: &Path) -> Option<String> {
     let rest = path.strip_prefix(root).ok()?;
     rest.to_str().map(|_| slashed(rest))
 }
@@ -397,13 +397,16 @@ impl Context {
     }
 
     /// What the imports did, as diagnostics and `not_loaded` entries (each
-    /// once; paths inside the workspace `root` relative to it).
-    fn report_imports(&mut self, root: &Path, mut events: Vec<ImportEvent>) {
+    /// once; paths inside the workspace `root` relative to it). A cycle, a
+    /// token too deep and an inlined file are in the text already, Gemini's
+    /// way; `lint` words them.
+    fn report_imports(&mut self, root: &Path, events: Vec<Located>) {
         let mut capped = 0_usize;
         let mut first_capped = None;
         let mut seen = std::collections::HashSet::new();
         let unique: Vec<ImportEvent> = events
-            .drain(..)
+            .into_iter()
+            .map(|located| located.event)
             .filter(|event| seen.insert(event.clone()))
             .collect();
         let shown = |path: &Path| match rel_under(root, path) {
@@ -466,6 +469,9 @@ impl Context {
                     scope: Scope::Project,
                     reason: NotLoadedReason::Withheld,
                 }),
+                ImportEvent::Cycle { .. }
+                | ImportEvent::TooDeep { .. }
+                | ImportEvent::Inlined { .. } => {}
                 ImportEvent::Capped { path } => {
                     capped += 1;
                     if capped == 1 {
@@ -621,22 +627,26 @@ impl<'a> Files<'a> {
             },
             (None, _) => return Fetch::Outside,
         };
-        match reader.read(&rel, limits::MAX_GEMINI_FILE_BYTES + 1) {
-            Ok(read) if read.is_truncated() => Fetch::Unread(format!(
-                "larger than {} bytes",
-                limits::MAX_GEMINI_FILE_BYTES
-            )),
-            Ok(read) => Fetch::Text(String::from_utf8_lossy(&read.bytes).into_owned()),
-            Err(WsError::NotFound) => Fetch::Missing,
-            Err(WsError::NotRegular("directory") | WsError::NotADirectory) => {
-                match reader.stat(&rel) {
-                    Ok(crate::workspace::EntryKind::Dir) => Fetch::Directory,
-                    _ => Fetch::Missing,
-                }
-            }
-            Err(WsError::Refused(_)) => Fetch::Outside,
-            Err(err) => Fetch::Unread(err.to_string()),
-        }
+        fetch_from(reader, &rel)
+    }
+}
+
+/// The import target `rel` of `reader`, read as Gemini reads it (up to
+/// [`limits::MAX_GEMINI_FILE_BYTES`]), or what stands in its place.
+pub(super) fn fetch_from(reader: &dyn Workspace, rel: &str) -> Fetch {
+    match reader.read(rel, limits::MAX_GEMINI_FILE_BYTES + 1) {
+        Ok(read) if read.is_truncated() => Fetch::Unread(format!(
+            "larger than {} bytes",
+            limits::MAX_GEMINI_FILE_BYTES
+        )),
+        Ok(read) => Fetch::Text(String::from_utf8_lossy(&read.bytes).into_owned()),
+        Err(WsError::NotFound) => Fetch::Missing,
+        Err(WsError::NotRegular("directory") | WsError::NotADirectory) => match reader.stat(rel) {
+            Ok(crate::workspace::EntryKind::Dir) => Fetch::Directory,
+            _ => Fetch::Missing,
+        },
+        Err(WsError::Refused(_)) => Fetch::Outside,
+        Err(err) => Fetch::Unread(err.to_string()),
     }
 }
 

@@ -98,6 +98,40 @@ pub enum ImportEvent {
         /// The target, absolute.
         path: PathBuf,
     },
+    /// The target is on the chain of files importing it: Gemini writes
+    /// `File already processed` in its place.
+    Cycle {
+        /// The target, absolute.
+        path: PathBuf,
+    },
+    /// A token of a file at the deepest level Gemini inlines: it stays
+    /// text.
+    TooDeep {
+        /// The token's path as written.
+        written: String,
+    },
+    /// The target was inlined.
+    Inlined {
+        /// The target, absolute.
+        path: PathBuf,
+    },
+}
+
+/// An [`ImportEvent`] and the token that caused it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Located {
+    /// What happened.
+    pub event: ImportEvent,
+    /// The file holding the token, absolute.
+    pub from: PathBuf,
+    /// The byte offset of the token's `@` in that file's own text.
+    pub offset: usize,
+}
+
+/// Where one token lies: its file and the offset of its `@`.
+struct Site<'a> {
+    file: &'a Path,
+    offset: usize,
 }
 
 /// One assembly's import state: the fan-out guard's counts and what
@@ -106,18 +140,25 @@ pub enum ImportEvent {
 pub struct Inliner {
     imports: usize,
     bytes: u64,
-    /// What happened, in the order met.
-    pub events: Vec<ImportEvent>,
+    /// What happened, in the order met, each with its token.
+    pub events: Vec<Located>,
 }
+
+/// How the marker Gemini opens an inlined file with starts.
+const OPEN_MARKER: &str = "<!-- Imported from: ";
+/// How the marker Gemini closes it with starts.
+const CLOSE_MARKER: &str = "<!-- End of import from: ";
+/// How both end.
+const MARKER_END: &str = " -->";
 
 /// The marker Gemini opens an inlined file with.
 fn opened(written: &str) -> String {
-    format!("<!-- Imported from: {written} -->\n")
+    format!("{OPEN_MARKER}{written}{MARKER_END}\n")
 }
 
 /// The marker Gemini closes an inlined file with.
 fn closed(written: &str) -> String {
-    format!("\n<!-- End of import from: {written} -->")
+    format!("\n{CLOSE_MARKER}{written}{MARKER_END}")
 }
 
 impl Inliner {
@@ -143,10 +184,18 @@ impl Inliner {
         depth: usize,
         chain: &mut Vec<PathBuf>,
     ) -> String {
+        let tokens = tokens(text);
         if depth >= limits::GEMINI_MAX_IMPORT_DEPTH {
+            for token in tokens {
+                let written = text[token.start + 1..token.end].to_string();
+                let site = Site {
+                    file,
+                    offset: token.start,
+                };
+                self.note(&site, ImportEvent::TooDeep { written });
+            }
             return text.to_string();
         }
-        let tokens = tokens(text);
         if tokens.is_empty() {
             return text.to_string();
         }
@@ -158,13 +207,26 @@ impl Inliner {
             out.push_str(&text[at..token.start]);
             at = token.end;
             let written = &text[token.start + 1..token.end];
-            out.push_str(&self.one(files, written, file, &root, user, depth, chain));
+            let site = Site {
+                file,
+                offset: token.start,
+            };
+            out.push_str(&self.one(files, written, &site, &root, user, depth, chain));
         }
         out.push_str(&text[at..]);
         out
     }
 
-    /// What one token `@written` in a file of `dir` becomes.
+    /// Records `event`, caused by the token at `site`.
+    fn note(&mut self, site: &Site<'_>, event: ImportEvent) {
+        self.events.push(Located {
+            event,
+            from: site.file.to_path_buf(),
+            offset: site.offset,
+        });
+    }
+
+    /// What one token `@written` at `site` becomes.
     #[expect(
         clippy::too_many_arguments,
         reason = "one token needs the whole recursion state"
@@ -173,13 +235,14 @@ impl Inliner {
         &mut self,
         files: &dyn ImportFiles,
         written: &str,
-        file: &Path,
+        site: &Site<'_>,
         root: &Path,
         user: bool,
         depth: usize,
         chain: &mut Vec<PathBuf>,
     ) -> String {
         let failed = |why: &str| format!("<!-- Import failed: {written} - {why} -->");
+        let file = site.file;
         let dir = file.parent().unwrap_or(Path::new("/"));
         // Observed: `http:` and `https:` are refused; `file:x` is a
         // relative path like any other (SPEC §16.3 lists `file:` too).
@@ -188,22 +251,32 @@ impl Inliner {
             .any(|scheme| written.starts_with(scheme));
         let target = normalise(&dir.join(written));
         if url || !target.starts_with(root) {
-            self.events.push(ImportEvent::Traversal {
-                written: written.to_string(),
-            });
+            self.note(
+                site,
+                ImportEvent::Traversal {
+                    written: written.to_string(),
+                },
+            );
             return failed("Path traversal attempt");
         }
         if chain.contains(&target) {
+            self.note(site, ImportEvent::Cycle { path: target });
             return format!("<!-- File already processed: {written} -->");
         }
         if self.imports >= limits::MAX_IMPORTS || self.bytes >= limits::MAX_IMPORTED_BYTES {
-            self.events.push(ImportEvent::Capped { path: target });
+            self.note(site, ImportEvent::Capped { path: target });
             return ours(written, "past the import guard");
         }
         self.imports += 1;
         match files.fetch(&target, user) {
             Fetch::Text(content) => {
                 self.bytes += content.len() as u64;
+                self.note(
+                    site,
+                    ImportEvent::Inlined {
+                        path: target.clone(),
+                    },
+                );
                 chain.push(target.clone());
                 let inner = self.inline(files, &content, &target, user, depth + 1, chain);
                 chain.pop();
@@ -211,33 +284,48 @@ impl Inliner {
             }
             Fetch::Missing => {
                 let shown = target.display().to_string();
-                self.events.push(ImportEvent::Missing { path: target });
+                self.note(site, ImportEvent::Missing { path: target });
                 failed(&format!(
                     "ENOENT: no such file or directory, access '{shown}'"
                 ))
             }
             Fetch::Directory => {
-                self.events.push(ImportEvent::Directory { path: target });
+                self.note(site, ImportEvent::Directory { path: target });
                 failed("EISDIR: illegal operation on a directory, read")
             }
             Fetch::Outside => {
-                self.events.push(ImportEvent::Outside {
-                    path: target,
-                    from: file.to_path_buf(),
-                });
+                self.note(
+                    site,
+                    ImportEvent::Outside {
+                        path: target,
+                        from: file.to_path_buf(),
+                    },
+                );
                 ours(written, "outside the workspace")
             }
             Fetch::Withheld => {
-                self.events.push(ImportEvent::Withheld { path: target });
+                self.note(site, ImportEvent::Withheld { path: target });
                 ours(written, "withheld: the workspace is not trusted")
             }
             Fetch::Unread(why) => {
                 let note = ours(written, &why);
-                self.events.push(ImportEvent::Unread { path: target, why });
+                self.note(site, ImportEvent::Unread { path: target, why });
                 note
             }
         }
     }
+}
+
+/// True for a line that is nothing but one of the markers Gemini puts
+/// around an inlined file (`<!-- Imported from: P -->`, `<!-- End of
+/// import from: P -->`): what `compare` leaves out of instruction content,
+/// as it leaves out Claude Code's `@path` lines.
+pub fn is_marker_line(line: &str) -> bool {
+    let line = line.trim();
+    [OPEN_MARKER, CLOSE_MARKER].iter().any(|marker| {
+        line.strip_prefix(marker)
+            .is_some_and(|rest| rest.ends_with(MARKER_END))
+    })
 }
 
 /// The note of ours that stands where the preview did not read a file.
@@ -359,6 +447,14 @@ mod tests {
     }
 
     #[test]
+    fn marker_lines_are_told_from_text() {
+        assert!(is_marker_line("<!-- Imported from: ./a.md -->\n"));
+        assert!(is_marker_line("<!-- End of import from: a b.md -->"));
+        assert!(!is_marker_line("See <!-- Imported from: a.md -->"));
+        assert!(!is_marker_line("<!-- File already processed: a.md -->"));
+    }
+
+    #[test]
     fn only_backtick_runs_protect() {
         assert_eq!(written("`@a` ``@b ` @c`` @d"), ["d"]);
         assert_eq!(
@@ -424,7 +520,21 @@ mod tests {
              <!-- Import failed: d - EISDIR: illegal operation on a directory, read --> \
              <!-- Import failed: ../o.md - Path traversal attempt -->"
         );
-        assert_eq!(inliner.events.len(), 3);
+        let offsets: Vec<(usize, &str)> = inliner
+            .events
+            .iter()
+            .map(|e| (e.offset, e.from.to_str().unwrap_or_default()))
+            .collect();
+        assert_eq!(
+            offsets,
+            [
+                (0, "/w/G.md"),
+                (2, "/w/a.md"),
+                (8, "/w/G.md"),
+                (14, "/w/G.md"),
+                (17, "/w/G.md")
+            ]
+        );
     }
 
     #[test]

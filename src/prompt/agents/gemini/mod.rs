@@ -16,9 +16,12 @@
 //! Gemini's clash rule does; [`expand`] expands a typed line; [`skills`]
 //! makes the `<available_skills>` listing; [`system`] finds
 //! `GEMINI_SYSTEM_MD` and the file it switches on; [`catalog`] answers
-//! the CLI's questions over them. Lint's checks are in `lint`
-//! (`command_lint`, `system::lint`). The recorded cases of
+//! the CLI's questions over them. The recorded cases of
 //! `tests/oracle/cases/gemini-commands/` are their contract.
+//!
+//! Lint ([`lint`]): the commands' and `system.md`'s checks
+//! (`command_lint`, `system::lint`) and those of context files, settings
+//! and imports (`lint::context`, `lint::imports`).
 //!
 //! Choices the spec leaves open:
 //! - The user context is a `system`-role message (provenance

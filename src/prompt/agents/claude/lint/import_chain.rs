@@ -13,11 +13,10 @@
 //! A walk file reached by an import is not followed again from there: the
 //! walk loads it itself, and its own chain is checked from it.
 //!
-//! Only imports that look like a file are reported: a path with an
-//! extension or a dotfile name (`@docs/api.md`, `@.editorconfig`), or one
-//! anchored with `./`, `../`, `~/` or `/`. Claude Code tries every `@word`,
-//! but `@Observable`, `@jlowin` or `@scope/package` in prose are not
-//! imports their author meant, and Claude Code skips them the same way.
+//! Only imports that look like a file are reported
+//! ([`looks_like_a_file`]): Claude Code tries every `@word`, but
+//! `@Observable` in prose is not an import its author meant, and Claude
+//! Code skips it the same way.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -25,7 +24,9 @@ use std::path::{Path, PathBuf};
 use crate::limits;
 use crate::prompt::agents::claude::{names, switches_fallback_off};
 use crate::prompt::command::claude_dialect::split_frontmatter;
-use crate::prompt::imports::{Bounds, Candidate, Loaded, Origin, Refusal, candidates, scan};
+use crate::prompt::imports::{
+    Bounds, Candidate, Loaded, Origin, Refusal, candidates, looks_like_a_file, scan,
+};
 use crate::prompt::lint::codes::Code;
 use crate::prompt::lint::report::{Doc, DocKind, Lint, Out, line_at, quote};
 use crate::prompt::lint::survey::is_within;
@@ -268,42 +269,5 @@ fn shown_dir(dir: &str) -> &str {
         "the workspace root"
     } else {
         dir
-    }
-}
-
-/// True for an import path its author meant as a file (see the module
-/// docs).
-fn looks_like_a_file(path: &str) -> bool {
-    let anchored = ["./", "../", "~/", "/"]
-        .iter()
-        .any(|anchor| path.starts_with(anchor));
-    let name = path.rsplit('/').next().unwrap_or(path);
-    anchored || name.contains('.')
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn prose_mentions_are_not_taken_for_files() {
-        for file in [
-            "docs/api.md",
-            ".editorconfig",
-            "./notes",
-            "../x",
-            "~/y",
-            "/etc/z",
-        ] {
-            assert!(looks_like_a_file(file), "{file}");
-        }
-        for prose in [
-            "Observable",
-            "jlowin",
-            "MX:NOTE",
-            "modelcontextprotocol/sdk",
-        ] {
-            assert!(!looks_like_a_file(prose), "{prose}");
-        }
     }
 }
