@@ -23,6 +23,7 @@ mod claude_commands;
 mod claude_instructions;
 mod codex;
 mod gemini;
+mod opencode;
 
 /// The folder holding every case group.
 pub(crate) fn cases_dir() -> PathBuf {
