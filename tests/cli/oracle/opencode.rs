@@ -92,5 +92,5 @@ fn every_recorded_opencode_case_matches() {
         }
         checked += 1;
     }
-    assert!(checked >= 22, "only {checked} opencode cases");
+    assert!(checked >= 24, "only {checked} opencode cases");
 }

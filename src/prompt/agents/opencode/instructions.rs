@@ -33,7 +33,7 @@ use crate::prompt::agents::opencode::glob;
 use crate::prompt::agents::opencode::spec::CONTEXT_MD;
 use crate::prompt::profile::{NotLoaded, NotLoadedReason, Part, PartKind, Scope};
 use crate::prompt::walk::{WalkDir, absolute};
-use crate::workspace::{EntryKind, Workspace, WsError, join, parent};
+use crate::workspace::{EntryKind, Workspace, WsError, join, parent, slashed};
 
 /// The readers one run reads through.
 pub struct Readers<'a> {
@@ -569,8 +569,7 @@ impl Instructions {
 }
 
 /// `path` relative to `root` with `/` separators, or `None` when outside
-/// it or not UTF-8.
+/// it.
 fn rel_under(root: &Path, path: &Path) -> Option<String> {
-    let rest = path.strip_prefix(root).ok()?;
-    rest.to_str().map(|rest| rest.replace('\\', "/"))
+    path.strip_prefix(root).ok().map(slashed)
 }

@@ -73,7 +73,8 @@ impl<'a> OpencodeRun<'a> {
 
     /// The configs opencode merges, in its order: the config directory's,
     /// then each walk directory's from the root down, then each walk
-    /// directory's `.opencode`.
+    /// directory's `.opencode` from the cwd up (observed:
+    /// `config-merge`, `dot-opencode-order`).
     fn config_files<'r>(
         &self,
         readers: &Readers<'r>,
@@ -90,15 +91,15 @@ impl<'a> OpencodeRun<'a> {
             }
         }
         if self.switches.project {
-            for below in ["", DOT_OPENCODE] {
-                for dir in chain {
-                    for name in CONFIG_FILES {
-                        files.push(ConfigFile {
-                            reader: dir.reader,
-                            rel: dir.rel(&join(below, name)),
-                            scope: dir.scope,
-                        });
-                    }
+            let down = chain.iter().map(|dir| (dir, ""));
+            let up = chain.iter().rev().map(|dir| (dir, DOT_OPENCODE));
+            for (dir, below) in down.chain(up) {
+                for name in CONFIG_FILES {
+                    files.push(ConfigFile {
+                        reader: dir.reader,
+                        rel: dir.rel(&join(below, name)),
+                        scope: dir.scope,
+                    });
                 }
             }
         }
