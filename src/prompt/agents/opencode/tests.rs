@@ -441,3 +441,18 @@ fn opencode_is_a_default_agent_only_where_its_files_are() {
         assert!(SPEC.is_default(&ws, ""), "{entry}");
     }
 }
+
+#[test]
+fn a_glob_over_more_entries_than_the_scan_takes_stops_with_a_warning() {
+    let mut world = World::new()
+        .ws(".git/HEAD", "ref")
+        .ws("opencode.json", r#"{"instructions": ["**/*.txt"]}"#);
+    for i in 0..=limits::MAX_TREE_ENTRIES {
+        world
+            .project
+            .insert(&format!("d/{i}.bin"), MemNode::File(Vec::new()));
+    }
+    let turn0 = world.run("", true, &[]);
+    assert!(paths(&turn0).is_empty());
+    assert!(said(&turn0, Severity::Warning, "the scan stopped at"));
+}
