@@ -136,6 +136,10 @@ fn said(turn0: &ProfileTurn0, severity: Severity, words: &str) -> bool {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "fixture workspace, parents and home are the Unix paths /top/w, / and /h"
+)]
 fn one_name_wins_the_walk_and_the_message_is_opencodes_region() {
     let world = World::new()
         .ws(".git/HEAD", "ref")
@@ -163,6 +167,10 @@ fn one_name_wins_the_walk_and_the_message_is_opencodes_region() {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "fixture workspace, parents and home are the Unix paths /top/w, / and /h"
+)]
 fn without_git_the_walk_reaches_the_top_and_reads_parents() {
     let world = World::new()
         .ws("AGENTS.md", "w\n")
@@ -175,6 +183,10 @@ fn without_git_the_walk_reaches_the_top_and_reads_parents() {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "fixture workspace, parents and home are the Unix paths /top/w, / and /h"
+)]
 fn a_git_file_makes_a_root_only_when_its_gitdir_exists() {
     let base = World::new()
         .ws("AGENTS.md", "w\n")
@@ -192,6 +204,10 @@ fn a_git_file_makes_a_root_only_when_its_gitdir_exists() {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "fixture workspace, parents and home are the Unix paths /top/w, / and /h"
+)]
 fn untrusted_project_files_and_configs_are_withheld_but_still_decide_the_name() {
     let world = World::new()
         .ws(".git/HEAD", "ref")
@@ -212,6 +228,10 @@ fn untrusted_project_files_and_configs_are_withheld_but_still_decide_the_name() 
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "fixture workspace, parents and home are the Unix paths /top/w, / and /h"
+)]
 fn switches_drop_claude_files_and_the_project() {
     let world = World::new()
         .ws(".git/HEAD", "ref")
@@ -231,6 +251,10 @@ fn switches_drop_claude_files_and_the_project() {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "fixture workspace, parents and home are the Unix paths /top/w, / and /h"
+)]
 fn the_config_dir_variable_replaces_the_xdg_one() {
     let world = || {
         World::new()
@@ -247,6 +271,10 @@ fn the_config_dir_variable_replaces_the_xdg_one() {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "fixture workspace, parents and home are the Unix paths /top/w, / and /h"
+)]
 fn entries_leaving_the_workspace_and_urls_are_never_read() {
     let world = World::new()
         .ws(".git/HEAD", "ref")
@@ -278,6 +306,10 @@ fn entries_leaving_the_workspace_and_urls_are_never_read() {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "fixture workspace, parents and home are the Unix paths /top/w, / and /h"
+)]
 fn the_users_config_reads_absolute_and_home_entries() {
     let world = World::new()
         .user(
@@ -297,6 +329,10 @@ fn the_users_config_reads_absolute_and_home_entries() {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "fixture workspace, parents and home are the Unix paths /top/w, / and /h"
+)]
 fn a_link_leaving_the_workspace_is_not_read() {
     let world = World::new()
         .ws(".git/HEAD", "ref")
@@ -312,6 +348,10 @@ fn a_link_leaving_the_workspace_is_not_read() {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "fixture workspace, parents and home are the Unix paths /top/w, / and /h"
+)]
 fn empty_and_large_files_add_nothing() {
     let big = " ".repeat(usize::try_from(limits::MAX_OPENCODE_FILE_BYTES).unwrap() + 1);
     let world = World::new()
@@ -330,6 +370,10 @@ fn empty_and_large_files_add_nothing() {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "fixture workspace, parents and home are the Unix paths /top/w, / and /h"
+)]
 fn touch_adds_the_first_name_per_directory_up_to_the_cwd_once() {
     let world = World::new()
         .ws(".git/HEAD", "ref")
@@ -367,6 +411,10 @@ fn touch_adds_the_first_name_per_directory_up_to_the_cwd_once() {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "fixture workspace, parents and home are the Unix paths /top/w, / and /h"
+)]
 fn configs_that_do_not_parse_warn_with_line_and_column() {
     let world = World::new()
         .ws(".git/HEAD", "ref")
@@ -386,6 +434,10 @@ fn configs_that_do_not_parse_warn_with_line_and_column() {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "fixture workspace, parents and home are the Unix paths /top/w, / and /h"
+)]
 fn a_wide_glob_stops_at_the_match_cap() {
     let mut world = World::new()
         .ws(".git/HEAD", "ref")
@@ -402,6 +454,10 @@ fn a_wide_glob_stops_at_the_match_cap() {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "fixture workspace, parents and home are the Unix paths /top/w, / and /h"
+)]
 fn the_catalog_is_empty_and_says_so() {
     let world = World::new().ws(".opencode/command/x.md", "x");
     let project: Arc<dyn Workspace> = Arc::new(world.project.clone());
@@ -443,6 +499,10 @@ fn opencode_is_a_default_agent_only_where_its_files_are() {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "fixture workspace, parents and home are the Unix paths /top/w, / and /h"
+)]
 fn a_glob_over_more_entries_than_the_scan_takes_stops_with_a_warning() {
     let mut world = World::new()
         .ws(".git/HEAD", "ref")
