@@ -278,3 +278,16 @@ pub const MAX_LINT_CONFIG_BYTES: u64 = 1 << 20;
 /// Largest baseline `lint --baseline` reads: about 150 bytes an entry, so
 /// some 100,000 accepted findings (ours).
 pub const MAX_LINT_BASELINE_BYTES: u64 = 16 << 20;
+/// Largest opencode instruction file read (ours: opencode has no limit; a
+/// larger file is skipped with a warning, SPEC §18.5).
+pub const MAX_OPENCODE_FILE_BYTES: u64 = 4 << 20;
+/// Largest opencode `opencode.json(c)` read; a larger one is ignored with a
+/// warning (ours).
+pub const MAX_OPENCODE_CONFIG_BYTES: u64 = 1 << 20;
+/// Most files one opencode `instructions` entry loads (ours, SPEC §18.5:
+/// the rest are left out with a warning, so `**/*` stays bounded).
+pub const MAX_OPENCODE_INSTRUCTION_MATCHES: usize = 1_000;
+/// Most `instructions` entries honoured from opencode's merged configs
+/// (ours: the rest are ignored with a warning, so a hostile config cannot
+/// multiply the globbing).
+pub const MAX_OPENCODE_INSTRUCTION_ENTRIES: usize = 256;

@@ -203,9 +203,10 @@ fn agent_help() -> String {
     let named = agents::spoken(|spec| format!("{} ({})", spec.name, spec.summary));
     format!(
         "Which agent's way of loading the workspace to show: {named}; under claude, rule files \
-         come in the order the filesystem lists them, as Claude Code takes them (the only output \
-         that depends on it) [default: $MECATL_PROMPT_AGENT, else agent: in settings.yaml, else \
-         mecatl]"
+         come in the order the filesystem lists them, as Claude Code takes them, and under \
+         opencode the files one `instructions` glob matches come in the reverse of that order, \
+         as opencode returns them (the only outputs that depend on it) [default: \
+         $MECATL_PROMPT_AGENT, else agent: in settings.yaml, else mecatl]"
     )
 }
 

@@ -145,6 +145,12 @@ Codex's home under \fB\-\-agent codex\fR (an absolute path), else \fI~/.codex\fR
 \fBCLAUDE_CONFIG_DIR\fR
 Claude Code's configuration directory under \fB\-\-agent claude\fR (an absolute path), else \fI~/.claude\fR.
 .TP
+\fBOPENCODE_CONFIG_DIR\fR
+opencode's configuration directory under \fB\-\-agent opencode\fR (an absolute path), else \fI<config home>/opencode\fR.
+.TP
+\fBOPENCODE_DISABLE_CLAUDE_CODE\fR, \fBOPENCODE_DISABLE_CLAUDE_CODE_PROMPT\fR, \fBOPENCODE_DISABLE_PROJECT_CONFIG\fR
+Under \fB\-\-agent opencode\fR, \fB1\fR or \fBtrue\fR leaves out \fICLAUDE.md\fR files, or the project's instruction files and configs, as opencode does.
+.TP
 \fBMECATL_MODEL\fR
 The Env model when \fB\-\-model\fR is not given.
 .TP
@@ -204,6 +210,17 @@ The global instructions, sent first.
 .TP
 \fI$CODEX_HOME/config.toml\fR
 Only \fBproject_doc_max_bytes\fR, \fBproject_doc_fallback_filenames\fR and \fBproject_root_markers\fR.
+.PP
+Under \fB\-\-agent opencode\fR, the files opencode reads:
+.TP
+\fIAGENTS.md\fR, else \fICLAUDE.md\fR, else \fICONTEXT.md\fR
+The first name found anywhere from \fB\-\-at\fR up to the nearest directory holding \fI.git\fR (else \fI/\fR); every copy of it, nearest first.
+.TP
+\fI$OPENCODE_CONFIG_DIR/AGENTS.md\fR, else \fI~/.claude/CLAUDE.md\fR
+The global instructions, sent first.
+.TP
+\fIopencode.json\fR, \fIopencode.jsonc\fR, \fI.opencode/opencode.json(c)\fR
+Only \fBinstructions\fR: globs matched in every directory of the walk inside the workspace; URLs are never fetched.
 .SH EXAMPLES
 .TP
 \fBmecatl\-prompt \-C ~/src/app \-\-trust\-project build \-\-part prefix\fR

@@ -111,7 +111,7 @@ pub fn instructions(
     read: &mut dyn FnMut(&str) -> Option<String>,
 ) -> Option<Divergence> {
     let agents_rel = join(dir, AGENTS_MD);
-    let loading = loading_agents_md(profiles, dir);
+    let loading = loading_agents_md(reader, profiles, dir);
     if loading.is_empty() || !exists(&agents_rel) {
         return None;
     }
@@ -187,14 +187,21 @@ pub fn instructions(
 
 /// The agents of `profiles` other than Claude Code that load AGENTS.md in
 /// `dir` (it is among their
-/// [`instruction_names`](ProfileSpec::instruction_names)): those that read
-/// every directory of their walk first, then those that read only the
+/// [`instruction_names`](ProfileSpec::instruction_names)) and are default
+/// agents of `reader` ([`ProfileSpec::is_default`] at its root, so an
+/// agent whose files the workspace does not hold is not named): those that
+/// read every directory of their walk first, then those that read only the
 /// workspace root's, each in table order.
-fn loading_agents_md(profiles: &[&dyn Profile], dir: &str) -> Vec<&'static ProfileSpec> {
+fn loading_agents_md(
+    reader: &dyn Workspace,
+    profiles: &[&dyn Profile],
+    dir: &str,
+) -> Vec<&'static ProfileSpec> {
     let mut loading: Vec<&ProfileSpec> = profiles
         .iter()
         .map(|profile| profile.spec())
         .filter(|spec| spec.agent != claude::SPEC.agent)
+        .filter(|spec| spec.is_default(reader, ""))
         .filter(|spec| spec.instruction_names.contains(&AGENTS_MD))
         .filter(|spec| dir.is_empty() || spec.nested_instructions)
         .collect();

@@ -14,6 +14,7 @@ pub mod env;
 pub mod glob;
 pub mod imports;
 pub mod instructions;
+pub mod jsonc;
 pub mod lint;
 pub mod markdown;
 pub mod memory_index;

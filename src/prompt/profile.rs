@@ -55,12 +55,20 @@ pub enum Agent {
     Codex,
     /// Gemini CLI.
     Gemini,
+    /// opencode.
+    Opencode,
 }
 
 impl Agent {
     /// Every agent, in the order `compare` shows them (the order of
     /// [`crate::prompt::agents::PROFILES`], which gives each its data).
-    pub const ALL: [Agent; 4] = [Agent::Mecatl, Agent::Claude, Agent::Codex, Agent::Gemini];
+    pub const ALL: [Agent; 5] = [
+        Agent::Mecatl,
+        Agent::Claude,
+        Agent::Codex,
+        Agent::Gemini,
+        Agent::Opencode,
+    ];
 }
 
 /// What a part is (SPEC §14.7).

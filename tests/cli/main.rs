@@ -26,6 +26,7 @@ mod profile_commands;
 mod profiles;
 mod profiles_claude;
 mod profiles_gemini;
+mod profiles_opencode;
 mod release;
 mod rules_for;
 mod schemas;

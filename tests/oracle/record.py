@@ -44,7 +44,7 @@ def find_oracle():
 
 
 ORACLE = find_oracle()
-HOME_RE = re.compile(r"/tmp/(?:claude|codex|gemini)-oracle\.[A-Za-z0-9]+/home")
+HOME_RE = re.compile(r"/tmp/(?:claude|codex|gemini|opencode)-oracle\.[A-Za-z0-9]+/home")
 
 
 def fail(msg):
@@ -154,6 +154,16 @@ def capture(case_dir, case, ws, cwd, home=None):
         cmd = [os.path.join(ORACLE, "codex-capture.sh"), ws, sub, prompt]
     elif case["agent"] == "gemini":
         cmd = [os.path.join(ORACLE, "gemini-capture.sh"), ws, sub, prompt]
+    elif case["agent"] == "opencode":
+        if extra:
+            env["ORACLE_ENV"] = extra
+        if case.get("touch"):
+            # One `read` per touched path, each in its own model turn; the last request
+            # carries every tool result.
+            env["ORACLE_SCRIPT"] = json.dumps(
+                [{"tool": "read", "args": {"filePath": os.path.join(ws, t)}}
+                 for t in case["touch"]])
+        cmd = [os.path.join(ORACLE, "opencode-capture.sh"), ws, sub, prompt]
     else:
         fail("unknown agent " + case["agent"])
     out = subprocess.run(cmd, env=env, capture_output=True, text=True)
@@ -464,6 +474,37 @@ def extract_gemini_commands(body, case):
     if case.get("record_system"):
         k = system.find("\n\n# ")
         out["system"] = system if k < 0 else system[:k]
+
+
+# --- opencode ----------------------------------------------------------------------------
+
+OPENCODE_MARK = "Instructions from: "
+OPENCODE_REMINDER_OPEN = "\n\n<system-reminder>\n"
+OPENCODE_REMINDER_CLOSE = "\n</system-reminder>"
+
+
+def extract_opencode(body, case):
+    """The instructions region of the system message (from the first `Instructions from: `
+    that follows the `<env>` block up to the `\n` before the skills paragraph), `null` when
+    absent, and for each `read` tool result the `<system-reminder>` text opencode appended
+    (`""` when it appended none): only the files' blocks, never opencode's prose."""
+    out = {"instructions": None, "touch": []}
+    system = body["messages"][0]["content"]
+    if isinstance(system, list):
+        system = "".join(p.get("text", "") for p in system)
+    env_end = system.find("</env>\n")
+    start = system.find(OPENCODE_MARK, env_end if env_end >= 0 else 0)
+    if start >= 0:
+        end = system.rfind("\nSkills provide ")
+        out["instructions"] = system[start:end if end > start else None]
+    for m in body["messages"]:
+        if m["role"] != "tool":
+            continue
+        content = m["content"]
+        if isinstance(content, list):
+            content = "".join(p.get("text", "") for p in content)
+        i = content.find(OPENCODE_REMINDER_OPEN)
+        out["touch"].append(content[i:] if i >= 0 else "")
     return out
 
 
@@ -475,6 +516,7 @@ EXTRACT = {
     "claude-commands": extract_claude_commands,
     "codex": extract_codex,
     "gemini": extract_gemini,
+    "opencode": extract_opencode,
 }
 
 

@@ -13,6 +13,7 @@ pub mod codex;
 pub mod files;
 pub mod gemini;
 pub mod mecatl;
+pub mod opencode;
 
 use std::fmt;
 
@@ -21,11 +22,12 @@ use crate::prompt::profile::seam::{Profile, ProfileSpec};
 use crate::prompt::tokens::Tokenizer;
 
 /// Every profile, in the order `compare` shows them.
-pub static PROFILES: [&dyn Profile; 4] = [
+pub static PROFILES: [&dyn Profile; 5] = [
     &mecatl::Mecatl,
     &claude::Claude,
     &codex::Codex,
     &gemini::Gemini,
+    &opencode::Opencode,
 ];
 
 impl Agent {

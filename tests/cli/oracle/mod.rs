@@ -25,6 +25,7 @@ mod claude_subagents;
 mod codex;
 mod gemini;
 mod gemini_commands;
+mod opencode;
 
 /// The folder holding every case group.
 pub(crate) fn cases_dir() -> PathBuf {

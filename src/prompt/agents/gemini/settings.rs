@@ -7,9 +7,8 @@
 //! Choices the spec leaves open:
 //! - Gemini 0.61.0 reads the file as JSON with comments (`//` and `/* */`
 //!   are accepted, observed) but refuses a trailing comma and refuses to
-//!   start on any malformed file. The preview strips the comments the same
-//!   way, keeps every other byte where it was (so a JSON error names the
-//!   right line and column), warns naming the file, line and column and
+//!   start on any malformed file. The preview reads it with the shared
+//!   JSONC reader ([`crate::prompt::jsonc`], trailing commas refused), warns naming the file, line and column and
 //!   that Gemini would refuse to start, and uses the other file's values or
 //!   the defaults.
 //! - A key of the wrong type (a number for `fileName`, a list holding a
@@ -24,7 +23,7 @@ use serde_json::Value;
 use crate::diagnostic::Diagnostic;
 use crate::limits;
 use crate::prompt::agents::gemini::spec::GEMINI_MD;
-use crate::prompt::text::line_column;
+use crate::prompt::jsonc::{self, JsoncError, TrailingCommas};
 use crate::workspace::{Workspace, WsError};
 
 /// The file, below a `.gemini` directory.
@@ -120,15 +119,9 @@ pub fn read(reader: &dyn Workspace, rel: &str) -> Option<SettingsRead> {
 /// diagnostics.
 pub fn parse(text: &str, shown: &str) -> SettingsRead {
     let mut out = SettingsRead::default();
-    let stripped = strip_comments(text);
-    let value: Value = match serde_json::from_str(&stripped) {
+    let value: Value = match jsonc::parse(text, TrailingCommas::Refused) {
         Ok(value) => value,
-        Err(err) => {
-            let (line, column) = if err.line() == 0 {
-                line_column(text, text.len())
-            } else {
-                (err.line(), err.column())
-            };
+        Err(JsoncError { line, column, .. }) => {
             out.diagnostics.push(Diagnostic::warning(
                 shown,
                 format!(
@@ -223,83 +216,9 @@ fn capped(mut list: Vec<String>, key: &str, warn: &mut impl FnMut(&str, &str)) -
     list
 }
 
-/// `text` with its `//` and `/* */` comments (outside strings) turned into
-/// spaces, line breaks kept, so that positions stay where they were.
-pub fn strip_comments(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars().peekable();
-    let mut in_string = false;
-    while let Some(c) = chars.next() {
-        if in_string {
-            out.push(c);
-            match c {
-                '\\' => {
-                    if let Some(next) = chars.next() {
-                        out.push(next);
-                    }
-                }
-                '"' => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
-        match (c, chars.peek()) {
-            ('"', _) => {
-                in_string = true;
-                out.push(c);
-            }
-            ('/', Some('/')) => {
-                out.push(' ');
-                while let Some(&next) = chars.peek() {
-                    if next == '\n' {
-                        break;
-                    }
-                    blank(&mut out, next);
-                    chars.next();
-                }
-            }
-            ('/', Some('*')) => {
-                out.push(' ');
-                blank(&mut out, '*');
-                chars.next();
-                let mut last = '\0';
-                for next in chars.by_ref() {
-                    blank(&mut out, next);
-                    if last == '*' && next == '/' {
-                        break;
-                    }
-                    last = next;
-                }
-            }
-            _ => out.push(c),
-        }
-    }
-    out
-}
-
-/// Pushes what stands in for `c` inside a comment: itself for a line
-/// break, else as many spaces as its UTF-8 bytes.
-fn blank(out: &mut String, c: char) {
-    if c == '\n' || c == '\r' {
-        out.push(c);
-    } else {
-        out.extend(std::iter::repeat_n(' ', c.len_utf8()));
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn comments_are_blanked_in_place_and_strings_kept() {
-        let text = "{ // c\n \"a\": \"//x\", /* é\n */ \"b\": 1 }";
-        let stripped = strip_comments(text);
-        assert_eq!(stripped.len(), text.len());
-        assert_eq!(stripped.lines().count(), text.lines().count());
-        let value: Value = serde_json::from_str(&stripped).unwrap();
-        assert_eq!(value["a"], "//x");
-    }
 
     #[test]
     fn file_names_are_trimmed_deduplicated_and_keep_gemini_md() {

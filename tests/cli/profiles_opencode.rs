@@ -1,0 +1,223 @@
+//! The opencode profile on the binary (SPEC §18.1, §18.2, §18.5): its
+//! instructions message in JSON, trust, the switches read from the
+//! environment, the FIFO, the link and the globs that are never read, the
+//! catalog that says it is not modelled yet, and the default columns of
+//! `compare` and `lint`, which gain `opencode` only where its files are.
+
+use crate::hardening::{Outcome, run};
+use crate::support::TestEnv;
+
+/// A git workspace with `AGENTS.md` at the root and in `sub`, a shadowed
+/// `CLAUDE.md`, an `opencode.jsonc` naming a doc, and a global file.
+fn opencode_env() -> TestEnv {
+    let env = TestEnv::new();
+    std::fs::create_dir_all(env.ws.join(".git")).unwrap();
+    env.write("AGENTS.md", "ROOT\n");
+    env.write("CLAUDE.md", "CLAUDE\n");
+    env.write("sub/AGENTS.md", "SUB\n");
+    env.write(
+        "opencode.jsonc",
+        "{\n  // docs\n  \"instructions\": [\"docs/*.md\", \"https://x.test/a.md\",],\n}\n",
+    );
+    env.write("docs/style.md", "STYLE\n");
+    crate::support::write_file(&env.config.join("opencode/AGENTS.md"), "GLOBAL\n");
+    env
+}
+
+fn opencode(env: &TestEnv, trust: bool, args: &[&str]) -> Outcome {
+    let mut all = vec!["--agent", "opencode", "--format", "json"];
+    if trust {
+        all.insert(0, "--trust-project");
+    }
+    all.extend_from_slice(args);
+    run(env, &all)
+}
+
+fn paths(doc: &serde_json::Value) -> Vec<String> {
+    doc["messages"][0]["parts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["path"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn assemble_sends_one_system_message_in_opencodes_order() {
+    let env = opencode_env();
+    let doc = opencode(&env, true, &["--at", "sub", "assemble"])
+        .assert_code(0)
+        .json();
+    assert_eq!(doc["agent"], "opencode");
+    assert_eq!(doc["at"], "sub");
+    let messages = doc["messages"].as_array().unwrap();
+    assert_eq!(messages.len(), 1);
+    assert_eq!(messages[0]["role"], "system");
+    assert_eq!(messages[0]["provenance"], "instructions");
+    assert_eq!(
+        paths(&doc),
+        [
+            "[ROOT]/config/opencode/AGENTS.md",
+            "sub/AGENTS.md",
+            "AGENTS.md",
+            "docs/style.md"
+        ]
+    );
+    let text = messages[0]["text"].as_str().unwrap();
+    assert!(text.starts_with("Instructions from: "), "{text}");
+    assert!(text.ends_with("/docs/style.md\nSTYLE\n"), "{text}");
+    let reasons = doc["not_loaded"].to_string();
+    assert!(
+        reasons.contains("shadowed by AGENTS.md on the walk"),
+        "{reasons}"
+    );
+    assert!(reasons.contains("url, not fetched"), "{reasons}");
+}
+
+#[test]
+fn untrusted_the_project_is_withheld_and_the_global_file_loads() {
+    let env = opencode_env();
+    let doc = opencode(&env, false, &["assemble"]).assert_code(0).json();
+    assert_eq!(paths(&doc), ["[ROOT]/config/opencode/AGENTS.md"]);
+    let withheld: Vec<&str> = doc["not_loaded"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| n["reason"] == "withheld: untrusted")
+        .map(|n| n["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(withheld, ["opencode.jsonc", "AGENTS.md"]);
+    assert!(!doc.to_string().contains("STYLE"));
+}
+
+#[test]
+fn the_switches_come_from_the_environment() {
+    let env = opencode_env();
+    std::fs::remove_file(env.ws.join("AGENTS.md")).unwrap();
+    std::fs::remove_file(env.ws.join("sub/AGENTS.md")).unwrap();
+    env.write("CONTEXT.md", "CONTEXT\n");
+    let run_with = |var: &str| {
+        let mut cmd = env.cmd();
+        cmd.env(var, "1").args([
+            "--trust-project",
+            "--agent",
+            "opencode",
+            "--format",
+            "json",
+            "assemble",
+        ]);
+        paths(
+            &crate::hardening::finish(&env, &mut cmd)
+                .assert_code(0)
+                .json(),
+        )
+    };
+    let global = "[ROOT]/config/opencode/AGENTS.md";
+    assert_eq!(
+        run_with("OPENCODE_DISABLE_CLAUDE_CODE"),
+        [global, "CONTEXT.md", "docs/style.md"]
+    );
+    assert_eq!(run_with("OPENCODE_DISABLE_PROJECT_CONFIG"), [global]);
+    assert_eq!(
+        run_with("UNRELATED"),
+        [global, "CLAUDE.md", "docs/style.md"]
+    );
+}
+
+// Unix only: a FIFO and a symbolic link.
+#[cfg(unix)]
+#[test]
+fn a_fifo_a_link_out_and_a_glob_out_are_never_read() {
+    let env = TestEnv::new();
+    std::fs::create_dir_all(env.ws.join(".git")).unwrap();
+    let outside = env.home.join("secret.md");
+    crate::support::write_file(&outside, "SECRET\n");
+    crate::hardening::symlink(&outside, &env.ws.join("docs/out.md"));
+    env.write(
+        "opencode.json",
+        "{\"instructions\": [\"docs/*.md\", \"../*.md\", \"/etc/*\"]}",
+    );
+    let made = std::process::Command::new("mkfifo")
+        .arg(env.ws.join("AGENTS.md"))
+        .status();
+    assert!(made.is_ok_and(|status| status.success()), "mkfifo");
+    let out = opencode(&env, true, &["assemble"]);
+    out.assert_code(0);
+    assert!(!out.stdout.contains("SECRET"), "{}", out.stdout);
+    let doc = out.json();
+    let reasons: Vec<String> = doc["not_loaded"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| format!("{} {}", n["path"], n["reason"]))
+        .collect();
+    for expected in [
+        "\"AGENTS.md\" \"cannot be used",
+        "\"docs/out.md\" \"external",
+        "\"../*.md\" \"external",
+        "\"/etc/*\" \"external",
+    ] {
+        assert!(
+            reasons.iter().any(|r| r.starts_with(expected)),
+            "{expected}: {reasons:?}"
+        );
+    }
+}
+
+#[test]
+fn touch_adds_the_files_a_read_adds() {
+    let env = opencode_env();
+    env.write("sub/deep/CLAUDE.md", "DEEP\n");
+    let doc = opencode(
+        &env,
+        true,
+        &["--at", "sub", "assemble", "--touch", "sub/deep/f.rs"],
+    )
+    .assert_code(0)
+    .json();
+    assert_eq!(doc["touch"][0]["path"], "sub/deep/f.rs");
+    assert_eq!(doc["touch"][0]["parts"][0]["path"], "sub/deep/CLAUDE.md");
+}
+
+#[test]
+fn commands_and_expand_say_that_opencode_commands_are_not_modelled_yet() {
+    let env = opencode_env();
+    env.write(".opencode/command/deploy.md", "Deploy $ARGUMENTS\n");
+    let listed = opencode(&env, true, &["commands", "list"])
+        .assert_code(0)
+        .json();
+    assert_eq!(listed["commands"], serde_json::json!([]));
+    let said = listed["diagnostics"].to_string();
+    assert!(
+        said.contains("not listed or expanded by this version"),
+        "{said}"
+    );
+    assert!(said.contains(".opencode/command"), "{said}");
+    let expanded = opencode(&env, true, &["expand", "/deploy prod"])
+        .assert_code(0)
+        .json();
+    assert_eq!(expanded["output"], "/deploy prod");
+}
+
+/// The agents of `compare --format json` and `lint --format json` with
+/// their default selection.
+fn default_agents(env: &TestEnv, at: &str) -> (serde_json::Value, serde_json::Value) {
+    let args = |cmd: &'static str| vec!["--trust-project", "--at", at, "--format", "json", cmd];
+    let compare = run(env, &args("compare")).assert_code(0).json();
+    let lint = run(env, &args("lint")).json();
+    (compare["agents"].clone(), lint["agents"].clone())
+}
+
+#[test]
+fn opencode_joins_the_default_agents_only_where_its_files_are() {
+    let three = serde_json::json!(["mecatl", "claude", "codex"]);
+    let four = serde_json::json!(["mecatl", "claude", "codex", "opencode"]);
+    let env = TestEnv::new();
+    env.write("AGENTS.md", "A\n");
+    env.write("CLAUDE.md", "C\n");
+    env.write("sub/.opencode/opencode.json", "{}\n");
+    assert_eq!(default_agents(&env, "."), (three.clone(), three.clone()));
+    assert_eq!(default_agents(&env, "sub"), (four.clone(), four.clone()));
+    env.write("opencode.json", "{}\n");
+    assert_eq!(default_agents(&env, "."), (four.clone(), four));
+}
