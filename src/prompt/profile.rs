@@ -51,12 +51,20 @@ pub enum Agent {
     Codex,
     /// Gemini CLI.
     Gemini,
+    /// GitHub Copilot CLI (SPEC §17).
+    Copilot,
 }
 
 impl Agent {
     /// Every agent, in the order `compare` shows them (the order of
     /// [`crate::prompt::agents::PROFILES`], which gives each its data).
-    pub const ALL: [Agent; 4] = [Agent::Mecatl, Agent::Claude, Agent::Codex, Agent::Gemini];
+    pub const ALL: [Agent; 5] = [
+        Agent::Mecatl,
+        Agent::Claude,
+        Agent::Codex,
+        Agent::Gemini,
+        Agent::Copilot,
+    ];
 }
 
 /// What a part is (SPEC §14.7).
@@ -80,6 +88,12 @@ pub enum PartKind {
     MemoryIndex,
     /// The engine's user model (the mecatl profile, SPEC §6.5).
     UserModel,
+    /// A path-specific instruction file sent whole, frontmatter included
+    /// (GitHub Copilot CLI, SPEC §17.3).
+    PathInstructions,
+    /// The table of conditional path-specific instruction files (GitHub
+    /// Copilot CLI, SPEC §17.3).
+    ApplytoTable,
 }
 
 impl PartKind {
@@ -94,6 +108,8 @@ impl PartKind {
             PartKind::Soul => "soul",
             PartKind::MemoryIndex => "memory-index",
             PartKind::UserModel => "user-model",
+            PartKind::PathInstructions => "path-instructions",
+            PartKind::ApplytoTable => "applyto-table",
         }
     }
 }
@@ -238,8 +254,31 @@ pub enum NotLoadedReason {
     /// Another file takes its place (the path of that file): Codex reads one
     /// file per directory, the first of its names present.
     Shadowed {
-        /// The file used instead.
+        /// The file that shadows it.
         by: String,
+    },
+    /// Its bytes equal a file already sent, which the agent sends once.
+    DuplicateOf {
+        /// The file already sent.
+        of: String,
+    },
+    /// Its name differs from a file's beside it only in case, and the
+    /// agent reads the exactly named one.
+    CaseVariant {
+        /// The file read instead.
+        of: String,
+    },
+    /// A name the agent never reads, though other agents do.
+    NotReadBy {
+        /// The agent, for sentences.
+        agent: &'static str,
+    },
+    /// Its `excludeAgent` frontmatter leaves this agent out.
+    ExcludedAgent,
+    /// Not in a directory the agent reads it from.
+    Placement {
+        /// Where the agent reads it from, in words.
+        read_at: &'static str,
     },
 }
 
@@ -262,6 +301,11 @@ impl NotLoadedReason {
             NotLoadedReason::PastCap => "rules cap",
             NotLoadedReason::Unusable(_) => "unusable",
             NotLoadedReason::Shadowed { .. } => "shadowed",
+            NotLoadedReason::DuplicateOf { .. } => "duplicate",
+            NotLoadedReason::CaseVariant { .. } => "name case",
+            NotLoadedReason::NotReadBy { .. } => "not read",
+            NotLoadedReason::ExcludedAgent => "excludeAgent",
+            NotLoadedReason::Placement { .. } => "placement",
         }
     }
 
@@ -287,6 +331,11 @@ impl NotLoadedReason {
             NotLoadedReason::PastCap => "dropped at the rules message's cap".to_string(),
             NotLoadedReason::Unusable(why) => format!("cannot be used: {why}"),
             NotLoadedReason::Shadowed { by } => format!("shadowed by {by}"),
+            NotLoadedReason::DuplicateOf { of } => format!("duplicate of {of}"),
+            NotLoadedReason::CaseVariant { of } => format!("name-case variant of {of}"),
+            NotLoadedReason::NotReadBy { agent } => format!("not read by {agent}"),
+            NotLoadedReason::ExcludedAgent => "excludeAgent: not for this agent".to_string(),
+            NotLoadedReason::Placement { read_at } => format!("not {read_at}"),
         }
     }
 }

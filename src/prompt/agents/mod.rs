@@ -10,6 +10,7 @@
 
 pub mod claude;
 pub mod codex;
+pub mod copilot;
 pub mod files;
 pub mod gemini;
 pub mod mecatl;
@@ -21,11 +22,12 @@ use crate::prompt::profile::seam::{Profile, ProfileSpec};
 use crate::prompt::tokens::Tokenizer;
 
 /// Every profile, in the order `compare` shows them.
-pub static PROFILES: [&dyn Profile; 4] = [
+pub static PROFILES: [&dyn Profile; 5] = [
     &mecatl::Mecatl,
     &claude::Claude,
     &codex::Codex,
     &gemini::Gemini,
+    &copilot::Copilot,
 ];
 
 impl Agent {

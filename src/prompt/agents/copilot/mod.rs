@@ -1,0 +1,46 @@
+//! The GitHub Copilot CLI profile (SPEC §17), first slice: the instruction
+//! files Copilot CLI 1.0.102 loads at turn 0 (§17.2), their `@` imports
+//! inlined (§17.4), its path-specific instructions (§17.5) and the one
+//! region it sends them in (§17.3). The recorded oracle cases in
+//! `tests/oracle/cases/copilot/` are this module's contract.
+//!
+//! How the pieces fit: [`instructions::Dirs`] finds the root (the nearest
+//! directory holding `.git`) on the walk to the cwd;
+//! [`instructions::load`] finds and reads the repository-level and user
+//! files in Copilot's order, inlining imports with [`imports::Inliner`];
+//! [`paths::load`] reads the path-specific sets; the run ([`run`]) lays
+//! them out with [`region`].
+//!
+//! Not built yet: what `--touch` adds (§17.6), skills and commands (§17.7:
+//! the catalog is empty and says so, [`catalog`]), the `imports` field of
+//! a part and the `rows` of the table's part (§17.8), and Copilot's lint
+//! codes.
+//!
+//! Choices the spec leaves open: listed in each module's documentation.
+
+pub mod catalog;
+pub mod imports;
+pub mod instructions;
+pub mod paths;
+pub mod region;
+mod run;
+mod spec;
+
+pub use spec::{
+    COPILOT_HOME, COPILOT_INSTRUCTIONS_MD, CUSTOM_INSTRUCTIONS_DIRS_VAR, INSTRUCTIONS_DIR, SPEC,
+};
+
+use crate::prompt::profile::seam::{Profile, ProfileRun, ProfileSpec, Setup};
+
+/// GitHub Copilot CLI's registration.
+pub struct Copilot;
+
+impl Profile for Copilot {
+    fn spec(&self) -> &'static ProfileSpec {
+        &SPEC
+    }
+
+    fn open<'a>(&self, setup: &'a Setup<'a>) -> Box<dyn ProfileRun + 'a> {
+        Box::new(run::CopilotRun::new(setup))
+    }
+}
