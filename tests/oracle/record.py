@@ -44,7 +44,7 @@ def find_oracle():
 
 
 ORACLE = find_oracle()
-HOME_RE = re.compile(r"/tmp/(?:claude|codex|gemini)-oracle\.[A-Za-z0-9]+/home")
+HOME_RE = re.compile(r"/tmp/(?:claude|codex|gemini|copilot)-oracle\.[A-Za-z0-9]+/home")
 
 
 def fail(msg):
@@ -154,6 +154,8 @@ def capture(case_dir, case, ws, cwd, home=None):
         cmd = [os.path.join(ORACLE, "codex-capture.sh"), ws, sub, prompt]
     elif case["agent"] == "gemini":
         cmd = [os.path.join(ORACLE, "gemini-capture.sh"), ws, sub, prompt]
+    elif case["agent"] == "copilot":
+        cmd = [os.path.join(ORACLE, "copilot-capture.sh"), ws, sub, prompt]
     else:
         fail("unknown agent " + case["agent"])
     out = subprocess.run(cmd, env=env, capture_output=True, text=True)
@@ -390,11 +392,30 @@ def extract_gemini(body, case):
     return out
 
 
+# --- GitHub Copilot CLI ------------------------------------------------------------------
+
+COPILOT_REGION_OPEN = "</tools>\n"
+COPILOT_REGION_CLOSE = "<system_notifications>"
+
+
+def extract_copilot(body, case):
+    """The instruction region of the system message: everything between `</tools>\n` and
+    `<system_notifications>` (the custom instructions, raw path-specific files and the applyTo
+    table as sent, never Copilot's own prompt around them)."""
+    system = body["messages"][0]["content"]
+    if isinstance(system, list):
+        system = "".join(p.get("text", "") for p in system)
+    i = system.index(COPILOT_REGION_OPEN) + len(COPILOT_REGION_OPEN)
+    j = system.index(COPILOT_REGION_CLOSE, i)
+    return {"region": system[i:j]}
+
+
 EXTRACT = {
     "claude-instructions": extract_claude_instructions,
     "claude-commands": extract_claude_commands,
     "codex": extract_codex,
     "gemini": extract_gemini,
+    "copilot": extract_copilot,
 }
 
 

@@ -22,6 +22,7 @@ use crate::support::copy_tree;
 mod claude_commands;
 mod claude_instructions;
 mod codex;
+mod copilot;
 mod gemini;
 
 /// The folder holding every case group.
