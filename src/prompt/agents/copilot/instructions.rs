@@ -239,10 +239,8 @@ impl Loaded {
             Ok(entries) => entries,
             Err(_) => return None,
         };
-        let is_file = |entry: &crate::workspace::DirEntry| match entry.kind {
-            EntryKind::File => true,
-            EntryKind::Symlink => true,
-            _ => false,
+        let is_file = |entry: &crate::workspace::DirEntry| {
+            matches!(entry.kind, EntryKind::File | EntryKind::Symlink)
         };
         let matching: Vec<&str> = entries
             .iter()
