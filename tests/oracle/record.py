@@ -155,6 +155,9 @@ def capture(case_dir, case, ws, cwd, home=None):
     elif case["agent"] == "gemini":
         cmd = [os.path.join(ORACLE, "gemini-capture.sh"), ws, sub, prompt]
     elif case["agent"] == "copilot":
+        if case.get("touch"):
+            view = {"tool": "view", "args": {"path": os.path.join(ws, case["touch"])}}
+            env["ORACLE_SCRIPT"] = json.dumps([view])
         cmd = [os.path.join(ORACLE, "copilot-capture.sh"), ws, sub, prompt]
     else:
         fail("unknown agent " + case["agent"])
@@ -401,13 +404,19 @@ COPILOT_REGION_CLOSE = "<system_notifications>"
 def extract_copilot(body, case):
     """The instruction region of the system message: everything between `</tools>\n` and
     `<system_notifications>` (the custom instructions, raw path-specific files and the applyTo
-    table as sent, never Copilot's own prompt around them)."""
+    table as sent, never Copilot's own prompt around them); with `touch`, the user message of
+    reminders that viewing that file added."""
     system = body["messages"][0]["content"]
     if isinstance(system, list):
         system = "".join(p.get("text", "") for p in system)
     i = system.index(COPILOT_REGION_OPEN) + len(COPILOT_REGION_OPEN)
     j = system.index(COPILOT_REGION_CLOSE, i)
-    return {"region": system[i:j]}
+    out = {"region": system[i:j]}
+    if case.get("touch"):
+        # The view's reminders: the user message after the tool's result.
+        last = body["messages"][-1]
+        out["touch"] = last["content"] if last["role"] == "user" else None
+    return out
 
 
 EXTRACT = {

@@ -2,20 +2,40 @@
 //! (`tests/oracle/cases/copilot/`, SPEC §17.2–§17.5): for every case, the
 //! instruction region Copilot CLI 1.0.102 sent after `</tools>\n` in its
 //! system message must equal the preview's system message byte for byte
-//! (`"\n\n"` when nothing loads), from the binary with the fixture's HOME
-//! (`assemble --agent copilot --at … --format json`).
+//! (`"\n\n"` when nothing loads), and for a case with `touch` the user
+//! message of reminders viewing that file added must equal `"\n"` and the
+//! touch section's parts joined by `"\n"`, from the binary with the
+//! fixture's HOME (`assemble --agent copilot --at … [--touch …] --format
+//! json`).
 
 use mecatl_prompt::prompt::agents::copilot::region::{WRAP_CLOSE, WRAP_OPEN};
 use serde_json::Value;
 
 use super::{Fixture, cases, profile_run};
 
-/// The preview's region for `fixture`, checking that each instruction
-/// part is the inside of one of its wrappers and each other part is sent
-/// as is.
-fn region(fixture: &Fixture) -> String {
-    let (doc, _stderr) = profile_run(fixture, "copilot", &["assemble"]);
+/// The preview's document for `fixture`.
+fn assemble(fixture: &Fixture) -> Value {
+    let touch = fixture.case["touch"].as_str();
+    let mut args = vec!["assemble"];
+    args.extend(touch.iter().flat_map(|path| ["--touch", *path]));
+    let (doc, _stderr) = profile_run(fixture, "copilot", &args);
     assert_eq!(doc["at"], fixture.at().as_str());
+    doc
+}
+
+/// The user message the preview's touch section stands for.
+fn touch(doc: &Value) -> String {
+    let parts = doc["touch"][0]["parts"].as_array().expect("touch parts");
+    let blocks: Vec<&str> = parts
+        .iter()
+        .map(|part| part["content"].as_str().expect("content"))
+        .collect();
+    format!("\n{}", blocks.join("\n"))
+}
+
+/// The preview's region in `doc`, checking that each instruction part is
+/// the inside of one of its wrappers and each other part is sent as is.
+fn region(fixture: &Fixture, doc: &Value) -> String {
     let messages = doc["messages"].as_array().expect("messages");
     let Some(message) = messages.iter().find(|m| m["provenance"] == "instructions") else {
         return "\n\n".to_string();
@@ -40,7 +60,7 @@ fn region(fixture: &Fixture) -> String {
 
 #[test]
 fn every_recorded_copilot_case_matches() {
-    let mut checked = 0;
+    let (mut checked, mut touched) = (0, 0);
     for case_dir in cases("copilot") {
         let fixture = Fixture::load(&case_dir);
         assert_eq!(fixture.case["agent_version"], "1.0.102");
@@ -48,13 +68,24 @@ fn every_recorded_copilot_case_matches() {
             Value::String(region) => region.clone(),
             other => panic!("{}: region {other}", fixture.name()),
         };
+        let doc = assemble(&fixture);
         assert_eq!(
-            region(&fixture),
+            region(&fixture, &doc),
             want,
             "{}: the region differs from GitHub Copilot CLI's",
             fixture.name()
         );
+        if let Some(want) = fixture.expected["touch"].as_str() {
+            assert_eq!(
+                touch(&doc),
+                want,
+                "{}: the view's reminders differ from GitHub Copilot CLI's",
+                fixture.name()
+            );
+            touched += 1;
+        }
         checked += 1;
     }
-    assert!(checked >= 14, "only {checked} Copilot cases");
+    assert!(checked >= 16, "only {checked} Copilot cases");
+    assert!(touched >= 2, "only {touched} Copilot views");
 }

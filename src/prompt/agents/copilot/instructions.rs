@@ -113,6 +113,8 @@ impl<'a> Dirs<'a> {
 pub struct Sent {
     /// Its part (content: inside the wrapper, imports inlined).
     pub part: Part,
+    /// Where it lies, absolute (links not resolved).
+    pub absolute: PathBuf,
     /// What its imports did.
     pub imports: Vec<ImportRecord>,
 }
@@ -159,13 +161,10 @@ pub fn load(readers: Readers<'_>, dirs: &Dirs<'_>, files: &Files<'_>, trusted: b
             found.extend(loaded.named(dir, name));
         }
     }
-    for dir in dirs.between() {
-        for name in std::iter::once(COPILOT_INSTRUCTIONS_MD).chain(SHARED_NAMES) {
-            found.extend(loaded.named(dir, name));
-        }
-    }
+    let between: Vec<&WalkDir<'_>> = dirs.between().collect();
+    found.extend(loaded.all_names(&between));
     let mut looked: Vec<&WalkDir<'_>> = dirs.root_and_cwd();
-    looked.extend(dirs.between());
+    looked.extend(between);
     for dir in looked {
         for name in NOT_READ {
             if dir.reader.stat(&dir.rel(name)).is_ok() {
@@ -179,57 +178,86 @@ pub fn load(readers: Readers<'_>, dirs: &Dirs<'_>, files: &Files<'_>, trusted: b
             }
         }
     }
-    let mut inliner = Inliner::new(files);
-    let mut sent_bytes: Vec<(Vec<u8>, String)> = Vec::new();
-    for file in found {
-        let shown = file.reader.display(&file.rel);
-        if !trusted && file.scope != Scope::User {
-            loaded.not_loaded.push(NotLoaded {
-                path: shown,
-                scope: file.scope,
-                reason: NotLoadedReason::Withheld,
-            });
-            continue;
-        }
-        let Some(bytes) = loaded.read(&file, &shown) else {
-            continue;
-        };
-        if let Some((_, of)) = sent_bytes.iter().find(|(sent, _)| *sent == bytes) {
-            loaded.not_loaded.push(NotLoaded {
-                path: shown,
-                scope: file.scope,
-                reason: NotLoadedReason::DuplicateOf { of: of.clone() },
-            });
-            continue;
-        }
-        let text = String::from_utf8_lossy(&bytes).into_owned();
-        sent_bytes.push((bytes, shown.clone()));
-        let (content, imports) = if file.imports {
-            let real = file
-                .reader
-                .real_path(&file.rel)
-                .unwrap_or_else(|_| crate::prompt::walk::absolute(file.reader, &file.rel));
-            let inlined = inliner.inline(&text, &real);
-            (inlined.text, inlined.imports)
-        } else {
-            (text, Vec::new())
-        };
-        loaded.sent.push(Sent {
-            part: Part {
-                path: shown,
-                scope: file.scope,
-                kind: PartKind::Instructions,
-                imported_by: None,
-                content,
-                cut: None,
-            },
-            imports,
-        });
-    }
+    loaded.send(found, files, trusted, true);
+    loaded
+}
+
+/// Reads the four names of each of `dirs` in order, as Copilot does for a
+/// viewed file's directories (SPEC §17.6): no file dropped for its bytes.
+pub fn load_dirs(dirs: &[&WalkDir<'_>], files: &Files<'_>) -> Loaded {
+    let mut loaded = Loaded::default();
+    let found = loaded.all_names(dirs);
+    loaded.send(found, files, true, false);
     loaded
 }
 
 impl Loaded {
+    /// The files of the four names in each of `dirs`, in order.
+    fn all_names<'a>(&mut self, dirs: &[&WalkDir<'a>]) -> Vec<Found<'a>> {
+        let mut found = Vec::new();
+        for dir in dirs {
+            for name in std::iter::once(COPILOT_INSTRUCTIONS_MD).chain(SHARED_NAMES) {
+                found.extend(self.named(dir, name));
+            }
+        }
+        found
+    }
+
+    /// Reads `found` in order (withheld when not `trusted`, except the
+    /// user's), each file's imports inlined; with `dedupe`, a file whose
+    /// bytes were sent already is dropped.
+    fn send(&mut self, found: Vec<Found<'_>>, files: &Files<'_>, trusted: bool, dedupe: bool) {
+        let mut inliner = Inliner::new(files);
+        let mut sent_bytes: Vec<(Vec<u8>, String)> = Vec::new();
+        for file in found {
+            let shown = file.reader.display(&file.rel);
+            if !trusted && file.scope != Scope::User {
+                self.not_loaded.push(NotLoaded {
+                    path: shown,
+                    scope: file.scope,
+                    reason: NotLoadedReason::Withheld,
+                });
+                continue;
+            }
+            let Some(bytes) = self.read(&file, &shown) else {
+                continue;
+            };
+            let duplicate = sent_bytes.iter().find(|(sent, _)| dedupe && *sent == bytes);
+            if let Some((_, of)) = duplicate {
+                self.not_loaded.push(NotLoaded {
+                    path: shown,
+                    scope: file.scope,
+                    reason: NotLoadedReason::DuplicateOf { of: of.clone() },
+                });
+                continue;
+            }
+            let text = String::from_utf8_lossy(&bytes).into_owned();
+            sent_bytes.push((bytes, shown.clone()));
+            let real = file
+                .reader
+                .real_path(&file.rel)
+                .unwrap_or_else(|_| crate::prompt::walk::absolute(file.reader, &file.rel));
+            let (content, imports) = if file.imports {
+                let inlined = inliner.inline(&text, &real);
+                (inlined.text, inlined.imports)
+            } else {
+                (text, Vec::new())
+            };
+            self.sent.push(Sent {
+                part: Part {
+                    path: shown,
+                    scope: file.scope,
+                    kind: PartKind::Instructions,
+                    imported_by: None,
+                    content,
+                    cut: None,
+                },
+                absolute: crate::prompt::walk::absolute(file.reader, &file.rel),
+                imports,
+            });
+        }
+    }
+
     /// The file `name` of `dir`, matched case-insensitively (the exact
     /// name first); variants not read are listed.
     fn named<'a>(&mut self, dir: &WalkDir<'a>, name: &str) -> Option<Found<'a>> {

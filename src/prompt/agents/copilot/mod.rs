@@ -1,7 +1,7 @@
 //! The GitHub Copilot CLI profile (SPEC §17), first slice: the instruction
 //! files Copilot CLI 1.0.102 loads at turn 0 (§17.2), their `@` imports
-//! inlined (§17.4), its path-specific instructions (§17.5) and the one
-//! region it sends them in (§17.3). The recorded oracle cases in
+//! inlined (§17.4), its path-specific instructions (§17.5), the one
+//! region it sends them in (§17.3) and what viewing a file adds (§17.6). The recorded oracle cases in
 //! `tests/oracle/cases/copilot/` are this module's contract.
 //!
 //! How the pieces fit: [`instructions::Dirs`] finds the root (the nearest
@@ -11,7 +11,9 @@
 //! [`paths::load`] reads the path-specific sets; the run ([`run`]) lays
 //! them out with [`region`].
 //!
-//! Not built yet: what `--touch` adds (§17.6), skills and commands (§17.7:
+//! What a view adds (`--touch`, §17.6) is [`touch::Session`].
+//!
+//! Not built yet: skills and commands (§17.7:
 //! the catalog is empty and says so, [`catalog`]), the `imports` field of
 //! a part and the `rows` of the table's part (§17.8), and Copilot's lint
 //! codes.
@@ -25,6 +27,7 @@ pub mod paths;
 pub mod region;
 mod run;
 mod spec;
+pub mod touch;
 
 pub use spec::{
     COPILOT_HOME, COPILOT_INSTRUCTIONS_MD, CUSTOM_INSTRUCTIONS_DIRS_VAR, INSTRUCTIONS_DIR, SPEC,

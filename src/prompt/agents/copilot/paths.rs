@@ -54,6 +54,19 @@ pub struct PathFile {
     pub description: String,
 }
 
+impl PathFile {
+    /// Its patterns: the comma-separated alternatives of its `applyTo`
+    /// (a list was joined by `, `), none when unconditional.
+    pub fn patterns(&self) -> Vec<&str> {
+        self.pattern
+            .iter()
+            .flat_map(|pattern| pattern.split(','))
+            .map(str::trim)
+            .filter(|pattern| !pattern.is_empty())
+            .collect()
+    }
+}
+
 /// What reading the sets gave.
 #[derive(Debug, Default)]
 pub struct PathSets {

@@ -10,7 +10,8 @@
 //!   row; its content is the table text.
 //! - A conditional file is a rule that loads lazily (`rules list`:
 //!   `lazy`), an unconditional one a rule that loads at start.
-//! - `--touch` is not modelled yet: an empty section and an info line.
+//! - A conditional file is also listed in `not_loaded` (`conditional`):
+//!   its row is sent, its text only when a matching file is viewed.
 //! - An import's path is shown workspace-relative inside the workspace,
 //!   absolute outside it.
 
@@ -20,11 +21,11 @@ use crate::diagnostic::Diagnostic;
 use crate::prompt::agents::copilot::catalog::CopilotCatalog;
 use crate::prompt::agents::copilot::imports::{ImportRecord, ImportStatus};
 use crate::prompt::agents::copilot::instructions::{self, Dirs, Files, NOT_READ, Readers};
-use crate::prompt::agents::copilot::paths;
 use crate::prompt::agents::copilot::region::{self, Item, TABLE_PART};
 use crate::prompt::agents::copilot::spec::{
     COPILOT_HOME, COPILOT_INSTRUCTIONS_MD, CUSTOM_INSTRUCTIONS_DIRS_VAR,
 };
+use crate::prompt::agents::copilot::{paths, touch};
 use crate::prompt::profile::catalog::Catalog;
 use crate::prompt::profile::seam::{ProfileError, ProfileRun, Setup};
 use crate::prompt::profile::{
@@ -117,6 +118,13 @@ impl ProfileRun for CopilotRun<'_> {
             })
             .collect();
         turn0.not_loaded.extend(loaded.not_loaded);
+        turn0
+            .not_loaded
+            .extend(conditional.iter().map(|file| NotLoaded {
+                path: file.part.path.clone(),
+                scope: file.part.scope,
+                reason: NotLoadedReason::Conditional,
+            }));
         turn0.not_loaded.extend(sets.not_loaded);
         turn0.diagnostics.extend(loaded.diagnostics);
         turn0.diagnostics.extend(sets.diagnostics);
@@ -126,15 +134,36 @@ impl ProfileRun for CopilotRun<'_> {
             message.role = Role::System;
             turn0.messages.push(message);
         }
+        let mut session = touch::Session::new(
+            readers.project,
+            dirs.root().absolute(""),
+            started_dirs(&dirs),
+            turn0
+                .messages
+                .iter()
+                .flat_map(|message| message.parts.iter().map(|part| part.path.clone()))
+                .collect(),
+        );
         for path in setup.touch {
-            turn0.diagnostics.push(Diagnostic::info(
-                path.clone(),
-                "--touch: what GitHub Copilot CLI adds when a file is viewed is not modelled by \
-                 this version of mecatl-prompt",
-            ));
+            let parts = if setup.trusted {
+                session.view(path, &conditional, &files, &mut turn0.diagnostics)
+            } else {
+                turn0.diagnostics.push(Diagnostic::info(
+                    path.clone(),
+                    "--touch: the workspace is not trusted, so its instruction files are withheld",
+                ));
+                Vec::new()
+            };
+            if setup.trusted && parts.is_empty() {
+                turn0.diagnostics.push(Diagnostic::info(
+                    path.clone(),
+                    "--touch: GitHub Copilot CLI finds no instruction file it has not sent yet \
+                     for this path",
+                ));
+            }
             turn0.touch.push(Touched {
                 path: path.clone(),
-                parts: Vec::new(),
+                parts,
             });
         }
         turn0.searched = self.searched(&dirs);
@@ -192,6 +221,17 @@ impl CopilotRun<'_> {
             dirs: searched,
         }
     }
+}
+
+/// The workspace directories whose instruction files Copilot read at
+/// start (a view stops its walk up at the first of them).
+fn started_dirs(dirs: &Dirs<'_>) -> std::collections::HashSet<String> {
+    let mut read = dirs.root_and_cwd();
+    read.extend(dirs.between());
+    read.into_iter()
+        .filter(|dir| dir.scope == Scope::Project)
+        .map(|dir| dir.dir.clone())
+        .collect()
 }
 
 /// What the imports of the file `importer` did, as diagnostics and
