@@ -47,3 +47,6 @@ impl Profile for Copilot {
         Box::new(run::CopilotRun::new(setup))
     }
 }
+
+#[cfg(test)]
+mod tests;

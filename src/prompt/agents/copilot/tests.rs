@@ -1,0 +1,247 @@
+//! The Copilot profile over in-memory workspaces: trust, what the preview
+//! deliberately does not read, what is listed and why, and the limits. The
+//! recorded oracle cases (`tests/cli/oracle/copilot.rs`) pin the wire
+//! text; these pin the rest.
+
+use std::ffi::OsStr;
+use std::path::Path;
+use std::sync::Arc;
+
+use super::*;
+use crate::diagnostic::Severity;
+use crate::prompt::agents::copilot::catalog::CopilotCatalog;
+use crate::prompt::profile::catalog::Catalog;
+use crate::prompt::profile::seam::HomeDir;
+use crate::prompt::profile::{NotLoadedReason, PartKind, ProfileTurn0};
+use crate::prompt::turn0::Turn0Report;
+use crate::prompt::walk::Scope;
+use crate::workspace::{LinkPolicy, MemNode, MemWorkspace, Workspace};
+
+/// A workspace at `/top/w`, the directories above it (`/`), and
+/// `~/.copilot` at `/h/.copilot`.
+struct World {
+    project: MemWorkspace,
+    parent: MemWorkspace,
+    home: MemWorkspace,
+    var: Option<&'static str>,
+}
+
+impl World {
+    fn new() -> Self {
+        Self {
+            project: MemWorkspace::new().with_root("/top/w"),
+            parent: MemWorkspace::new()
+                .with_root("/")
+                .with_policy(LinkPolicy::Follow),
+            home: MemWorkspace::new()
+                .with_root("/h/.copilot")
+                .with_policy(LinkPolicy::Follow),
+            var: None,
+        }
+    }
+
+    fn ws(mut self, rel: &str, text: &str) -> Self {
+        self.project.insert(rel, MemNode::File(text.into()));
+        self
+    }
+
+    fn above(mut self, rel: &str, text: &str) -> Self {
+        self.parent.insert(rel, MemNode::File(text.into()));
+        self
+    }
+
+    fn user(mut self, rel: &str, text: &str) -> Self {
+        self.home.insert(rel, MemNode::File(text.into()));
+        self
+    }
+
+    fn run(&self, at: &str, trusted: bool) -> ProfileTurn0 {
+        let project: Arc<dyn Workspace> = Arc::new(self.project.clone());
+        let parent: Arc<dyn Workspace> = Arc::new(self.parent.clone());
+        let home: Arc<dyn Workspace> = Arc::new(self.home.clone());
+        let homes = |_: &HomeDir| Some(home.clone());
+        let value = self.var.map(OsStr::new);
+        let var = |name: &str| -> Option<&OsStr> {
+            (name == CUSTOM_INSTRUCTIONS_DIRS_VAR).then_some(value).flatten()
+        };
+        let engine = || Ok(Turn0Report::default());
+        let engine_catalog = || -> Box<dyn Catalog> { Box::new(CopilotCatalog::default()) };
+        let setup = Setup {
+            project,
+            parent,
+            homes: &homes,
+            home: Some(Path::new("/h")),
+            at,
+            trusted,
+            touch: &[],
+            var: &var,
+            context_window: None,
+            engine: &engine,
+            engine_catalog: &engine_catalog,
+        };
+        Copilot.open(&setup).turn0().expect("turn 0")
+    }
+}
+
+fn sent(turn0: &ProfileTurn0) -> Vec<(String, PartKind)> {
+    turn0
+        .messages
+        .iter()
+        .flat_map(|m| m.parts.iter().map(|p| (p.path.clone(), p.kind)))
+        .collect()
+}
+
+fn reason(turn0: &ProfileTurn0, path: &str) -> Option<NotLoadedReason> {
+    let found = turn0.not_loaded.iter().find(|n| n.path == path);
+    found.map(|n| n.reason.clone())
+}
+
+#[test]
+#[cfg_attr(windows, ignore = "fixture paths are the Unix paths /top/w and /h")]
+fn untrusted_withholds_the_project_and_the_root_above_and_loads_the_user_file() {
+    let world = World::new()
+        .above("top/.git/HEAD", "")
+        .above("top/AGENTS.md", "parent")
+        .ws("CLAUDE.md", "project")
+        .ws(".github/instructions/a.instructions.md", "raw")
+        .user("copilot-instructions.md", "user");
+    let turn0 = world.run("", false);
+    assert_eq!(
+        sent(&turn0),
+        [(
+            "/h/.copilot/copilot-instructions.md".to_string(),
+            PartKind::Instructions
+        )]
+    );
+    for path in [
+        "/top/AGENTS.md",
+        "CLAUDE.md",
+        ".github/instructions/a.instructions.md",
+    ] {
+        assert_eq!(
+            reason(&turn0, path),
+            Some(NotLoadedReason::Withheld),
+            "{path}"
+        );
+    }
+}
+
+#[test]
+#[cfg_attr(windows, ignore = "fixture paths are the Unix paths /top/w and /h")]
+fn a_parent_files_import_out_of_the_workspace_is_never_read() {
+    let world = World::new()
+        .above("top/.git/HEAD", "")
+        .above("top/AGENTS.md", "Out @notes.md and in @w/in.md\n")
+        .above("top/notes.md", "SECRET")
+        .ws("in.md", "inside");
+    let turn0 = world.run("", true);
+    let text = &turn0.messages[0].text;
+    assert!(!text.contains("SECRET"), "{text}");
+    assert!(text.contains("Out @notes.md and in @w/in.md\n\n<imported_custom_instruction source=\"/top/w/in.md\">\ninside\n"));
+    assert_eq!(
+        reason(&turn0, "/top/notes.md"),
+        Some(NotLoadedReason::External)
+    );
+    let warned = turn0.diagnostics.iter().any(|d| {
+        d.severity == Severity::Warning && d.path.as_deref() == Some("/top/notes.md")
+    });
+    assert!(warned, "{:?}", turn0.diagnostics);
+}
+
+#[test]
+fn variants_duplicates_and_names_copilot_never_reads_are_listed() {
+    let world = World::new()
+        .ws(".git/HEAD", "")
+        .ws("AGENTS.md", "same\n")
+        .ws("agents.md", "variant\n")
+        .ws("CLAUDE.md", "same\n")
+        .ws("CLAUDE.local.md", "local")
+        .ws("AGENTS.override.md", "override");
+    let turn0 = world.run("", true);
+    assert_eq!(
+        sent(&turn0),
+        [("AGENTS.md".to_string(), PartKind::Instructions)]
+    );
+    assert_eq!(
+        reason(&turn0, "agents.md"),
+        Some(NotLoadedReason::CaseVariant {
+            of: "AGENTS.md".into()
+        })
+    );
+    assert_eq!(
+        reason(&turn0, "CLAUDE.md"),
+        Some(NotLoadedReason::DuplicateOf {
+            of: "AGENTS.md".into()
+        })
+    );
+    let never = NotLoadedReason::NotReadBy {
+        agent: "GitHub Copilot CLI",
+    };
+    assert_eq!(reason(&turn0, "CLAUDE.local.md"), Some(never.clone()));
+    assert_eq!(reason(&turn0, "AGENTS.override.md"), Some(never));
+}
+
+#[test]
+fn excluded_and_conditional_files_are_listed_and_the_variable_warns() {
+    let mut world = World::new()
+        .ws(".git/HEAD", "")
+        .ws(
+            ".github/instructions/x.instructions.md",
+            "---\nexcludeAgent: coding-agent\n---\nx\n",
+        )
+        .ws(
+            ".github/instructions/y.instructions.md",
+            "---\napplyTo: \"src/**\"\n---\ny\n",
+        )
+        .ws(".github/instructions/notes.md", "never");
+    world.var = Some("/elsewhere");
+    let turn0 = world.run("", true);
+    assert_eq!(
+        sent(&turn0),
+        [("applyTo table".to_string(), PartKind::ApplytoTable)]
+    );
+    assert_eq!(
+        reason(&turn0, ".github/instructions/x.instructions.md"),
+        Some(NotLoadedReason::ExcludedAgent)
+    );
+    assert_eq!(
+        reason(&turn0, ".github/instructions/y.instructions.md"),
+        Some(NotLoadedReason::Conditional)
+    );
+    assert!(
+        turn0
+            .diagnostics
+            .iter()
+            .any(|d| d.path.as_deref() == Some(CUSTOM_INSTRUCTIONS_DIRS_VAR))
+    );
+}
+
+#[test]
+fn a_ninth_level_import_is_listed_too_deep_and_nothing_loaded_sends_nothing() {
+    let mut world = World::new().ws(".git/HEAD", "");
+    world = world.ws("AGENTS.md", "@d1.md\n");
+    for i in 1..=9 {
+        world = world.ws(&format!("d{i}.md"), &format!("d{i} @d{}.md\n", i + 1));
+    }
+    world = world.ws("d10.md", "ten");
+    let turn0 = world.run("", true);
+    assert_eq!(reason(&turn0, "d9.md"), Some(NotLoadedReason::TooDeep));
+    assert!(!turn0.messages[0].text.contains("ten"));
+    let empty = World::new().ws(".git/HEAD", "").run("", true);
+    assert!(empty.messages.is_empty());
+}
+
+#[test]
+fn user_files_are_read_with_scope_user() {
+    let world = World::new()
+        .ws(".git/HEAD", "")
+        .user("instructions/u.instructions.md", "---\napplyTo: \"**/*.go\"\n---\ngo\n");
+    let turn0 = world.run("", true);
+    let table = &turn0.messages[0].parts[0];
+    assert_eq!(table.scope, Scope::User);
+    assert!(
+        table
+            .content
+            .ends_with("| **/*.go | '/h/.copilot/instructions/u.instructions.md' |  |")
+    );
+}
