@@ -14,9 +14,8 @@
 //! What a view adds (`--touch`, §17.6) is [`touch::Session`].
 //!
 //! Not built yet: skills and commands (§17.7:
-//! the catalog is empty and says so, [`catalog`]), the `imports` field of
-//! a part and the `rows` of the table's part (§17.8), and Copilot's lint
-//! codes.
+//! the catalog is empty and says so, [`catalog`]), Copilot's states in
+//! `compare` (§17.8) and its lint codes.
 //!
 //! Choices the spec leaves open: listed in each module's documentation.
 

@@ -7,7 +7,10 @@
 //! - Without items there is no message (Copilot's region is then `"\n\n"`,
 //!   [`region::region`] of nothing).
 //! - The table's part is named `applyTo table` with the scope of its first
-//!   row; its content is the table text.
+//!   row; its content is the table text, its `rows` the conditional files.
+//! - A file part's `imports` lists the imports that are part of its text
+//!   (inlined or marked already loaded); those left as text are reported
+//!   in `not_loaded` instead.
 //! - A conditional file is a rule that loads lazily (`rules list`:
 //!   `lazy`), an unconditional one a rule that loads at start.
 //! - A conditional file is also listed in `not_loaded` (`conditional`):
@@ -15,6 +18,7 @@
 //! - An import's path is shown workspace-relative inside the workspace,
 //!   absolute outside it.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use crate::diagnostic::Diagnostic;
@@ -27,6 +31,7 @@ use crate::prompt::agents::copilot::spec::{
 };
 use crate::prompt::agents::copilot::{paths, touch};
 use crate::prompt::profile::catalog::Catalog;
+use crate::prompt::profile::extras::{ImportState, PartExtras, PartImport, TableRow};
 use crate::prompt::profile::seam::{ProfileError, ProfileRun, Setup};
 use crate::prompt::profile::{
     NotLoaded, NotLoadedReason, Part, PartKind, ProfileMessage, ProfileRule, ProfileTurn0,
@@ -77,8 +82,17 @@ impl ProfileRun for CopilotRun<'_> {
         }
         let mut items = Vec::new();
         let mut parts = Vec::new();
+        let mut extras = BTreeMap::new();
         for sent in &loaded.sent {
             items.push(Item::wrapped(&sent.part.content));
+            let imports = part_imports(readers.project, &sent.imports);
+            if !imports.is_empty() {
+                let imports = PartExtras {
+                    imports,
+                    rows: Vec::new(),
+                };
+                extras.insert(parts.len(), imports);
+            }
             parts.push(sent.part.clone());
             report_imports(readers.project, &sent.part.path, &sent.imports, &mut turn0);
         }
@@ -93,6 +107,20 @@ impl ProfileRun for CopilotRun<'_> {
                 kind: region::ItemKind::Table,
                 text: table.clone(),
             });
+            let rows = conditional
+                .iter()
+                .map(|file| TableRow {
+                    pattern: file.pattern.clone().unwrap_or_default(),
+                    file: file.table_path.clone(),
+                    path: file.part.path.clone(),
+                    description: file.description.clone(),
+                })
+                .collect();
+            let rows = PartExtras {
+                imports: Vec::new(),
+                rows,
+            };
+            extras.insert(parts.len(), rows);
             parts.push(Part {
                 path: TABLE_PART.to_string(),
                 scope: conditional[0].part.scope,
@@ -132,6 +160,7 @@ impl ProfileRun for CopilotRun<'_> {
             let text = region::region(&items);
             let mut message = ProfileMessage::with_text(Provenance::Instructions, parts, text);
             message.role = Role::System;
+            message.extras = extras;
             turn0.messages.push(message);
         }
         let mut session = touch::Session::new(
@@ -231,6 +260,30 @@ fn started_dirs(dirs: &Dirs<'_>) -> std::collections::HashSet<String> {
     read.into_iter()
         .filter(|dir| dir.scope == Scope::Project)
         .map(|dir| dir.dir.clone())
+        .collect()
+}
+
+/// The imports that are part of a file's text (inlined or marked), for
+/// its part's `imports`.
+fn part_imports(project: &dyn Workspace, imports: &[ImportRecord]) -> Vec<PartImport> {
+    imports
+        .iter()
+        .filter_map(|record| {
+            let status = match record.status {
+                ImportStatus::Inlined => ImportState::Inlined,
+                ImportStatus::AlreadyLoaded => ImportState::AlreadyLoaded,
+                _ => return None,
+            };
+            let path = match record.path.strip_prefix(project.root()) {
+                Ok(rel) => rel.display().to_string(),
+                Err(_) => record.path.display().to_string(),
+            };
+            Some(PartImport {
+                path,
+                depth: record.depth,
+                status,
+            })
+        })
         .collect()
 }
 

@@ -62,7 +62,9 @@ impl World {
         let homes = |_: &HomeDir| Some(home.clone());
         let value = self.var.map(OsStr::new);
         let var = |name: &str| -> Option<&OsStr> {
-            (name == CUSTOM_INSTRUCTIONS_DIRS_VAR).then_some(value).flatten()
+            (name == CUSTOM_INSTRUCTIONS_DIRS_VAR)
+                .then_some(value)
+                .flatten()
         };
         let engine = || Ok(Turn0Report::default());
         let engine_catalog = || -> Box<dyn Catalog> { Box::new(CopilotCatalog::default()) };
@@ -142,9 +144,10 @@ fn a_parent_files_import_out_of_the_workspace_is_never_read() {
         reason(&turn0, "/top/notes.md"),
         Some(NotLoadedReason::External)
     );
-    let warned = turn0.diagnostics.iter().any(|d| {
-        d.severity == Severity::Warning && d.path.as_deref() == Some("/top/notes.md")
-    });
+    let warned = turn0
+        .diagnostics
+        .iter()
+        .any(|d| d.severity == Severity::Warning && d.path.as_deref() == Some("/top/notes.md"));
     assert!(warned, "{:?}", turn0.diagnostics);
 }
 
@@ -227,15 +230,23 @@ fn a_ninth_level_import_is_listed_too_deep_and_nothing_loaded_sends_nothing() {
     let turn0 = world.run("", true);
     assert_eq!(reason(&turn0, "d9.md"), Some(NotLoadedReason::TooDeep));
     assert!(!turn0.messages[0].text.contains("ten"));
+    let json = serde_json::to_value(&turn0.messages[0]).expect("JSON");
+    let imports = json["parts"][0]["imports"].as_array().expect("imports");
+    assert_eq!(imports.len(), 8);
+    assert_eq!(
+        imports[7],
+        serde_json::json!({"path": "d8.md", "depth": 8, "status": "inlined"})
+    );
     let empty = World::new().ws(".git/HEAD", "").run("", true);
     assert!(empty.messages.is_empty());
 }
 
 #[test]
 fn user_files_are_read_with_scope_user() {
-    let world = World::new()
-        .ws(".git/HEAD", "")
-        .user("instructions/u.instructions.md", "---\napplyTo: \"**/*.go\"\n---\ngo\n");
+    let world = World::new().ws(".git/HEAD", "").user(
+        "instructions/u.instructions.md",
+        "---\napplyTo: \"**/*.go\"\n---\ngo\n",
+    );
     let turn0 = world.run("", true);
     let table = &turn0.messages[0].parts[0];
     assert_eq!(table.scope, Scope::User);
@@ -244,4 +255,7 @@ fn user_files_are_read_with_scope_user() {
             .content
             .ends_with("| **/*.go | '/h/.copilot/instructions/u.instructions.md' |  |")
     );
+    let json = serde_json::to_value(&turn0.messages[0]).expect("JSON");
+    assert_eq!(json["parts"][0]["rows"][0]["pattern"], "**/*.go");
+    assert!(json["parts"][0].get("imports").is_none());
 }
