@@ -259,3 +259,55 @@ fn user_files_are_read_with_scope_user() {
     assert_eq!(json["parts"][0]["rows"][0]["pattern"], "**/*.go");
     assert!(json["parts"][0].get("imports").is_none());
 }
+
+#[test]
+fn a_wide_fan_out_of_cycles_is_bounded_by_the_import_guard() {
+    let mut world = World::new().ws(".git/HEAD", "");
+    let all: String = (0..100).map(|i| format!("@f{i}.md\n")).collect();
+    world = world.ws("AGENTS.md", &all);
+    for i in 0..100 {
+        world = world.ws(&format!("f{i}.md"), &format!("f{i}\n{all}"));
+    }
+    let turn0 = world.run("", true);
+    let text = &turn0.messages[0].text;
+    // Each file inlines once per top-level file; the rest are markers,
+    // and past the guard tokens stay text.
+    assert_eq!(text.matches("source=\"/top/w/f7.md\">").count(), 1);
+    assert_eq!(reason(&turn0, "f0.md"), None);
+    let capped = turn0
+        .not_loaded
+        .iter()
+        .filter(|n| n.reason == NotLoadedReason::Capped)
+        .count();
+    assert_eq!(capped, 1, "{:?}", turn0.not_loaded.len());
+}
+
+#[test]
+fn a_fifo_under_an_instruction_name_is_never_opened() {
+    let mut world = World::new().ws(".git/HEAD", "").ws("CLAUDE.md", "claude");
+    world
+        .project
+        .insert("AGENTS.md", MemNode::Special("a FIFO"));
+    let turn0 = world.run("", true);
+    assert_eq!(
+        sent(&turn0),
+        [("CLAUDE.md".to_string(), PartKind::Instructions)]
+    );
+}
+
+#[test]
+fn ten_thousand_instruction_files_are_all_rows_in_path_order() {
+    let mut world = World::new().ws(".git/HEAD", "");
+    for i in 0..10_000 {
+        world = world.ws(
+            &format!(".github/instructions/d{}/f{i}.instructions.md", i % 10),
+            "---\napplyTo: \"src/**\"\n---\nx\n",
+        );
+    }
+    let turn0 = world.run("", true);
+    let table = &turn0.messages[0].parts[0];
+    assert_eq!(table.kind, PartKind::ApplytoTable);
+    assert_eq!(turn0.messages[0].extras[&0].rows.len(), 10_000);
+    let rows = &turn0.messages[0].extras[&0].rows;
+    assert!(rows.windows(2).all(|pair| pair[0].file < pair[1].file));
+}
