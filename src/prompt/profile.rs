@@ -364,6 +364,9 @@ pub enum NotLoadedReason {
     },
     /// Its `excludeAgent` frontmatter leaves this agent out.
     ExcludedAgent,
+    /// Named at start by a row of the agent's table of conditional files;
+    /// its text is sent when a matching file is read (GitHub Copilot CLI).
+    TableRow,
     /// Not in a directory the agent reads it from.
     Placement {
         /// Where the agent reads it from, in words.
@@ -392,8 +395,9 @@ impl NotLoadedReason {
             NotLoadedReason::Shadowed { .. } => "shadowed",
             NotLoadedReason::DuplicateOf { .. } => "duplicate",
             NotLoadedReason::CaseVariant { .. } => "name case",
-            NotLoadedReason::NotReadBy { .. } => "not read",
+            NotLoadedReason::NotReadBy { .. } => "not its file",
             NotLoadedReason::ExcludedAgent => "excludeAgent",
+            NotLoadedReason::TableRow => "row",
             NotLoadedReason::Placement { .. } => "placement",
         }
     }
@@ -424,6 +428,9 @@ impl NotLoadedReason {
             NotLoadedReason::CaseVariant { of } => format!("name-case variant of {of}"),
             NotLoadedReason::NotReadBy { agent } => format!("not read by {agent}"),
             NotLoadedReason::ExcludedAgent => "excludeAgent: not for this agent".to_string(),
+            NotLoadedReason::TableRow => {
+                "row: named at start, sent when a matching file is read".to_string()
+            }
             NotLoadedReason::Placement { read_at } => format!("not {read_at}"),
         }
     }

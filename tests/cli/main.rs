@@ -24,6 +24,7 @@ mod paths;
 mod profile_commands;
 mod profiles;
 mod profiles_claude;
+mod profiles_copilot;
 mod profiles_gemini;
 mod release;
 mod rules_for;

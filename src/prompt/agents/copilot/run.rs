@@ -13,8 +13,8 @@
 //!   in `not_loaded` instead.
 //! - A conditional file is a rule that loads lazily (`rules list`:
 //!   `lazy`), an unconditional one a rule that loads at start.
-//! - A conditional file is also listed in `not_loaded` (`conditional`):
-//!   its row is sent, its text only when a matching file is viewed.
+//! - A conditional file is also listed in `not_loaded` (`row`): its row
+//!   is sent, its text only when a matching file is viewed.
 //! - An import's path is shown workspace-relative inside the workspace,
 //!   absolute outside it.
 
@@ -151,7 +151,7 @@ impl ProfileRun for CopilotRun<'_> {
             .extend(conditional.iter().map(|file| NotLoaded {
                 path: file.part.path.clone(),
                 scope: file.part.scope,
-                reason: NotLoadedReason::Conditional,
+                reason: NotLoadedReason::TableRow,
             }));
         turn0.not_loaded.extend(sets.not_loaded);
         turn0.diagnostics.extend(loaded.diagnostics);

@@ -209,7 +209,7 @@ fn excluded_and_conditional_files_are_listed_and_the_variable_warns() {
     );
     assert_eq!(
         reason(&turn0, ".github/instructions/y.instructions.md"),
-        Some(NotLoadedReason::Conditional)
+        Some(NotLoadedReason::TableRow)
     );
     assert!(
         turn0
