@@ -1,7 +1,7 @@
 //! The GitHub Copilot CLI profile on the binary (SPEC §17.8): its region
 //! as one system message in JSON with the parts' `imports` and the table's
-//! `rows`, its states in `compare`, trust, the catalog that says it is not
-//! modelled yet, and the default columns of `compare` and `lint`, which
+//! `rows`, its states in `compare`, trust, its skills and the `expand` it
+//! does not model yet, and the default columns of `compare` and `lint`, which
 //! gain `copilot` only where its own files are.
 
 use crate::hardening::{Outcome, run};
@@ -121,13 +121,20 @@ fn compare_shows_copilots_rows_duplicates_and_touches() {
 }
 
 #[test]
-fn the_catalog_says_skills_are_not_modelled() {
+fn skills_are_listed_and_expand_says_it_is_not_modelled() {
     let env = copilot_env();
-    let out = copilot(&env, true, &["commands", "list"]);
-    let doc = out.assert_code(0).json();
-    assert_eq!(doc["commands"], serde_json::json!([]));
+    env.write(
+        ".github/skills/deploy/SKILL.md",
+        "---\ndescription: Ship it\n---\nDeploy.\n",
+    );
+    let list = copilot(&env, true, &["commands", "list"]);
+    let doc = list.assert_code(0).json();
+    assert_eq!(doc["commands"][0]["name"], "deploy");
+    assert_eq!(doc["commands"][0]["kind"], "skill");
+    let expanded = copilot(&env, true, &["expand", "/deploy prod"]);
+    let doc = expanded.assert_code(0).json();
     let said = doc["diagnostics"][0]["reason"].as_str().unwrap();
-    assert!(said.contains("skills"), "{said}");
+    assert!(said.contains("not modelled"), "{said}");
 }
 
 fn default_agents(env: &TestEnv, at: &str) -> (serde_json::Value, serde_json::Value) {

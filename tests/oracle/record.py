@@ -155,6 +155,8 @@ def capture(case_dir, case, ws, cwd, home=None):
     elif case["agent"] == "gemini":
         cmd = [os.path.join(ORACLE, "gemini-capture.sh"), ws, sub, prompt]
     elif case["agent"] == "copilot":
+        if case.get("trust"):
+            env["ORACLE_TRUST"] = "1"
         if case.get("touch"):
             view = {"tool": "view", "args": {"path": os.path.join(ws, case["touch"])}}
             env["ORACLE_SCRIPT"] = json.dumps([view])
@@ -412,6 +414,12 @@ def extract_copilot(body, case):
     i = system.index(COPILOT_REGION_OPEN) + len(COPILOT_REGION_OPEN)
     j = system.index(COPILOT_REGION_CLOSE, i)
     out = {"region": system[i:j]}
+    if case.get("trust"):
+        # The listing's entries, Copilot's own built-in skills left out.
+        k = system.find("<available_skills>\n")
+        listing = system[k:system.index("\n</available_skills>", k)] if k >= 0 else ""
+        out["skills"] = [b for b in re.findall(r"<skill>\n.*?\n</skill>", listing, re.S)
+                         if "<location>builtin</location>" not in b]
     if case.get("touch"):
         # The view's reminders: the user message after the tool's result.
         last = body["messages"][-1]

@@ -6,7 +6,9 @@
 //! message of reminders viewing that file added must equal `"\n"` and the
 //! touch section's parts joined by `"\n"`, from the binary with the
 //! fixture's HOME (`assemble --agent copilot --at … [--touch …] --format
-//! json`).
+//! json`); for a case recorded with trust, the listing's `<skill>` blocks
+//! (Copilot's built-in ones left out) must equal the skills message's
+//! parts.
 
 use mecatl_prompt::prompt::agents::copilot::region::{WRAP_CLOSE, WRAP_OPEN};
 use serde_json::Value;
@@ -31,6 +33,17 @@ fn touch(doc: &Value) -> String {
         .map(|part| part["content"].as_str().expect("content"))
         .collect();
     format!("\n{}", blocks.join("\n"))
+}
+
+/// The `<skill>` blocks of the preview's listing in `doc`, in order.
+fn skills(doc: &Value) -> Value {
+    let messages = doc["messages"].as_array().expect("messages");
+    let listing = messages.iter().find(|m| m["provenance"] == "skills");
+    let blocks = listing.map_or_else(Vec::new, |message| {
+        let parts = message["parts"].as_array().expect("parts");
+        parts.iter().map(|part| part["content"].clone()).collect()
+    });
+    Value::Array(blocks)
 }
 
 /// The preview's region in `doc`, checking that each instruction part is
@@ -60,7 +73,7 @@ fn region(fixture: &Fixture, doc: &Value) -> String {
 
 #[test]
 fn every_recorded_copilot_case_matches() {
-    let (mut checked, mut touched) = (0, 0);
+    let (mut checked, mut touched, mut listed) = (0, 0, 0);
     for case_dir in cases("copilot") {
         let fixture = Fixture::load(&case_dir);
         assert_eq!(fixture.case["agent_version"], "1.0.102");
@@ -75,6 +88,15 @@ fn every_recorded_copilot_case_matches() {
             "{}: the region differs from GitHub Copilot CLI's",
             fixture.name()
         );
+        if let Some(want) = fixture.expected.get("skills") {
+            assert_eq!(
+                &skills(&doc),
+                want,
+                "{}: the listing differs from GitHub Copilot CLI's",
+                fixture.name()
+            );
+            listed += 1;
+        }
         if let Some(want) = fixture.expected["touch"].as_str() {
             assert_eq!(
                 touch(&doc),
@@ -88,4 +110,5 @@ fn every_recorded_copilot_case_matches() {
     }
     assert!(checked >= 17, "only {checked} Copilot cases");
     assert!(touched >= 2, "only {touched} Copilot views");
+    assert!(listed >= 2, "only {listed} Copilot listings");
 }

@@ -1,107 +1,189 @@
-//! GitHub Copilot CLI's skills and commands, as far as this version goes
-//! (SPEC §17.7 is not built yet): an empty catalog that says so.
-//! `commands list` lists nothing with an info line, `expand` passes its
-//! input through unchanged with the same line, `explain /name` finds
-//! nothing, and the turn 0 has no skills listing.
+//! GitHub Copilot CLI's catalog (SPEC §17.7): the skills and commands
+//! [`super::skills`] finds, as `commands list` rows, the listing Copilot
+//! sends to the model, `explain /name` and `snapshot`'s texts.
 //!
 //! Choices the spec leaves open:
-//! - The line names what is not modelled, so an empty listing is never
-//!   mistaken for a workspace without skills. It is an info line, and a
-//!   warning naming the directories when Copilot's skill or command
-//!   directories exist at the cwd or in `~/.copilot` (looked up, never
-//!   listed), since then the empty answer hides something Copilot offers.
+//! - The listing is a `system` message (provenance `skills`), one part per
+//!   listed entry whose content is its `<skill>` block; its text is those
+//!   blocks joined by `\n`. Copilot's own built-in skills sit between the
+//!   user's skills and the commands in its `<available_skills>`; they are
+//!   not reproduced, and an info line says so.
+//! - `expand` is not modelled yet (Copilot's skill context block, both of
+//!   its modes): the input passes through unchanged with an info line.
 
 use serde_json::Map;
 
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::prompt::agents::files::{CLAUDE_COMMANDS_DIR, CLAUDE_SKILLS_DIR};
+use crate::prompt::agents::copilot::instructions::Dirs;
+use crate::prompt::agents::copilot::skills::{self, Entry, Found, Kind};
 use crate::prompt::command::{Expansion, cannot_invoke};
-use crate::prompt::compare::Offered;
-use crate::prompt::profile::ProfileTurn0;
+use crate::prompt::compare::{Offered, OfferedKind};
 use crate::prompt::profile::catalog::{
     Catalog, CatalogExpansion, CatalogExplanation, CatalogListing, CatalogRow, CatalogTexts,
-    ListedName,
+    EntryText, ListedEntry, ListedName,
 };
-use crate::prompt::profile::seam::{ProfileError, Setup};
-use crate::workspace::{EntryKind, Workspace, join};
+use crate::prompt::profile::seam::ProfileError;
+use crate::prompt::profile::{Part, PartKind, ProfileMessage, ProfileTurn0};
+use crate::prompt::text::{aligned_columns, cell, one_line};
+use crate::prompt::tiers::Fate;
+use crate::prompt::turn0::{Provenance, Role};
+use crate::workspace::Workspace;
 
-/// The line every catalog answer carries.
-pub const NOT_MODELLED: &str = "GitHub Copilot CLI's skills (.github/skills, .agents/skills, \
-     .claude/skills) and .claude/commands are not listed or expanded by this version of \
-     mecatl-prompt";
+/// The line `expand` carries.
+pub const NOT_EXPANDED: &str = "GitHub Copilot CLI's skill and command expansion is not \
+     modelled by this version of mecatl-prompt: the input is shown as typed";
 
-/// Copilot's catalog: nothing yet, and a line saying so.
-#[derive(Debug, Clone, Default)]
+/// The line the listing carries.
+pub const NO_BUILTINS: &str = "GitHub Copilot CLI also lists its own built-in skills between \
+     the user's skills and the commands; they are not reproduced";
+
+/// Copilot's catalog over one run.
+#[derive(Debug, Default)]
 pub struct CopilotCatalog {
-    /// Copilot's skill and command directories that exist, as displayed.
-    pub present: Vec<String>,
+    found: Found,
 }
 
 impl CopilotCatalog {
-    /// The catalog of one run: looks up (never lists) where Copilot keeps
-    /// skills and commands.
-    pub fn new(setup: &Setup<'_>, home: Option<&dyn Workspace>) -> Self {
-        let mut present = Vec::new();
-        let places = [
-            ".github/skills",
-            ".agents/skills",
-            CLAUDE_SKILLS_DIR,
-            CLAUDE_COMMANDS_DIR,
-        ];
-        for place in places {
-            let rel = join(setup.at, place);
-            if matches!(setup.project.stat(&rel), Ok(EntryKind::Dir)) {
-                present.push(setup.project.display(&rel));
-            }
+    /// The catalog of `dirs` and the user's homes.
+    pub fn new(
+        dirs: &Dirs<'_>,
+        copilot_home: Option<&dyn Workspace>,
+        agents_home: Option<&dyn Workspace>,
+        trusted: bool,
+    ) -> Self {
+        Self {
+            found: skills::find(dirs, copilot_home, agents_home, trusted),
         }
-        if let Some(home) = home
-            && matches!(home.stat("skills"), Ok(EntryKind::Dir))
-        {
-            present.push(home.display("skills"));
-        }
-        Self { present }
     }
 
-    fn not_modelled(&self) -> Diagnostic {
-        if self.present.is_empty() {
-            return Diagnostic::new(Severity::Info, None, NOT_MODELLED);
-        }
-        Diagnostic::new(
-            Severity::Warning,
-            None,
-            format!(
-                "{NOT_MODELLED}; GitHub Copilot CLI would offer what is in {}",
-                self.present.join(", ")
-            ),
-        )
+    /// The entries that provide their name, not withheld.
+    fn winners(&self) -> impl Iterator<Item = &Entry> {
+        self.found
+            .entries
+            .iter()
+            .filter(|entry| entry.shadowed_by.is_none() && !entry.withheld)
+    }
+
+    fn withheld(&self) -> bool {
+        self.found.entries.iter().any(|entry| entry.withheld)
+    }
+}
+
+/// `command` or `skill`.
+fn kind_word(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Skill => "skill",
+        Kind::Command => "command",
     }
 }
 
 impl Catalog for CopilotCatalog {
     fn list(&self) -> Result<CatalogListing, ProfileError> {
+        let rows = self
+            .found
+            .entries
+            .iter()
+            .map(|entry| {
+                let fate = match (&entry.shadowed_by, entry.withheld) {
+                    (Some(_), _) => "shadowed",
+                    (None, true) => Fate::Withheld.as_str(),
+                    (None, false) => Fate::Winner.as_str(),
+                };
+                CatalogRow {
+                    name: entry.name.clone(),
+                    kind: kind_word(entry.kind),
+                    scope: entry.scope.into(),
+                    source: entry.source.clone(),
+                    description: (!entry.withheld).then(|| entry.description.clone()),
+                    argument_hint: None,
+                    fate,
+                    shadowed_by: entry.shadowed_by.clone(),
+                    hidden_from_model: !entry.listed,
+                    user_invocable: true,
+                    frontmatter: None,
+                }
+            })
+            .collect();
         Ok(CatalogListing {
-            rows: Vec::new(),
-            diagnostics: vec![self.not_modelled()],
-            withheld: false,
+            rows,
+            diagnostics: self.found.diagnostics.clone(),
+            withheld: self.withheld(),
         })
     }
 
-    fn table(&self, _rows: &[CatalogRow]) -> String {
-        String::new()
+    fn table(&self, rows: &[CatalogRow]) -> String {
+        let mut lines = vec![["NAME", "KIND", "SCOPE", "FATE", "DESCRIPTION"].map(String::from)];
+        for row in rows {
+            lines.push([
+                format!("/{}", one_line(&row.name)),
+                row.kind.to_string(),
+                row.scope.as_str().to_string(),
+                if row.hidden_from_model {
+                    format!("{} (not listed)", row.fate)
+                } else {
+                    row.fate.to_string()
+                },
+                cell(row.description.as_deref().unwrap_or_default()),
+            ]);
+        }
+        aligned_columns(&lines)
     }
 
     fn completion_names(&self) -> Vec<(String, Option<String>)> {
-        Vec::new()
+        self.winners()
+            .map(|entry| (format!("/{}", entry.name), Some(entry.description.clone())))
+            .collect()
     }
 
-    fn add_listing(&self, _turn0: &mut ProfileTurn0) -> Result<Vec<Offered>, ProfileError> {
-        Ok(Vec::new())
+    fn add_listing(&self, turn0: &mut ProfileTurn0) -> Result<Vec<Offered>, ProfileError> {
+        let offered = self
+            .found
+            .entries
+            .iter()
+            .filter(|entry| entry.shadowed_by.is_none())
+            .map(|entry| Offered {
+                path: entry.source.clone(),
+                scope: entry.scope,
+                kind: match entry.kind {
+                    Kind::Skill => OfferedKind::Skill,
+                    Kind::Command => OfferedKind::Command,
+                },
+                nested: false,
+                withheld: entry.withheld,
+            })
+            .collect();
+        let parts: Vec<Part> = self
+            .winners()
+            .filter(|entry| entry.listed)
+            .map(|entry| Part {
+                path: entry.source.clone(),
+                scope: entry.scope,
+                kind: PartKind::Skills,
+                imported_by: None,
+                content: entry.block(),
+                cut: None,
+            })
+            .collect();
+        turn0
+            .diagnostics
+            .push(Diagnostic::new(Severity::Info, None, NO_BUILTINS));
+        if !parts.is_empty() {
+            let text = parts
+                .iter()
+                .map(|part| part.content.as_str())
+                .collect::<Vec<_>>()
+                .join("\n");
+            let mut message = ProfileMessage::with_text(Provenance::Skills, parts, text);
+            message.role = Role::System;
+            turn0.messages.push(message);
+        }
+        Ok(offered)
     }
 
     fn expand(&self, input: &str) -> Result<CatalogExpansion, ProfileError> {
         Ok(CatalogExpansion {
             expansion: Expansion::unchanged(input),
-            diagnostics: vec![self.not_modelled()],
+            diagnostics: vec![Diagnostic::new(Severity::Info, None, NOT_EXPANDED)],
             not_expanded: None,
             withheld: false,
             extras: Map::new(),
@@ -113,21 +195,37 @@ impl Catalog for CopilotCatalog {
     }
 
     fn unknown(&self, _input: &str) -> String {
-        format!("nothing expanded: {NOT_MODELLED}")
+        format!("nothing expanded: {NOT_EXPANDED}")
     }
 
-    fn explain(&self, _name: &str) -> Result<CatalogExplanation, ProfileError> {
+    fn explain(&self, name: &str) -> Result<CatalogExplanation, ProfileError> {
+        let entries = self
+            .winners()
+            .filter(|entry| entry.name == name)
+            .map(|entry| ListedEntry {
+                source: entry.source.clone(),
+                scope: entry.scope,
+                description: entry.description.clone(),
+            })
+            .collect();
         Ok(CatalogExplanation::Listed(ListedName {
-            entries: Vec::new(),
-            diagnostics: vec![self.not_modelled()],
+            entries,
+            diagnostics: self.found.diagnostics.clone(),
         }))
     }
 
     fn texts(&self) -> Result<CatalogTexts, ProfileError> {
         Ok(CatalogTexts {
-            texts: Vec::new(),
-            diagnostics: vec![self.not_modelled()],
-            withheld: false,
+            texts: self
+                .winners()
+                .map(|entry| EntryText {
+                    name: entry.name.clone(),
+                    source: entry.source.clone(),
+                    text: entry.text.clone(),
+                })
+                .collect(),
+            diagnostics: self.found.diagnostics.clone(),
+            withheld: self.withheld(),
         })
     }
 }

@@ -13,9 +13,11 @@
 //!
 //! What a view adds (`--touch`, §17.6) is [`touch::Session`].
 //!
-//! Not built yet: skills and commands (§17.7:
-//! the catalog is empty and says so, [`catalog`]), Copilot's states in
-//! `compare` (§17.8) and its lint codes.
+//! Its skills and commands (§17.7) are found by [`skills`] and offered by
+//! [`catalog`]: `commands list`, the listing, `explain`.
+//!
+//! Not built yet: `expand` of a skill or command in Copilot's two modes
+//! (the input passes through with an info line) and Copilot's lint codes.
 //!
 //! Choices the spec leaves open: listed in each module's documentation.
 
@@ -25,11 +27,13 @@ pub mod instructions;
 pub mod paths;
 pub mod region;
 mod run;
+pub mod skills;
 mod spec;
 pub mod touch;
 
 pub use spec::{
-    COPILOT_HOME, COPILOT_INSTRUCTIONS_MD, CUSTOM_INSTRUCTIONS_DIRS_VAR, INSTRUCTIONS_DIR, SPEC,
+    AGENTS_HOME, COPILOT_HOME, COPILOT_INSTRUCTIONS_MD, CUSTOM_INSTRUCTIONS_DIRS_VAR,
+    INSTRUCTIONS_DIR, SPEC,
 };
 
 use crate::prompt::profile::seam::{Profile, ProfileRun, ProfileSpec, Setup};

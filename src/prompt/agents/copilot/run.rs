@@ -27,7 +27,7 @@ use crate::prompt::agents::copilot::imports::{ImportRecord, ImportStatus};
 use crate::prompt::agents::copilot::instructions::{self, Dirs, Files, NOT_READ, Readers};
 use crate::prompt::agents::copilot::region::{self, Item, TABLE_PART};
 use crate::prompt::agents::copilot::spec::{
-    COPILOT_HOME, COPILOT_INSTRUCTIONS_MD, CUSTOM_INSTRUCTIONS_DIRS_VAR,
+    AGENTS_HOME, COPILOT_HOME, COPILOT_INSTRUCTIONS_MD, CUSTOM_INSTRUCTIONS_DIRS_VAR,
 };
 use crate::prompt::agents::copilot::{paths, touch};
 use crate::prompt::profile::catalog::Catalog;
@@ -200,9 +200,14 @@ impl ProfileRun for CopilotRun<'_> {
     }
 
     fn catalog(&self) -> Result<Box<dyn Catalog + '_>, ProfileError> {
+        let readers = self.readers();
+        let dirs = Dirs::new(walk(Some(readers.parent), readers.project, self.setup.at)?);
+        let agents_home = (self.setup.homes)(&AGENTS_HOME);
         Ok(Box::new(CopilotCatalog::new(
-            self.setup,
+            &dirs,
             self.home.as_deref(),
+            agents_home.as_deref(),
+            self.setup.trusted,
         )))
     }
 }

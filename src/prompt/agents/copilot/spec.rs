@@ -21,6 +21,13 @@ pub const COPILOT_HOME: HomeDir = HomeDir {
     scope: Scope::User,
 };
 
+/// `~/.agents`: the user's shared skills, which Copilot also lists.
+pub const AGENTS_HOME: HomeDir = HomeDir {
+    var: None,
+    default: HomeDefault::UnderHome(".agents"),
+    scope: Scope::User,
+};
+
 /// The variable naming more instruction directories, which the preview
 /// does not honour (a warning when set).
 pub const CUSTOM_INSTRUCTIONS_DIRS_VAR: &str = "COPILOT_CUSTOM_INSTRUCTIONS_DIRS";
@@ -37,7 +44,7 @@ pub const SPEC: ProfileSpec = ProfileSpec {
     read_cap: limits::MAX_COPILOT_FILE_BYTES,
     sigil: '/',
     has_rules: true,
-    homes: &[COPILOT_HOME],
+    homes: &[COPILOT_HOME, AGENTS_HOME],
     instruction_names: &[
         COPILOT_INSTRUCTIONS_MD,
         crate::prompt::agents::files::AGENTS_MD,

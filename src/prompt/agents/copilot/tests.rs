@@ -311,3 +311,40 @@ fn ten_thousand_instruction_files_are_all_rows_in_path_order() {
     let rows = &turn0.messages[0].extras[&0].rows;
     assert!(rows.windows(2).all(|pair| pair[0].file < pair[1].file));
 }
+
+fn catalog(world: &World, trusted: bool) -> CopilotCatalog {
+    let project: &dyn Workspace = &world.project;
+    let parent: &dyn Workspace = &world.parent;
+    let walk = crate::prompt::walk::walk(Some(parent), project, "").expect("walk");
+    let dirs = instructions::Dirs::new(walk);
+    CopilotCatalog::new(&dirs, Some(&world.home), None, trusted)
+}
+
+#[test]
+fn untrusted_skills_are_withheld_and_hidden_ones_are_rows_not_listed() {
+    let world = World::new()
+        .ws(".git/HEAD", "")
+        .ws(
+            ".github/skills/hide/SKILL.md",
+            "---\ndescription: h\ndisable-model-invocation: true\n---\nH\n",
+        )
+        .ws(
+            ".github/skills/show/SKILL.md",
+            "---\ndescription: s\n---\nS\n",
+        )
+        .user("skills/mine/SKILL.md", "---\ndescription: m\n---\nM\n");
+    let trusted = catalog(&world, true);
+    let rows = trusted.list().expect("rows").rows;
+    let hidden: Vec<(&str, bool)> = rows
+        .iter()
+        .map(|row| (row.name.as_str(), row.hidden_from_model))
+        .collect();
+    assert_eq!(hidden, [("hide", true), ("show", false), ("mine", false)]);
+    let mut turn0 = ProfileTurn0::default();
+    trusted.add_listing(&mut turn0).expect("listing");
+    assert_eq!(turn0.messages[0].parts.len(), 2);
+    let untrusted = catalog(&world, false).list().expect("rows");
+    assert!(untrusted.withheld);
+    let fates: Vec<&str> = untrusted.rows.iter().map(|row| row.fate).collect();
+    assert_eq!(fates, ["withheld", "withheld", "winner"]);
+}
