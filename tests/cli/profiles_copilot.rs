@@ -1,7 +1,7 @@
 //! The GitHub Copilot CLI profile on the binary (SPEC §17.8): its region
 //! as one system message in JSON with the parts' `imports` and the table's
-//! `rows`, its states in `compare`, trust, its skills and the `expand` it
-//! does not model yet, and the default columns of `compare` and `lint`, which
+//! `rows`, its states in `compare`, trust, its skills and their expansion,
+//! and the default columns of `compare` and `lint`, which
 //! gain `copilot` only where its own files are.
 
 use crate::hardening::{Outcome, run};
@@ -121,7 +121,7 @@ fn compare_shows_copilots_rows_duplicates_and_touches() {
 }
 
 #[test]
-fn skills_are_listed_and_expand_says_it_is_not_modelled() {
+fn skills_are_listed_and_expand_shows_the_interactive_message() {
     let env = copilot_env();
     env.write(
         ".github/skills/deploy/SKILL.md",
@@ -133,8 +133,17 @@ fn skills_are_listed_and_expand_says_it_is_not_modelled() {
     assert_eq!(doc["commands"][0]["kind"], "skill");
     let expanded = copilot(&env, true, &["expand", "/deploy prod"]);
     let doc = expanded.assert_code(0).json();
+    let output = doc["output"].as_str().unwrap();
+    assert!(
+        output.starts_with("The user explicitly invoked the \"/deploy\" skill."),
+        "{output}"
+    );
+    assert!(
+        output.ends_with("Deploy.\n\n\nARGUMENTS: prod\n</skill-context>"),
+        "{output}"
+    );
     let said = doc["diagnostics"][0]["reason"].as_str().unwrap();
-    assert!(said.contains("not modelled"), "{said}");
+    assert!(said.contains("copilot -p"), "{said}");
 }
 
 fn default_agents(env: &TestEnv, at: &str) -> (serde_json::Value, serde_json::Value) {

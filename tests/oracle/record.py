@@ -157,6 +157,8 @@ def capture(case_dir, case, ws, cwd, home=None):
     elif case["agent"] == "copilot":
         if case.get("trust"):
             env["ORACLE_TRUST"] = "1"
+        if case.get("tui"):
+            env["ORACLE_TUI"] = "1"
         if case.get("touch"):
             view = {"tool": "view", "args": {"path": os.path.join(ws, case["touch"])}}
             env["ORACLE_SCRIPT"] = json.dumps([view])
@@ -420,6 +422,13 @@ def extract_copilot(body, case):
         listing = system[k:system.index("\n</available_skills>", k)] if k >= 0 else ""
         out["skills"] = [b for b in re.findall(r"<skill>\n.*?\n</skill>", listing, re.S)
                          if "<location>builtin</location>" not in b]
+    if case.get("tui"):
+        # The interactive session's message for the typed line, its date line left out.
+        users = [m for m in body["messages"] if m["role"] == "user"]
+        text = users[-1]["content"]
+        if isinstance(text, list):
+            text = "".join(p.get("text", "") for p in text)
+        out["expansion"] = re.sub(r"^<current_datetime>[^<]*</current_datetime>\n\n", "", text)
     if case.get("touch"):
         # The view's reminders: the user message after the tool's result.
         last = body["messages"][-1]

@@ -8,7 +8,8 @@
 //! fixture's HOME (`assemble --agent copilot --at … [--touch …] --format
 //! json`); for a case recorded with trust, the listing's `<skill>` blocks
 //! (Copilot's built-in ones left out) must equal the skills message's
-//! parts.
+//! parts; for a case typed into the interactive session, `expand PROMPT`'s
+//! output must equal the message Copilot sent.
 
 use mecatl_prompt::prompt::agents::copilot::region::{WRAP_CLOSE, WRAP_OPEN};
 use serde_json::Value;
@@ -73,7 +74,7 @@ fn region(fixture: &Fixture, doc: &Value) -> String {
 
 #[test]
 fn every_recorded_copilot_case_matches() {
-    let (mut checked, mut touched, mut listed) = (0, 0, 0);
+    let (mut checked, mut touched, mut listed, mut expanded) = (0, 0, 0, 0);
     for case_dir in cases("copilot") {
         let fixture = Fixture::load(&case_dir);
         assert_eq!(fixture.case["agent_version"], "1.0.102");
@@ -88,6 +89,17 @@ fn every_recorded_copilot_case_matches() {
             "{}: the region differs from GitHub Copilot CLI's",
             fixture.name()
         );
+        if let Some(want) = fixture.expected["expansion"].as_str() {
+            let prompt = fixture.case["prompt"].as_str().expect("prompt");
+            let (doc, _stderr) = profile_run(&fixture, "copilot", &["expand", prompt]);
+            assert_eq!(
+                doc["output"].as_str(),
+                Some(want),
+                "{}: the expansion differs from GitHub Copilot CLI's",
+                fixture.name()
+            );
+            expanded += 1;
+        }
         if let Some(want) = fixture.expected.get("skills") {
             assert_eq!(
                 &skills(&doc),
@@ -111,4 +123,5 @@ fn every_recorded_copilot_case_matches() {
     assert!(checked >= 17, "only {checked} Copilot cases");
     assert!(touched >= 2, "only {touched} Copilot views");
     assert!(listed >= 2, "only {listed} Copilot listings");
+    assert!(expanded >= 3, "only {expanded} Copilot expansions");
 }

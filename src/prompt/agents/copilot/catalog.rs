@@ -8,15 +8,17 @@
 //!   blocks joined by `\n`. Copilot's own built-in skills sit between the
 //!   user's skills and the commands in its `<available_skills>`; they are
 //!   not reproduced, and an info line says so.
-//! - `expand` is not modelled yet (Copilot's skill context block, both of
-//!   its modes): the input passes through unchanged with an info line.
+//! - `expand` shows the interactive session's message ([`expand`]) with an
+//!   info line saying `copilot -p` sends the line as typed; a withheld or
+//!   unknown name passes through unchanged.
 
 use serde_json::Map;
 
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::prompt::agents::copilot::expand;
 use crate::prompt::agents::copilot::instructions::Dirs;
 use crate::prompt::agents::copilot::skills::{self, Entry, Found, Kind};
-use crate::prompt::command::{Expansion, cannot_invoke};
+use crate::prompt::command::{Expansion, cannot_invoke, parse_invocation};
 use crate::prompt::compare::{Offered, OfferedKind};
 use crate::prompt::profile::catalog::{
     Catalog, CatalogExpansion, CatalogExplanation, CatalogListing, CatalogRow, CatalogTexts,
@@ -29,9 +31,9 @@ use crate::prompt::tiers::Fate;
 use crate::prompt::turn0::{Provenance, Role};
 use crate::workspace::Workspace;
 
-/// The line `expand` carries.
-pub const NOT_EXPANDED: &str = "GitHub Copilot CLI's skill and command expansion is not \
-     modelled by this version of mecatl-prompt: the input is shown as typed";
+/// The line an expansion carries.
+pub const INTERACTIVE: &str = "this is what GitHub Copilot CLI's interactive session sends; \
+     `copilot -p` sends the line as typed";
 
 /// The line the listing carries.
 pub const NO_BUILTINS: &str = "GitHub Copilot CLI also lists its own built-in skills between \
@@ -66,6 +68,17 @@ impl CopilotCatalog {
 
     fn withheld(&self) -> bool {
         self.found.entries.iter().any(|entry| entry.withheld)
+    }
+}
+
+/// `input` passed through unchanged.
+fn passed_through(input: &str) -> CatalogExpansion {
+    CatalogExpansion {
+        expansion: Expansion::unchanged(input),
+        diagnostics: Vec::new(),
+        not_expanded: None,
+        withheld: false,
+        extras: Map::new(),
     }
 }
 
@@ -181,9 +194,32 @@ impl Catalog for CopilotCatalog {
     }
 
     fn expand(&self, input: &str) -> Result<CatalogExpansion, ProfileError> {
+        let Some(invocation) = parse_invocation(input) else {
+            return Ok(passed_through(input));
+        };
+        let name = invocation.name;
+        let found = self.found.entries.iter().find(|entry| entry.name == name);
+        let entry = match found {
+            Some(entry) if entry.shadowed_by.is_none() && !entry.withheld => entry,
+            Some(entry) => {
+                let withheld = entry.withheld;
+                let mut out = passed_through(input);
+                out.withheld = withheld;
+                return Ok(out);
+            }
+            None => return Ok(passed_through(input)),
+        };
+        let typed = input.trim_start_matches([' ', '\t']);
+        let args = typed[1 + name.len()..].trim_start();
         Ok(CatalogExpansion {
-            expansion: Expansion::unchanged(input),
-            diagnostics: vec![Diagnostic::new(Severity::Info, None, NOT_EXPANDED)],
+            expansion: Expansion {
+                expanded: true,
+                name: Some(name.clone()),
+                args: invocation.args,
+                source: Some(entry.source.clone()),
+                output: expand::message(entry, args),
+            },
+            diagnostics: vec![Diagnostic::new(Severity::Info, None, INTERACTIVE)],
             not_expanded: None,
             withheld: false,
             extras: Map::new(),
@@ -194,8 +230,10 @@ impl Catalog for CopilotCatalog {
         cannot_invoke(name)
     }
 
-    fn unknown(&self, _input: &str) -> String {
-        format!("nothing expanded: {NOT_EXPANDED}")
+    fn unknown(&self, input: &str) -> String {
+        format!(
+            "nothing expanded: no skill or command GitHub Copilot CLI offers is invoked by {input:?}"
+        )
     }
 
     fn explain(&self, name: &str) -> Result<CatalogExplanation, ProfileError> {

@@ -16,12 +16,16 @@
 //! Its skills and commands (§17.7) are found by [`skills`] and offered by
 //! [`catalog`]: `commands list`, the listing, `explain`.
 //!
-//! Not built yet: `expand` of a skill or command in Copilot's two modes
-//! (the input passes through with an info line) and Copilot's lint codes.
+//! [`expand`] renders `/NAME args` as Copilot's interactive session sends
+//! it.
+//!
+//! Not built yet: `expand --print` (what `copilot -p` sends: the line as
+//! typed) and Copilot's lint codes.
 //!
 //! Choices the spec leaves open: listed in each module's documentation.
 
 pub mod catalog;
+pub mod expand;
 pub mod imports;
 pub mod instructions;
 pub mod paths;

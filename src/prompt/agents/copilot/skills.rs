@@ -68,6 +68,8 @@ pub struct Entry {
     pub shadowed_by: Option<String>,
     /// Its file's text (empty when withheld).
     pub text: String,
+    /// Its file, absolute.
+    pub absolute: std::path::PathBuf,
     /// Sort keys: kind index (0–2 project skills, 3 user, 4 command) and
     /// distance from the cwd.
     rank: (usize, usize),
@@ -227,6 +229,7 @@ impl Found {
                 withheld,
                 shadowed_by: None,
                 text: String::new(),
+                absolute: crate::prompt::walk::absolute(place.reader, &rel),
                 rank: place.rank,
             };
             if withheld {
