@@ -21,6 +21,8 @@
 //!   exact class is not known beyond them.
 //! - A token past the depth limit is listed (`too deep`) only when its
 //!   target is a file Copilot would inline.
+//! - A target that is not text (invalid UTF-8, a NUL byte) is inlined
+//!   lossily, as Copilot reads any extension, and reported.
 //! - The fan-out guard counts every import looked up, repeats included
 //!   ([`limits::MAX_IMPORTS`] per assembly), and the bytes of every inlined
 //!   file ([`limits::MAX_IMPORTED_BYTES`]); past it tokens stay text and
@@ -49,6 +51,8 @@ pub enum Fetch {
         real: PathBuf,
         /// Its text.
         text: String,
+        /// Not text (invalid UTF-8 or a NUL byte): read lossily.
+        binary: bool,
     },
     /// Nothing Copilot reads: missing, a directory, outside the root.
     Absent,
@@ -83,6 +87,8 @@ pub enum ImportStatus {
     Unread(String),
     /// Past the fan-out guard: left as text.
     Capped,
+    /// Not text: inlined lossily (reported beside its `Inlined` record).
+    Binary,
 }
 
 /// One import of a top-level file, at any depth.
@@ -199,7 +205,12 @@ impl<'f> Inliner<'f> {
             ));
         }
         let (real, text) = match self.files.fetch(&path) {
-            Fetch::Text { real, text } => (real, text),
+            Fetch::Text { real, text, binary } => {
+                if binary {
+                    file.record(real.clone(), depth, ImportStatus::Binary);
+                }
+                (real, text)
+            }
             Fetch::Absent => return None,
             Fetch::External => {
                 file.record(path, depth, ImportStatus::External);
@@ -370,6 +381,7 @@ mod tests {
                 Some(text) => Fetch::Text {
                     real: path.to_path_buf(),
                     text: text.to_string(),
+                    binary: false,
                 },
                 None => Fetch::Absent,
             }

@@ -421,6 +421,7 @@ fn read_through(reader: &dyn Workspace, rel: &str) -> Fetch {
             real: reader
                 .real_path(rel)
                 .unwrap_or_else(|_| crate::prompt::walk::absolute(reader, rel)),
+            binary: read.bytes.contains(&0) || std::str::from_utf8(&read.bytes).is_err(),
             text: String::from_utf8_lossy(&read.bytes).into_owned(),
         },
         Err(WsError::Refused(_)) => Fetch::External,

@@ -322,6 +322,16 @@ fn report_imports(
                 NotLoadedReason::Unusable(why.clone()),
                 Some(format!("import of {importer} not read: {why}")),
             ),
+            ImportStatus::Binary => {
+                turn0.diagnostics.push(Diagnostic::warning(
+                    path,
+                    format!(
+                        "imported by {importer} but not text: GitHub Copilot CLI inlines it \
+                         anyway, invalid bytes as U+FFFD"
+                    ),
+                ));
+                continue;
+            }
             ImportStatus::Capped if capped => continue,
             ImportStatus::Capped => {
                 capped = true;

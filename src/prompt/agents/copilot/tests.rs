@@ -348,3 +348,20 @@ fn untrusted_skills_are_withheld_and_hidden_ones_are_rows_not_listed() {
     let fates: Vec<&str> = untrusted.rows.iter().map(|row| row.fate).collect();
     assert_eq!(fates, ["withheld", "withheld", "winner"]);
 }
+
+#[test]
+fn a_binary_import_is_inlined_lossily_with_a_warning() {
+    let mut world = World::new()
+        .ws(".git/HEAD", "")
+        .ws("AGENTS.md", "See @logo.png\n");
+    world
+        .project
+        .insert("logo.png", MemNode::File(b"\x89PNG\0\xff".to_vec()));
+    let turn0 = world.run("", true);
+    assert!(turn0.messages[0].text.contains("PNG\0\u{fffd}"));
+    let warned = turn0
+        .diagnostics
+        .iter()
+        .any(|d| d.severity == Severity::Warning && d.path.as_deref() == Some("logo.png"));
+    assert!(warned, "{:?}", turn0.diagnostics);
+}
