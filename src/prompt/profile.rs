@@ -367,11 +367,6 @@ pub enum NotLoadedReason {
     /// Named at start by a row of the agent's table of conditional files;
     /// its text is sent when a matching file is read (GitHub Copilot CLI).
     TableRow,
-    /// Not in a directory the agent reads it from.
-    Placement {
-        /// Where the agent reads it from, in words.
-        read_at: &'static str,
-    },
 }
 
 impl NotLoadedReason {
@@ -398,7 +393,6 @@ impl NotLoadedReason {
             NotLoadedReason::NotReadBy { .. } => "not its file",
             NotLoadedReason::ExcludedAgent => "excludeAgent",
             NotLoadedReason::TableRow => "row",
-            NotLoadedReason::Placement { .. } => "placement",
         }
     }
 
@@ -431,7 +425,6 @@ impl NotLoadedReason {
             NotLoadedReason::TableRow => {
                 "row: named at start, sent when a matching file is read".to_string()
             }
-            NotLoadedReason::Placement { read_at } => format!("not {read_at}"),
         }
     }
 }
