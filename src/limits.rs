@@ -215,6 +215,14 @@ pub const MAX_CLAUDE_SETTINGS_BYTES: u64 = 1 << 20;
 /// Largest git worktree pointer read (a `.git` file, a `commondir`) to find the
 /// main repository Claude Code files a worktree under (ours: they hold one line).
 pub const MAX_GIT_POINTER_BYTES: u64 = 4 << 10;
+/// Largest Copilot instruction file or import read (ours: Copilot has no
+/// limit and sends 309 KB whole; a larger file is skipped with a warning,
+/// SPEC §17.3).
+pub const MAX_COPILOT_FILE_BYTES: u64 = 4 << 20;
+/// Deepest `@import` chain Copilot CLI inlines: the imports of an
+/// instruction file are level 1, levels 1–8 inline, the 9th stays text
+/// (SPEC §17.4, observed).
+pub const COPILOT_MAX_IMPORT_DEPTH: usize = 8;
 
 /// Longest quotation of a file's text (a shell command, an import path) in
 /// a `lint` message or a divergence warning, in characters; a longer one is

@@ -474,6 +474,8 @@ fn cell_text(cell: &Cell) -> String {
         },
         State::Touch => "touch".to_string(),
         State::Shadowed => "shadowed".to_string(),
+        State::Row => "row".to_string(),
+        State::Duplicate => "duplicate".to_string(),
         State::Withheld => match cell.entries {
             Some(entries) => format!("withheld ({entries})"),
             None => "withheld".to_string(),

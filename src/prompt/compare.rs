@@ -128,6 +128,11 @@ pub enum State {
     Touch,
     /// Another file takes its place.
     Shadowed,
+    /// Named at start in the agent's table of conditional files, sent
+    /// once a matching file is read (GitHub Copilot CLI).
+    Row,
+    /// Its bytes equal a file already sent, which the agent sends once.
+    Duplicate,
     /// A project file of an untrusted workspace, never read.
     Withheld,
     /// Considered and not sent, for the cell's reason.
@@ -241,6 +246,8 @@ impl Cell {
         let state = match reason {
             NotLoadedReason::Withheld => State::Withheld,
             NotLoadedReason::Shadowed { .. } | NotLoadedReason::FallbackUnused => State::Shadowed,
+            NotLoadedReason::TableRow => State::Row,
+            NotLoadedReason::DuplicateOf { .. } => State::Duplicate,
             _ => State::NotRead,
         };
         let bytes = match reason {

@@ -55,6 +55,7 @@ use std::sync::Arc;
 use crate::diagnostic::Diagnostic;
 use crate::limits;
 use crate::prompt::agents::claude::{self, names, switches_fallback_off};
+use crate::prompt::agents::copilot;
 use crate::prompt::agents::files::AGENTS_MD;
 use crate::prompt::command::claude_catalog::{PROJECT_SKILLS_DIR, SKILL_WORDS, defuse, mentions};
 use crate::prompt::command::claude_dialect::{self, split_frontmatter};
@@ -185,7 +186,8 @@ pub fn instructions(
     })
 }
 
-/// The agents of `profiles` other than Claude Code that load AGENTS.md in
+/// The agents of `profiles` other than Claude Code and GitHub Copilot CLI
+/// (which sends both files) that load AGENTS.md in
 /// `dir` (it is among their
 /// [`instruction_names`](ProfileSpec::instruction_names)) and are default
 /// agents of `reader` ([`ProfileSpec::is_default`] at its root, so an
@@ -202,6 +204,8 @@ fn loading_agents_md(
         .map(|profile| profile.spec())
         .filter(|spec| spec.agent != claude::SPEC.agent)
         .filter(|spec| spec.is_default(reader, ""))
+        // Copilot sends AGENTS.md and CLAUDE.md both: it picks neither.
+        .filter(|spec| spec.agent != copilot::SPEC.agent)
         .filter(|spec| spec.instruction_names.contains(&AGENTS_MD))
         .filter(|spec| dir.is_empty() || spec.nested_instructions)
         .collect();

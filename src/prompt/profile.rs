@@ -31,6 +31,7 @@
 
 pub mod catalog;
 pub mod inventory;
+pub mod extras;
 pub mod seam;
 pub mod subagent;
 
@@ -57,17 +58,20 @@ pub enum Agent {
     Gemini,
     /// opencode.
     Opencode,
+    /// GitHub Copilot CLI (SPEC §17).
+    Copilot,
 }
 
 impl Agent {
     /// Every agent, in the order `compare` shows them (the order of
     /// [`crate::prompt::agents::PROFILES`], which gives each its data).
-    pub const ALL: [Agent; 5] = [
+    pub const ALL: [Agent; 6] = [
         Agent::Mecatl,
         Agent::Claude,
         Agent::Codex,
         Agent::Gemini,
         Agent::Opencode,
+        Agent::Copilot,
     ];
 }
 
@@ -99,6 +103,12 @@ pub enum PartKind {
     /// A repository's file that replaces the agent's whole system prompt
     /// (Gemini CLI's `.gemini/system.md`, SPEC §16.5).
     SystemPrompt,
+    /// A path-specific instruction file sent whole, frontmatter included
+    /// (GitHub Copilot CLI, SPEC §17.3).
+    PathInstructions,
+    /// The table of conditional path-specific instruction files (GitHub
+    /// Copilot CLI, SPEC §17.3).
+    ApplytoTable,
 }
 
 impl PartKind {
@@ -116,6 +126,8 @@ impl PartKind {
             PartKind::Subagent => "subagent",
             PartKind::OutputStyle => "output-style",
             PartKind::SystemPrompt => "system-prompt",
+            PartKind::PathInstructions => "path-instructions",
+            PartKind::ApplytoTable => "applyto-table",
         }
     }
 }
@@ -152,33 +164,104 @@ pub struct Part {
 /// content, cut}`.
 impl Serialize for Part {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeStruct;
-        let mut part = serializer.serialize_struct("Part", 7)?;
-        part.serialize_field("path", &self.path)?;
-        part.serialize_field("scope", &self.scope)?;
-        part.serialize_field("kind", &self.kind)?;
-        part.serialize_field("imported_by", &self.imported_by)?;
-        part.serialize_field("bytes", &self.content.len())?;
-        part.serialize_field("content", &self.content)?;
-        part.serialize_field("cut", &self.cut)?;
-        part.end()
+        serialize_part(self, None, serializer)
     }
 }
 
+/// A part's JSON, with its extra keys when it has any.
+fn serialize_part<S: serde::Serializer>(
+    part: &Part,
+    extras: Option<&extras::PartExtras>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeStruct;
+    let extras = extras.filter(|extras| !extras.is_empty());
+    let (imports, rows) = match extras {
+        Some(extras) => (!extras.imports.is_empty(), !extras.rows.is_empty()),
+        None => (false, false),
+    };
+    let len = 7 + usize::from(imports) + usize::from(rows);
+    let mut out = serializer.serialize_struct("Part", len)?;
+    out.serialize_field("path", &part.path)?;
+    out.serialize_field("scope", &part.scope)?;
+    out.serialize_field("kind", &part.kind)?;
+    out.serialize_field("imported_by", &part.imported_by)?;
+    out.serialize_field("bytes", &part.content.len())?;
+    out.serialize_field("content", &part.content)?;
+    out.serialize_field("cut", &part.cut)?;
+    if let Some(extras) = extras {
+        if imports {
+            out.serialize_field("imports", &extras.imports)?;
+        }
+        if rows {
+            out.serialize_field("rows", &extras.rows)?;
+        }
+    }
+    out.end()
+}
+
 #[cfg(test)]
-crate::json_schema::closed::closed_schema!(Part, "One part of a profile's message: one file, as the agent sends it.", {
-    "path" = "Workspace-relative for project and local files, absolute otherwise.",
-    "scope": Scope,
-    "kind": PartKind,
-    "imported_by": Option<String>,
-    "bytes": usize,
-    "content" = "Exactly what the agent sends for it.",
-    "cut": Option<Cut>,
-});
+impl schemars::JsonSchema for Part {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Part".into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let text = |description: &str| schemars::json_schema!({"type": "string", "description": description});
+        let mut schema = crate::json_schema::closed::closed_object(
+            "One part of a profile's message: one file, as the agent sends it.",
+            vec![
+                (
+                    "path",
+                    text("Workspace-relative for project and local files, absolute otherwise."),
+                ),
+                ("scope", generator.subschema_for::<Scope>()),
+                ("kind", generator.subschema_for::<PartKind>()),
+                ("imported_by", generator.subschema_for::<Option<String>>()),
+                ("bytes", generator.subschema_for::<usize>()),
+                ("content", text("Exactly what the agent sends for it.")),
+                ("cut", generator.subschema_for::<Option<Cut>>()),
+                (
+                    "imports",
+                    generator.subschema_for::<Vec<extras::PartImport>>(),
+                ),
+                ("rows", generator.subschema_for::<Vec<extras::TableRow>>()),
+            ],
+        );
+        // The extra keys appear only when the profile says more.
+        if let Some(serde_json::Value::Array(required)) = schema.get_mut("required") {
+            required.retain(|name| name != "imports" && name != "rows");
+        }
+        schema
+    }
+}
+
+/// The parts of a message with their extra keys, for its JSON.
+struct PartsOut<'a>(
+    &'a [Part],
+    &'a std::collections::BTreeMap<usize, extras::PartExtras>,
+);
+
+impl Serialize for PartsOut<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        struct One<'a>(&'a Part, Option<&'a extras::PartExtras>);
+        impl Serialize for One<'_> {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serialize_part(self.0, self.1, serializer)
+            }
+        }
+        let mut seq = serializer.serialize_seq(Some(self.0.len()))?;
+        for (at, part) in self.0.iter().enumerate() {
+            seq.serialize_element(&One(part, self.1.get(&at)))?;
+        }
+        seq.end()
+    }
+}
 
 /// One turn-0 message of a profile: its provenance and its parts, in
 /// order, and its whole text as sent.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct ProfileMessage {
     /// Always `user`.
@@ -190,6 +273,22 @@ pub struct ProfileMessage {
     /// The message's text exactly as the agent sends it: the parts'
     /// contents joined the agent's way.
     pub text: String,
+    /// What some parts say beyond their content, by their index in
+    /// `parts` (see [`extras`]); in JSON, keys of those parts.
+    #[cfg_attr(test, schemars(skip))]
+    pub extras: std::collections::BTreeMap<usize, extras::PartExtras>,
+}
+
+impl Serialize for ProfileMessage {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut out = serializer.serialize_struct("ProfileMessage", 4)?;
+        out.serialize_field("role", &self.role)?;
+        out.serialize_field("provenance", &self.provenance)?;
+        out.serialize_field("parts", &PartsOut(&self.parts, &self.extras))?;
+        out.serialize_field("text", &self.text)?;
+        out.end()
+    }
 }
 
 impl ProfileMessage {
@@ -211,6 +310,7 @@ impl ProfileMessage {
             provenance,
             parts,
             text,
+            extras: std::collections::BTreeMap::new(),
         }
     }
 }
@@ -260,9 +360,30 @@ pub enum NotLoadedReason {
     /// Another file takes its place (the path of that file): Codex reads one
     /// file per directory, the first of its names present.
     Shadowed {
-        /// The file used instead.
+        /// The file that shadows it.
         by: String,
     },
+    /// Its bytes equal a file already sent, which the agent sends once.
+    DuplicateOf {
+        /// The file already sent.
+        of: String,
+    },
+    /// Its name differs from a file's beside it only in case, and the
+    /// agent reads the exactly named one.
+    CaseVariant {
+        /// The file read instead.
+        of: String,
+    },
+    /// A name the agent never reads, though other agents do.
+    NotReadBy {
+        /// The agent, for sentences.
+        agent: &'static str,
+    },
+    /// Its `excludeAgent` frontmatter leaves this agent out.
+    ExcludedAgent,
+    /// Named at start by a row of the agent's table of conditional files;
+    /// its text is sent when a matching file is read (GitHub Copilot CLI).
+    TableRow,
 }
 
 impl NotLoadedReason {
@@ -284,6 +405,11 @@ impl NotLoadedReason {
             NotLoadedReason::PastCap => "rules cap",
             NotLoadedReason::Unusable(_) => "unusable",
             NotLoadedReason::Shadowed { .. } => "shadowed",
+            NotLoadedReason::DuplicateOf { .. } => "duplicate",
+            NotLoadedReason::CaseVariant { .. } => "name case",
+            NotLoadedReason::NotReadBy { .. } => "not its file",
+            NotLoadedReason::ExcludedAgent => "excludeAgent",
+            NotLoadedReason::TableRow => "row",
         }
     }
 
@@ -309,6 +435,13 @@ impl NotLoadedReason {
             NotLoadedReason::PastCap => "dropped at the rules message's cap".to_string(),
             NotLoadedReason::Unusable(why) => format!("cannot be used: {why}"),
             NotLoadedReason::Shadowed { by } => format!("shadowed by {by}"),
+            NotLoadedReason::DuplicateOf { of } => format!("duplicate of {of}"),
+            NotLoadedReason::CaseVariant { of } => format!("name-case variant of {of}"),
+            NotLoadedReason::NotReadBy { agent } => format!("not read by {agent}"),
+            NotLoadedReason::ExcludedAgent => "excludeAgent: not for this agent".to_string(),
+            NotLoadedReason::TableRow => {
+                "row: named at start, sent when a matching file is read".to_string()
+            }
         }
     }
 }

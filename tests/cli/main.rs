@@ -25,6 +25,7 @@ mod paths;
 mod profile_commands;
 mod profiles;
 mod profiles_claude;
+mod profiles_copilot;
 mod profiles_gemini;
 mod profiles_opencode;
 mod release;

@@ -44,7 +44,7 @@ def find_oracle():
 
 
 ORACLE = find_oracle()
-HOME_RE = re.compile(r"/tmp/(?:claude|codex|gemini|opencode)-oracle\.[A-Za-z0-9]+/home")
+HOME_RE = re.compile(r"/tmp/(?:claude|codex|gemini|opencode|copilot)-oracle\.[A-Za-z0-9]+/home")
 
 
 def fail(msg):
@@ -164,6 +164,15 @@ def capture(case_dir, case, ws, cwd, home=None):
                 [{"tool": "read", "args": {"filePath": os.path.join(ws, t)}}
                  for t in case["touch"]])
         cmd = [os.path.join(ORACLE, "opencode-capture.sh"), ws, sub, prompt]
+    elif case["agent"] == "copilot":
+        if case.get("trust"):
+            env["ORACLE_TRUST"] = "1"
+        if case.get("tui"):
+            env["ORACLE_TUI"] = "1"
+        if case.get("touch"):
+            view = {"tool": "view", "args": {"path": os.path.join(ws, case["touch"])}}
+            env["ORACLE_SCRIPT"] = json.dumps([view])
+        cmd = [os.path.join(ORACLE, "copilot-capture.sh"), ws, sub, prompt]
     else:
         fail("unknown agent " + case["agent"])
     out = subprocess.run(cmd, env=env, capture_output=True, text=True)
@@ -508,6 +517,43 @@ def extract_opencode(body, case):
     return out
 
 
+# --- GitHub Copilot CLI ------------------------------------------------------------------
+
+COPILOT_REGION_OPEN = "</tools>\n"
+COPILOT_REGION_CLOSE = "<system_notifications>"
+
+
+def extract_copilot(body, case):
+    """The instruction region of the system message: everything between `</tools>\n` and
+    `<system_notifications>` (the custom instructions, raw path-specific files and the applyTo
+    table as sent, never Copilot's own prompt around them); with `touch`, the user message of
+    reminders that viewing that file added."""
+    system = body["messages"][0]["content"]
+    if isinstance(system, list):
+        system = "".join(p.get("text", "") for p in system)
+    i = system.index(COPILOT_REGION_OPEN) + len(COPILOT_REGION_OPEN)
+    j = system.index(COPILOT_REGION_CLOSE, i)
+    out = {"region": system[i:j]}
+    if case.get("trust"):
+        # The listing's entries, Copilot's own built-in skills left out.
+        k = system.find("<available_skills>\n")
+        listing = system[k:system.index("\n</available_skills>", k)] if k >= 0 else ""
+        out["skills"] = [b for b in re.findall(r"<skill>\n.*?\n</skill>", listing, re.S)
+                         if "<location>builtin</location>" not in b]
+    if case.get("tui"):
+        # The interactive session's message for the typed line, its date line left out.
+        users = [m for m in body["messages"] if m["role"] == "user"]
+        text = users[-1]["content"]
+        if isinstance(text, list):
+            text = "".join(p.get("text", "") for p in text)
+        out["expansion"] = re.sub(r"^<current_datetime>[^<]*</current_datetime>\n\n", "", text)
+    if case.get("touch"):
+        # The view's reminders: the user message after the tool's result.
+        last = body["messages"][-1]
+        out["touch"] = last["content"] if last["role"] == "user" else None
+    return out
+
+
 EXTRACT = {
     "gemini-commands": extract_gemini_commands,
     "claude-instructions": extract_claude_instructions,
@@ -517,6 +563,7 @@ EXTRACT = {
     "codex": extract_codex,
     "gemini": extract_gemini,
     "opencode": extract_opencode,
+    "copilot": extract_copilot,
 }
 
 

@@ -10,6 +10,7 @@
 
 pub mod claude;
 pub mod codex;
+pub mod copilot;
 pub mod files;
 pub mod gemini;
 pub mod mecatl;
@@ -22,12 +23,13 @@ use crate::prompt::profile::seam::{Profile, ProfileSpec};
 use crate::prompt::tokens::Tokenizer;
 
 /// Every profile, in the order `compare` shows them.
-pub static PROFILES: [&dyn Profile; 5] = [
+pub static PROFILES: [&dyn Profile; 6] = [
     &mecatl::Mecatl,
     &claude::Claude,
     &codex::Codex,
     &gemini::Gemini,
     &opencode::Opencode,
+    &copilot::Copilot,
 ];
 
 impl Agent {

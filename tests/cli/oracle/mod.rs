@@ -23,6 +23,7 @@ mod claude_commands;
 mod claude_instructions;
 mod claude_subagents;
 mod codex;
+mod copilot;
 mod gemini;
 mod gemini_commands;
 mod opencode;
