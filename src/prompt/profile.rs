@@ -30,8 +30,8 @@
 //!   walk of its own.
 
 pub mod catalog;
-pub mod inventory;
 pub mod extras;
+pub mod inventory;
 pub mod seam;
 pub mod subagent;
 
