@@ -240,11 +240,16 @@ pub fn run(ctx: &Context, args: &CompareArgs) -> Result<Status, CliError> {
         .collect();
     let size = |path: &str| memo.size(&ctx.workspace.join(path));
     let mut comparison = compare::compare(&profiled, &size);
-    let mut lazy_cut = false;
-    if let Some((agent, run)) = runs.iter().find(|(agent, _)| *agent == Agent::Gemini) {
+    let mut lazy_cut = Vec::new();
+    for (agent, run) in runs
+        .iter()
+        .filter(|(agent, _)| agent.profile().spec().lazy_in_compare)
+    {
         let (found, cut) = lazy_files(&readers, *agent, &run.turn0);
         comparison.add_lazy(divergence::lazy(*agent, &found));
-        lazy_cut = cut;
+        if cut {
+            lazy_cut.push(*agent);
+        }
     }
     let totals: Vec<Total> = turns
         .iter()
@@ -260,13 +265,14 @@ pub fn run(ctx: &Context, args: &CompareArgs) -> Result<Status, CliError> {
         })
         .collect();
     let mut diagnostics = diagnostics(ctx, &turns, memo.counts());
-    if lazy_cut {
+    for agent in lazy_cut {
         diagnostics.push(Diagnostic::new(
             Severity::Info,
             None,
             format!(
-                "the look for Gemini CLI's context files below the start directory stopped after \
-                 {} entries; `lint` names every one (MP021)",
+                "the look for {}'s context files below the start directory stopped after {} \
+                 entries; `lint` names every one",
+                agent.title(),
                 grouped(limits::COMPARE_LAZY_ENTRIES as u64)
             ),
         ));

@@ -66,6 +66,11 @@ pub struct ProfileSpec {
     /// III: so existing CI output does not change on a repository without
     /// its files); empty: always one of them.
     pub default_when: &'static [&'static str],
+    /// Whether `compare` names the instruction files below the start
+    /// directory that load only when a tool reads under them (a bounded
+    /// look below `--at`; Gemini CLI). `false`: such files are compared
+    /// under `--touch` only, and nothing below `--at` is looked at.
+    pub lazy_in_compare: bool,
 }
 
 impl ProfileSpec {

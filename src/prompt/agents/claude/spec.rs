@@ -54,6 +54,7 @@ pub const SPEC: ProfileSpec = ProfileSpec {
     config_dirs: &[names::DOT_CLAUDE],
     vars: &[BUDGET_VAR],
     default_when: &[],
+    lazy_in_compare: false,
 };
 
 /// The variable that sets the skills listing's budget in characters

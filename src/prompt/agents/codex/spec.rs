@@ -39,4 +39,5 @@ pub const SPEC: ProfileSpec = ProfileSpec {
     config_dirs: &[DOT_CODEX, DOT_AGENTS],
     vars: &[],
     default_when: &[],
+    lazy_in_compare: false,
 };

@@ -55,4 +55,5 @@ pub const SPEC: ProfileSpec = ProfileSpec {
     config_dirs: &[".github"],
     vars: &[CUSTOM_INSTRUCTIONS_DIRS_VAR],
     default_when: &[COPILOT_INSTRUCTIONS_MD, INSTRUCTIONS_DIR, ".github/agents"],
+    lazy_in_compare: false,
 };

@@ -37,4 +37,5 @@ pub const SPEC: ProfileSpec = ProfileSpec {
     config_dirs: &[DOT_GEMINI],
     vars: &[super::system::VAR],
     default_when: &[GEMINI_MD, DOT_GEMINI],
+    lazy_in_compare: true,
 };

@@ -28,6 +28,7 @@ pub const SPEC: ProfileSpec = ProfileSpec {
     config_dirs: &[".mecatl"],
     vars: &[],
     default_when: &[],
+    lazy_in_compare: false,
 };
 
 /// The engine's registration.

@@ -78,4 +78,5 @@ pub const SPEC: ProfileSpec = ProfileSpec {
         DISABLE_PROJECT_CONFIG,
     ],
     default_when: &[CONFIG_FILES[0], CONFIG_FILES[1], DOT_OPENCODE],
+    lazy_in_compare: false,
 };
