@@ -373,7 +373,8 @@ mod tests {
 
     #[test]
     fn an_unclosed_quote_is_rejected() {
-        let err = run("sh -c 'exit 0").unwrap_err();
+        // A double quote: unclosed, it is an error by both platforms' rules.
+        let err = run("sh -c \"exit 0").unwrap_err();
         assert!(matches!(err, BuilderError::Split(_)), "{err:?}");
         assert_eq!(
             err.to_string(),

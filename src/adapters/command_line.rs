@@ -6,9 +6,9 @@
 //!   spec says.
 //! - On Windows: the C runtime's rules for a command line, so a path such as
 //!   `C:\tools\builder.exe` keeps its backslashes: words split at spaces and
-//!   tabs outside `"…"`; backslashes are literal unless a run of them ends
-//!   at a `"` (then each pair is one backslash, and an odd one makes the
-//!   quote literal); `""` inside quotes is one literal quote. Single quotes
+//!   tabs (and, here, line breaks) outside `"…"`; backslashes are literal
+//!   unless a run of them ends at a `"` (then each pair is one backslash,
+//!   and an odd one makes the quote literal); `""` inside quotes is one literal quote. Single quotes
 //!   are ordinary characters.
 //!
 //! Choice the spec leaves open: an unclosed `"` is an error on both
@@ -77,7 +77,7 @@ pub fn split_windows(line: &str) -> Result<Vec<String>, SplitError> {
                     quoted = !quoted;
                 }
             }
-            ' ' | '\t' if !quoted => {
+            ' ' | '\t' | '\n' | '\r' if !quoted => {
                 if in_word {
                     words.push(std::mem::take(&mut word));
                     in_word = false;
@@ -152,7 +152,7 @@ mod tests {
 
     #[test]
     fn blank_lines_have_no_words() {
-        assert!(ok(split_windows(" \t ")).is_empty());
+        assert!(ok(split_windows(" \t\r\n ")).is_empty());
         assert!(ok(split_posix("  ")).is_empty());
     }
 }

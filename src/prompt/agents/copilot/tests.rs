@@ -242,6 +242,7 @@ fn a_ninth_level_import_is_listed_too_deep_and_nothing_loaded_sends_nothing() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "fixture paths are the Unix paths /w and /h")]
 fn user_files_are_read_with_scope_user() {
     let world = World::new().ws(".git/HEAD", "").user(
         "instructions/u.instructions.md",
@@ -261,6 +262,7 @@ fn user_files_are_read_with_scope_user() {
 }
 
 #[test]
+#[cfg_attr(windows, ignore = "fixture paths are the Unix paths /w and /h")]
 fn a_wide_fan_out_of_cycles_is_bounded_by_the_import_guard() {
     let mut world = World::new().ws(".git/HEAD", "");
     let all: String = (0..100).map(|i| format!("@f{i}.md\n")).collect();

@@ -23,8 +23,6 @@
 //!   `external`, a warning); a missing one is a warning (Gemini refuses to
 //!   start).
 
-use std::path::Path;
-
 use crate::diagnostic::Diagnostic;
 use crate::limits;
 use crate::prompt::agents::gemini::context::squeeze_newlines;
@@ -36,7 +34,7 @@ use crate::prompt::profile::Agent;
 use crate::prompt::profile::{NotLoaded, NotLoadedReason, Part, PartKind};
 use crate::prompt::text::js_trim;
 use crate::prompt::walk::{Scope, WalkDir, absolute};
-use crate::workspace::{EntryKind, Workspace, WsError, join, parent};
+use crate::workspace::{EntryKind, Workspace, WsError, join, parent, slashed};
 
 /// The variable.
 pub const VAR: &str = "GEMINI_SYSTEM_MD";
@@ -96,11 +94,12 @@ pub fn find(places: &EnvPlaces<'_>, project: &dyn Workspace, at: &str) -> System
         normalise(&start.join(value))
     };
     let shown_target = target.display().to_string();
+    // Workspace-relative, with `/` on every platform.
     let Some(rel) = target
         .strip_prefix(project.root())
         .ok()
-        .and_then(Path::to_str)
-        .map(str::to_string)
+        .filter(|rel| rel.to_str().is_some())
+        .map(slashed)
     else {
         out.diagnostics.push(Diagnostic::warning(
             &shown_target,
