@@ -43,6 +43,10 @@ fn paths(doc: &serde_json::Value) -> Vec<String> {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "expects the global file's absolute path in Unix form ([ROOT]/…)"
+)]
 fn assemble_sends_one_system_message_in_opencodes_order() {
     let env = opencode_env();
     let doc = opencode(&env, true, &["--at", "sub", "assemble"])
@@ -75,6 +79,10 @@ fn assemble_sends_one_system_message_in_opencodes_order() {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "expects the global file's absolute path in Unix form ([ROOT]/…)"
+)]
 fn untrusted_the_project_is_withheld_and_the_global_file_loads() {
     let env = opencode_env();
     let doc = opencode(&env, false, &["assemble"]).assert_code(0).json();
@@ -91,6 +99,10 @@ fn untrusted_the_project_is_withheld_and_the_global_file_loads() {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "expects the global file's absolute path in Unix form ([ROOT]/…)"
+)]
 fn the_switches_come_from_the_environment() {
     let env = opencode_env();
     std::fs::remove_file(env.ws.join("AGENTS.md")).unwrap();

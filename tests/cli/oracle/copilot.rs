@@ -73,6 +73,10 @@ fn region(fixture: &Fixture, doc: &Value) -> String {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "recorded on Linux: the agent's wire text holds absolute paths joined with /, which Windows writes with \\"
+)]
 fn every_recorded_copilot_case_matches() {
     let (mut checked, mut touched, mut listed, mut expanded) = (0, 0, 0, 0);
     for case_dir in cases("copilot") {

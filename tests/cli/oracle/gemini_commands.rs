@@ -120,6 +120,10 @@ fn check_turn0(fixture: &Fixture) {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "recorded on Linux: the agent's wire text holds absolute paths joined with /, which Windows writes with \\"
+)]
 fn every_recorded_gemini_command_case_matches() {
     let mut checked = 0;
     for case_dir in cases("gemini-commands") {

@@ -76,6 +76,10 @@ fn preview(fixture: &Fixture) -> Value {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "recorded on Linux: the agent's wire text holds absolute paths joined with /, which Windows writes with \\"
+)]
 fn every_recorded_opencode_case_matches() {
     let mut checked = 0;
     for case_dir in cases("opencode") {
