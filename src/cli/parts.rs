@@ -23,6 +23,8 @@
 //!   scope and path, then in parentheses what else is worth knowing: whose
 //!   import it is, its kind when it is not an instruction file or an
 //!   import, and a budget cut.
+//! - MCP servers and hooks (never started, never run) close the text: one
+//!   section each, a line per server or hook with what it would add.
 //! - A `--touch` path that adds nothing still gets its header line
 //!   (`── touch PATH · adds nothing ──`), so the text shows it was asked.
 //! - The provider formats carry only what is sent at start: `--touch`
@@ -39,7 +41,7 @@ use crate::cli::stats::Stats;
 use crate::diagnostic::Diagnostic;
 use crate::prompt::profile::{
     Hook, McpServer, NotLoaded, OutputStyle, Part, PartKind, ProfileMessage, ProfileTurn0,
-    Subagent, Touched,
+    Subagent, Touched, Transport,
 };
 use crate::prompt::turn0::Provenance;
 
@@ -136,7 +138,67 @@ fn text_pieces(turn0: &ProfileTurn0) -> Vec<Cow<'_, str>> {
         push_section(&mut pieces, head);
         push_parts(&mut pieces, &mut number, &touched.parts);
     }
+    push_configured(&mut pieces, turn0);
     pieces
+}
+
+/// The MCP servers and hooks, one section each when there are any: one
+/// line per server or hook, saying it was not run and what it would add.
+fn push_configured(pieces: &mut Vec<Cow<'_, str>>, turn0: &ProfileTurn0) {
+    if !turn0.mcp_servers.is_empty() {
+        let count = turn0.mcp_servers.len();
+        push_section(
+            pieces,
+            format!("── MCP servers · {count} configured · none started ──\n"),
+        );
+        for server in &turn0.mcp_servers {
+            let target = server.command.as_deref().or(server.url.as_deref());
+            let state = if server.enabled {
+                "would start"
+            } else {
+                "would not start"
+            };
+            pieces.push(Cow::Owned(format!(
+                "{} ({}, {}: {}) {}: not run; would add {}\n",
+                output::one_line(&server.name),
+                server.path,
+                transport_word(server.transport),
+                output::one_line(target.unwrap_or_default()),
+                state,
+                server.would_add
+            )));
+        }
+    }
+    if !turn0.hooks.is_empty() {
+        let count = turn0.hooks.len();
+        push_section(
+            pieces,
+            format!("── hooks · {count} configured · none run ──\n"),
+        );
+        for hook in &turn0.hooks {
+            let matcher = hook
+                .matcher
+                .as_deref()
+                .map(|m| format!(" [{}]", output::one_line(m)))
+                .unwrap_or_default();
+            pieces.push(Cow::Owned(format!(
+                "{}{matcher} ({}): `{}`: would add {}\n",
+                hook.event,
+                hook.path,
+                output::one_line(&hook.command),
+                hook.would_add
+            )));
+        }
+    }
+}
+
+/// The transport's word in a text line.
+fn transport_word(transport: Transport) -> &'static str {
+    match transport {
+        Transport::Stdio => "stdio",
+        Transport::Http => "http",
+        Transport::Sse => "sse",
+    }
 }
 
 /// True for a listing (of skills or subagents): one part per entry, shown

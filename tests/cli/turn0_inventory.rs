@@ -305,3 +305,26 @@ fn the_settings_env_sizes_the_skills_listing_unless_the_process_sets_it() {
     let process = crate::hardening::finish(&env, &mut cmd);
     assert_eq!(listing(&process), roomy, "the process's variable wins");
 }
+
+#[test]
+fn text_shows_one_section_for_the_servers_and_one_for_the_hooks() {
+    let env = TestEnv::new();
+    armed(&env);
+    let out = run(&env, &["--trust-project", "--agent", "claude", "assemble"]);
+    let text = &out.assert_code(0).stdout;
+    assert!(
+        text.contains("── MCP servers · 3 configured · none started ──\ndb (.mcp.json, stdio: touch) would start: not run;"),
+        "{text}"
+    );
+    assert!(
+        text.contains("off (.mcp.json, stdio: touch) would not start: not run;"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "── hooks · 3 configured · none run ──\nSessionStart (.claude/settings.json): `touch "
+        ),
+        "{text}"
+    );
+    assert!(!text.contains("secret"), "{text}");
+}
