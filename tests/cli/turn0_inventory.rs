@@ -328,3 +328,27 @@ fn text_shows_one_section_for_the_servers_and_one_for_the_hooks() {
     );
     assert!(!text.contains("secret"), "{text}");
 }
+
+#[test]
+fn subagents_above_the_git_root_are_not_read() {
+    let env = TestEnv::new();
+    env.write(
+        ".claude/agents/a.md",
+        "---\nname: above\ndescription: above the repository\n---\n",
+    );
+    env.write(
+        "sub/.claude/agents/b.md",
+        "---\nname: inside\ndescription: in the repository\n---\n",
+    );
+    std::fs::create_dir_all(env.ws.join("sub/.git")).unwrap();
+    let doc = trusted(&env, &["--at", "sub", "assemble"])
+        .assert_code(0)
+        .json();
+    let names: Vec<&str> = doc["subagents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["inside"]);
+}

@@ -90,22 +90,18 @@ pub(crate) struct Subagents {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// One directory to read, nearest first.
+/// One listed `agents` tree: its reader, scope and files.
 struct Tree<'a> {
     reader: &'a dyn Workspace,
-    rel: String,
     scope: Scope,
 }
 
 /// Reads Claude Code's subagents from `sources`.
 pub(crate) fn subagents(sources: &SubagentSources<'_>) -> Subagents {
     let mut out = Subagents::default();
-    for tree in trees(sources) {
+    for (tree, files) in trees(sources) {
         let withheld = tree.scope.is_gated() && !sources.trusted;
-        for path in walk_tree(tree.reader, &tree.rel, false).files {
-            if !path.ends_with(".md") {
-                continue;
-            }
+        for path in files.into_iter().filter(|path| path.ends_with(".md")) {
             let shown = tree.reader.display(&path);
             if withheld {
                 out.not_loaded.push(NotLoaded {
@@ -127,32 +123,46 @@ pub(crate) fn subagents(sources: &SubagentSources<'_>) -> Subagents {
 }
 
 /// The `.claude/agents` trees of the cwd up to the git root, nearest
-/// first, then the user's.
-fn trees<'a>(sources: &SubagentSources<'a>) -> Vec<Tree<'a>> {
-    let mut trees = Vec::new();
-    for dir in sources
+/// first, then the user's, each with its files. Every tree is listed
+/// first; `.git` is looked for only below the farthest tree holding files
+/// (in a repository without subagent files, not at all).
+fn trees<'a>(sources: &SubagentSources<'a>) -> Vec<(Tree<'a>, Vec<String>)> {
+    let dirs: Vec<&WalkDir<'a>> = sources
         .walked
         .iter()
         .rev()
         .filter(|dir| dir.scope == Scope::Project)
-    {
-        trees.push(Tree {
-            reader: dir.reader,
-            rel: join(&dir.rel(names::DOT_CLAUDE), AGENTS_DIR),
-            scope: Scope::Project,
-        });
-        if dir.reader.stat(&dir.rel(".git")).is_ok() {
-            break;
+        .collect();
+    let mut listed: Vec<(Tree<'a>, Vec<String>)> = dirs
+        .iter()
+        .map(|dir| {
+            let rel = join(&dir.rel(names::DOT_CLAUDE), AGENTS_DIR);
+            let files = walk_tree(dir.reader, &rel, false).files;
+            let tree = Tree {
+                reader: dir.reader,
+                scope: Scope::Project,
+            };
+            (tree, files)
+        })
+        .collect();
+    let farthest = listed.iter().rposition(|(_, files)| !files.is_empty());
+    if let Some(farthest) = farthest {
+        // The nearest directory holding `.git` below the farthest tree
+        // ends the walk there.
+        let root = (0..farthest).find(|&i| dirs[i].reader.stat(&dirs[i].rel(names::GIT)).is_ok());
+        if let Some(root) = root {
+            listed.truncate(root + 1);
         }
     }
     if let Some(user) = sources.user {
-        trees.push(Tree {
+        let tree = Tree {
             reader: user,
-            rel: AGENTS_DIR.to_string(),
             scope: Scope::User,
-        });
+        };
+        let files = walk_tree(user, AGENTS_DIR, false).files;
+        listed.push((tree, files));
     }
-    trees
+    listed
 }
 
 /// An entry for a file whose content was not read.
