@@ -7,10 +7,10 @@ use std::ffi::OsStr;
 use std::path::Path;
 use std::sync::Arc;
 
-use crate::prompt::profile::ProfileTurn0;
 use crate::prompt::profile::catalog::Catalog;
 use crate::prompt::profile::seam::{HomeDir, Profile, ProfileRun, Setup};
-use crate::prompt::turn0::Turn0Report;
+use crate::prompt::profile::{NotLoadedReason, ProfileTurn0};
+use crate::prompt::turn0::{Provenance, Turn0Report};
 use crate::workspace::{LinkPolicy, MemNode, MemWorkspace, Workspace};
 
 /// The engine's command catalog of a run, built over an empty workspace.
@@ -158,4 +158,23 @@ impl Fixture {
         };
         f(&*self.profile.open(&setup))
     }
+}
+
+/// The paths of the parts of `turn0`'s messages of `provenance`.
+pub(crate) fn paths(turn0: &ProfileTurn0, provenance: Provenance) -> Vec<String> {
+    turn0
+        .messages
+        .iter()
+        .filter(|m| m.provenance == provenance)
+        .flat_map(|m| m.parts.iter().map(|p| p.path.clone()))
+        .collect()
+}
+
+/// What `turn0` did not load, and why.
+pub(crate) fn reasons(turn0: &ProfileTurn0) -> Vec<(String, NotLoadedReason)> {
+    turn0
+        .not_loaded
+        .iter()
+        .map(|n| (n.path.clone(), n.reason.clone()))
+        .collect()
 }

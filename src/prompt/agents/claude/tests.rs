@@ -24,18 +24,8 @@ fn new_world() -> World {
 
 /// Claude's loader over the fixture's readers, with no managed settings.
 trait Load {
-    fn load(&self, at: &str, trusted: bool, approval: &dyn ExternalApproval) -> ClaudeInstructions;
+    fn world(&self) -> &World;
 
-    fn load_touching(
-        &self,
-        at: &str,
-        trusted: bool,
-        approval: &dyn ExternalApproval,
-        touch: &[&str],
-    ) -> ClaudeInstructions;
-}
-
-impl Load for World {
     fn load(&self, at: &str, trusted: bool, approval: &dyn ExternalApproval) -> ClaudeInstructions {
         self.load_touching(at, trusted, approval, &[])
     }
@@ -47,7 +37,13 @@ impl Load for World {
         approval: &dyn ExternalApproval,
         touch: &[&str],
     ) -> ClaudeInstructions {
-        load_managed(self, None, at, trusted, approval, touch)
+        load_managed(self.world(), None, at, trusted, approval, touch)
+    }
+}
+
+impl Load for World {
+    fn world(&self) -> &World {
+        self
     }
 }
 

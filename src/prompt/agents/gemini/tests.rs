@@ -8,8 +8,8 @@ use std::path::Path;
 use super::*;
 use crate::diagnostic::Severity;
 use crate::prompt::agents::gemini::catalog::GeminiCatalog;
-use crate::prompt::agents::test_fixture::{EngineCatalog, Fixture};
-use crate::prompt::profile::{NotLoadedReason, PartKind, ProfileTurn0};
+use crate::prompt::agents::test_fixture::{EngineCatalog, Fixture, paths, reasons};
+use crate::prompt::profile::{NotLoadedReason, PartKind};
 use crate::prompt::turn0::{Provenance, Role};
 use crate::prompt::walk::Scope;
 use crate::workspace::{MemNode, MemWorkspace};
@@ -21,23 +21,6 @@ fn new_world() -> World {
     let engine_catalog: EngineCatalog =
         |empty| Box::new(GeminiCatalog::new(empty, None, "", true, false));
     Fixture::new(&Gemini, "/top/w", "/h", "/h").with_engine_catalog(engine_catalog)
-}
-
-fn paths(turn0: &ProfileTurn0, provenance: Provenance) -> Vec<String> {
-    turn0
-        .messages
-        .iter()
-        .filter(|m| m.provenance == provenance)
-        .flat_map(|m| m.parts.iter().map(|p| p.path.clone()))
-        .collect()
-}
-
-fn reasons(turn0: &ProfileTurn0) -> Vec<(String, NotLoadedReason)> {
-    turn0
-        .not_loaded
-        .iter()
-        .map(|n| (n.path.clone(), n.reason.clone()))
-        .collect()
 }
 
 #[test]

@@ -10,7 +10,7 @@ use super::*;
 use crate::diagnostic::Severity;
 use crate::limits;
 use crate::prompt::agents::opencode::catalog::OpencodeCatalog;
-use crate::prompt::agents::test_fixture::{EngineCatalog, Fixture};
+use crate::prompt::agents::test_fixture::{self, EngineCatalog, Fixture, reasons};
 use crate::prompt::profile::catalog::Catalog;
 use crate::prompt::profile::seam::HomeDir;
 use crate::prompt::profile::{NotLoadedReason, ProfileTurn0};
@@ -29,21 +29,9 @@ fn new_world() -> World {
         .with_xdg("/h/.config")
 }
 
+/// The paths of the instructions message's parts.
 fn paths(turn0: &ProfileTurn0) -> Vec<String> {
-    turn0
-        .messages
-        .iter()
-        .filter(|m| m.provenance == Provenance::Instructions)
-        .flat_map(|m| m.parts.iter().map(|p| p.path.clone()))
-        .collect()
-}
-
-fn reasons(turn0: &ProfileTurn0) -> Vec<(String, NotLoadedReason)> {
-    turn0
-        .not_loaded
-        .iter()
-        .map(|n| (n.path.clone(), n.reason.clone()))
-        .collect()
+    test_fixture::paths(turn0, Provenance::Instructions)
 }
 
 fn said(turn0: &ProfileTurn0, severity: Severity, words: &str) -> bool {
