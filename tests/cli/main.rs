@@ -23,6 +23,7 @@ mod lint_config;
 mod oracle;
 mod paths;
 mod profile_commands;
+mod profile_support;
 mod profiles;
 mod profiles_claude;
 mod profiles_copilot;

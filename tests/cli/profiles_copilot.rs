@@ -5,13 +5,15 @@
 //! gain `copilot` only where its own files are.
 
 use crate::hardening::{Outcome, run};
+use crate::profile_support::{
+    agent_run, git_env, joins_the_default_agents_only_where_its_files_are,
+};
 use crate::support::TestEnv;
 
 /// A git workspace with Copilot's own file, two identical shared files,
 /// an import and a conditional path-specific file.
 fn copilot_env() -> TestEnv {
-    let env = TestEnv::new();
-    std::fs::create_dir_all(env.ws.join(".git")).unwrap();
+    let env = git_env();
     // Relative to `.github/`, as Copilot reads it.
     env.write(".github/copilot-instructions.md", "COPILOT @../docs/a.md\n");
     env.write("docs/a.md", "A\n");
@@ -25,12 +27,7 @@ fn copilot_env() -> TestEnv {
 }
 
 fn copilot(env: &TestEnv, trust: bool, args: &[&str]) -> Outcome {
-    let mut all = vec!["--agent", "copilot", "--format", "json"];
-    if trust {
-        all.insert(0, "--trust-project");
-    }
-    all.extend_from_slice(args);
-    run(env, &all)
+    agent_run(env, "copilot", trust, args)
 }
 
 #[test]
@@ -150,23 +147,12 @@ fn skills_are_listed_and_expand_shows_the_interactive_message() {
     assert!(said.contains("copilot -p"), "{said}");
 }
 
-fn default_agents(env: &TestEnv, at: &str) -> (serde_json::Value, serde_json::Value) {
-    let args = |cmd: &'static str| vec!["--trust-project", "--at", at, "--format", "json", cmd];
-    let compare = run(env, &args("compare")).assert_code(0).json();
-    let lint = run(env, &args("lint")).json();
-    (compare["agents"].clone(), lint["agents"].clone())
-}
-
 #[test]
 fn copilot_joins_the_default_agents_only_where_its_own_files_are() {
-    let three = serde_json::json!(["mecatl", "claude", "codex"]);
-    let four = serde_json::json!(["mecatl", "claude", "codex", "copilot"]);
-    let env = TestEnv::new();
-    env.write("AGENTS.md", "A\n");
-    env.write("CLAUDE.md", "C\n");
-    env.write("sub/.github/instructions/x.instructions.md", "X\n");
-    assert_eq!(default_agents(&env, "."), (three.clone(), three.clone()));
-    assert_eq!(default_agents(&env, "sub"), (four.clone(), four.clone()));
-    env.write(".github/copilot-instructions.md", "C\n");
-    assert_eq!(default_agents(&env, "."), (four.clone(), four));
+    joins_the_default_agents_only_where_its_files_are(
+        "copilot",
+        &[("AGENTS.md", "A\n"), ("CLAUDE.md", "C\n")],
+        ("sub/.github/instructions/x.instructions.md", "X\n"),
+        (".github/copilot-instructions.md", "C\n"),
+    );
 }

@@ -4,13 +4,16 @@
 //! only where its files are.
 
 use crate::hardening::{Outcome, run};
+use crate::profile_support::{
+    agent_run, assemble_with_var, git_env, joins_the_default_agents_only_where_its_files_are,
+    withheld,
+};
 use crate::support::TestEnv;
 
 /// A git workspace with context files at the root and in `sub`, and a
 /// user context file.
 fn gemini_env() -> TestEnv {
-    let env = TestEnv::new();
-    std::fs::create_dir_all(env.ws.join(".git")).unwrap();
+    let env = git_env();
     env.write("GEMINI.md", "ROOT @./imp.md\n");
     env.write("imp.md", "IMPORTED\n");
     env.write("sub/GEMINI.md", "SUB\n");
@@ -19,12 +22,7 @@ fn gemini_env() -> TestEnv {
 }
 
 fn gemini(env: &TestEnv, trust: bool, args: &[&str]) -> Outcome {
-    let mut all = vec!["--agent", "gemini", "--format", "json"];
-    if trust {
-        all.insert(0, "--trust-project");
-    }
-    all.extend_from_slice(args);
-    run(env, &all)
+    agent_run(env, "gemini", trust, args)
 }
 
 #[test]
@@ -71,13 +69,7 @@ fn untrusted_the_walk_is_withheld_and_the_users_file_loads() {
     let messages = doc["messages"].as_array().unwrap();
     assert_eq!(messages.len(), 1);
     assert_eq!(messages[0]["provenance"], "user_instructions");
-    let withheld: Vec<&str> = doc["not_loaded"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|n| n["reason"] == "withheld: untrusted")
-        .map(|n| n["path"].as_str().unwrap())
-        .collect();
+    let withheld = withheld(&doc);
     assert_eq!(withheld, ["GEMINI.md"]);
     assert!(!doc.to_string().contains("IMPORTED"));
 }
@@ -86,8 +78,7 @@ fn untrusted_the_walk_is_withheld_and_the_users_file_loads() {
 #[cfg(unix)]
 #[test]
 fn a_fifo_and_a_link_out_are_never_read() {
-    let env = TestEnv::new();
-    std::fs::create_dir_all(env.ws.join(".git")).unwrap();
+    let env = git_env();
     let outside = env.home.join("secret.md");
     crate::support::write_file(&outside, "SECRET\n");
     crate::hardening::symlink(&outside, &env.ws.join("GEMINI.md"));
@@ -119,26 +110,14 @@ fn a_fifo_and_a_link_out_are_never_read() {
     );
 }
 
-/// The agents of `compare --format json` and `lint --format json` with
-/// their default selection.
-fn default_agents(env: &TestEnv, at: &str) -> (serde_json::Value, serde_json::Value) {
-    let args = |cmd: &'static str| vec!["--trust-project", "--at", at, "--format", "json", cmd];
-    let compare = run(env, &args("compare")).assert_code(0).json();
-    let lint = run(env, &args("lint")).json();
-    (compare["agents"].clone(), lint["agents"].clone())
-}
-
 #[test]
 fn gemini_joins_the_default_agents_only_where_its_files_are() {
-    let three = serde_json::json!(["mecatl", "claude", "codex"]);
-    let four = serde_json::json!(["mecatl", "claude", "codex", "gemini"]);
-    let env = TestEnv::new();
-    env.write("AGENTS.md", "A\n");
-    env.write("sub/.gemini/settings.json", "{}\n");
-    assert_eq!(default_agents(&env, "."), (three.clone(), three.clone()));
-    assert_eq!(default_agents(&env, "sub"), (four.clone(), four.clone()));
-    env.write("GEMINI.md", "G\n");
-    assert_eq!(default_agents(&env, "."), (four.clone(), four));
+    let env = joins_the_default_agents_only_where_its_files_are(
+        "gemini",
+        &[("AGENTS.md", "A\n")],
+        ("sub/.gemini/settings.json", "{}\n"),
+        ("GEMINI.md", "G\n"),
+    );
     let chosen = run(
         &env,
         &["--format", "json", "compare", "--agents", "gemini,codex"],
@@ -154,16 +133,7 @@ fn gemini_cli_home_moves_the_users_context_files() {
     let env = gemini_env();
     let moved = env.home.join("elsewhere");
     crate::support::write_file(&moved.join(".gemini/GEMINI.md"), "MOVED\n");
-    let mut cmd = env.cmd();
-    cmd.env("GEMINI_CLI_HOME", &moved).args([
-        "--trust-project",
-        "--agent",
-        "gemini",
-        "--format",
-        "json",
-        "assemble",
-    ]);
-    let out = crate::hardening::finish(&env, &mut cmd);
+    let out = assemble_with_var(&env, "gemini", "GEMINI_CLI_HOME", &moved);
     let doc = out.assert_code(0).json();
     let user = &doc["messages"][0]["parts"][0];
     assert_eq!(user["content"], "MOVED");
@@ -179,8 +149,7 @@ fn gemini_cli_home_moves_the_users_context_files() {
 
 #[test]
 fn a_ten_wide_fan_out_five_deep_stops_at_the_import_guard() {
-    let env = TestEnv::new();
-    std::fs::create_dir_all(env.ws.join(".git")).unwrap();
+    let env = git_env();
     let fan = |next: &str| format!("@{next} ").repeat(10);
     env.write("GEMINI.md", fan("l1.md"));
     for level in 1..5 {

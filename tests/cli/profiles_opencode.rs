@@ -4,14 +4,17 @@
 //! catalog that says it is not modelled yet, and the default columns of
 //! `compare` and `lint`, which gain `opencode` only where its files are.
 
-use crate::hardening::{Outcome, run};
+use crate::hardening::Outcome;
+use crate::profile_support::{
+    agent_run, assemble_with_var, git_env, joins_the_default_agents_only_where_its_files_are,
+    withheld,
+};
 use crate::support::TestEnv;
 
 /// A git workspace with `AGENTS.md` at the root and in `sub`, a shadowed
 /// `CLAUDE.md`, an `opencode.jsonc` naming a doc, and a global file.
 fn opencode_env() -> TestEnv {
-    let env = TestEnv::new();
-    std::fs::create_dir_all(env.ws.join(".git")).unwrap();
+    let env = git_env();
     env.write("AGENTS.md", "ROOT\n");
     env.write("CLAUDE.md", "CLAUDE\n");
     env.write("sub/AGENTS.md", "SUB\n");
@@ -25,12 +28,7 @@ fn opencode_env() -> TestEnv {
 }
 
 fn opencode(env: &TestEnv, trust: bool, args: &[&str]) -> Outcome {
-    let mut all = vec!["--agent", "opencode", "--format", "json"];
-    if trust {
-        all.insert(0, "--trust-project");
-    }
-    all.extend_from_slice(args);
-    run(env, &all)
+    agent_run(env, "opencode", trust, args)
 }
 
 fn paths(doc: &serde_json::Value) -> Vec<String> {
@@ -87,13 +85,7 @@ fn untrusted_the_project_is_withheld_and_the_global_file_loads() {
     let env = opencode_env();
     let doc = opencode(&env, false, &["assemble"]).assert_code(0).json();
     assert_eq!(paths(&doc), ["[ROOT]/config/opencode/AGENTS.md"]);
-    let withheld: Vec<&str> = doc["not_loaded"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|n| n["reason"] == "withheld: untrusted")
-        .map(|n| n["path"].as_str().unwrap())
-        .collect();
+    let withheld = withheld(&doc);
     assert_eq!(withheld, ["opencode.jsonc", "AGENTS.md"]);
     assert!(!doc.to_string().contains("STYLE"));
 }
@@ -109,17 +101,8 @@ fn the_switches_come_from_the_environment() {
     std::fs::remove_file(env.ws.join("sub/AGENTS.md")).unwrap();
     env.write("CONTEXT.md", "CONTEXT\n");
     let run_with = |var: &str| {
-        let mut cmd = env.cmd();
-        cmd.env(var, "1").args([
-            "--trust-project",
-            "--agent",
-            "opencode",
-            "--format",
-            "json",
-            "assemble",
-        ]);
         paths(
-            &crate::hardening::finish(&env, &mut cmd)
+            &assemble_with_var(&env, "opencode", var, "1")
                 .assert_code(0)
                 .json(),
         )
@@ -140,8 +123,7 @@ fn the_switches_come_from_the_environment() {
 #[cfg(unix)]
 #[test]
 fn a_fifo_a_link_out_and_a_glob_out_are_never_read() {
-    let env = TestEnv::new();
-    std::fs::create_dir_all(env.ws.join(".git")).unwrap();
+    let env = git_env();
     let outside = env.home.join("secret.md");
     crate::support::write_file(&outside, "SECRET\n");
     crate::hardening::symlink(&outside, &env.ws.join("docs/out.md"));
@@ -211,25 +193,12 @@ fn commands_and_expand_say_that_opencode_commands_are_not_modelled_yet() {
     assert_eq!(expanded["output"], "/deploy prod");
 }
 
-/// The agents of `compare --format json` and `lint --format json` with
-/// their default selection.
-fn default_agents(env: &TestEnv, at: &str) -> (serde_json::Value, serde_json::Value) {
-    let args = |cmd: &'static str| vec!["--trust-project", "--at", at, "--format", "json", cmd];
-    let compare = run(env, &args("compare")).assert_code(0).json();
-    let lint = run(env, &args("lint")).json();
-    (compare["agents"].clone(), lint["agents"].clone())
-}
-
 #[test]
 fn opencode_joins_the_default_agents_only_where_its_files_are() {
-    let three = serde_json::json!(["mecatl", "claude", "codex"]);
-    let four = serde_json::json!(["mecatl", "claude", "codex", "opencode"]);
-    let env = TestEnv::new();
-    env.write("AGENTS.md", "A\n");
-    env.write("CLAUDE.md", "C\n");
-    env.write("sub/.opencode/opencode.json", "{}\n");
-    assert_eq!(default_agents(&env, "."), (three.clone(), three.clone()));
-    assert_eq!(default_agents(&env, "sub"), (four.clone(), four.clone()));
-    env.write("opencode.json", "{}\n");
-    assert_eq!(default_agents(&env, "."), (four.clone(), four));
+    joins_the_default_agents_only_where_its_files_are(
+        "opencode",
+        &[("AGENTS.md", "A\n"), ("CLAUDE.md", "C\n")],
+        ("sub/.opencode/opencode.json", "{}\n"),
+        ("opencode.json", "{}\n"),
+    );
 }

@@ -15,6 +15,8 @@ pub mod files;
 pub mod gemini;
 pub mod mecatl;
 pub mod opencode;
+#[cfg(test)]
+mod test_fixture;
 
 use std::fmt;
 

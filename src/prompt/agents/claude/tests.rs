@@ -9,80 +9,68 @@ use std::path::Path;
 use super::*;
 use crate::diagnostic::Severity;
 use crate::limits;
+use crate::prompt::agents::test_fixture::Fixture;
 use crate::prompt::profile::{NotLoadedReason, PartKind, RuleLoad, Scope};
 use crate::prompt::walk::walk;
 use crate::workspace::{LinkPolicy, MemNode, MemWorkspace};
 
 /// The readers of one test: a workspace at `/home/u/ws`, the filesystem
 /// root (holding what lies outside the workspace) and `~/.claude`.
-struct World {
-    project: MemWorkspace,
-    root: MemWorkspace,
-    user: MemWorkspace,
-    managed: Option<MemWorkspace>,
+type World = Fixture;
+
+fn new_world() -> World {
+    Fixture::new(&Claude, "/home/u/ws", "/home/u", "/home/u/.claude")
 }
 
-impl World {
-    fn new() -> Self {
-        Self {
-            project: MemWorkspace::new().with_root("/home/u/ws"),
-            root: MemWorkspace::new()
-                .with_root("/")
-                .with_policy(LinkPolicy::Follow),
-            user: MemWorkspace::new()
-                .with_root("/home/u/.claude")
-                .with_policy(LinkPolicy::Follow),
-            managed: None,
-        }
+/// Claude's loader over the fixture's readers, with no managed settings.
+trait Load {
+    fn world(&self) -> &World;
+
+    fn load(&self, at: &str, trusted: bool, approval: &dyn ExternalApproval) -> ClaudeInstructions {
+        self.load_touching(at, trusted, approval, &[])
     }
 
-    fn ws(mut self, rel: &str, text: &str) -> Self {
-        self.project.insert(rel, MemNode::File(text.into()));
-        self
-    }
-
-    fn ws_node(mut self, rel: &str, node: MemNode) -> Self {
-        self.project.insert(rel, node);
-        self
-    }
-
-    fn root(mut self, rel: &str, text: &str) -> Self {
-        self.root.insert(rel, MemNode::File(text.into()));
-        self
-    }
-
-    fn user(mut self, rel: &str, text: &str) -> Self {
-        self.user.insert(rel, MemNode::File(text.into()));
-        self
-    }
-
-    fn run(&self, at: &str, trusted: bool, approval: &dyn ExternalApproval) -> ClaudeInstructions {
-        self.run_touching(at, trusted, approval, &[])
-    }
-
-    fn run_touching(
+    fn load_touching(
         &self,
         at: &str,
         trusted: bool,
         approval: &dyn ExternalApproval,
         touch: &[&str],
     ) -> ClaudeInstructions {
-        let setup = LoadSetup {
-            readers: LoadReaders {
-                project: &self.project,
-                root: Some(&self.root),
-                user: Some(&self.user),
-                managed: self.managed.as_ref().map(|m| m as &dyn Workspace),
-            },
-            at,
-            home: Path::new("/home/u"),
-            trusted,
-            approval,
-        };
-        let touch: Vec<String> = touch.iter().map(|t| (*t).to_string()).collect();
-        let dirs = walk(Some(&self.root), &self.project, at).unwrap();
-        load_walked(&setup, &dirs, &touch)
+        load_managed(self.world(), None, at, trusted, approval, touch)
     }
+}
+
+impl Load for World {
+    fn world(&self) -> &World {
+        self
+    }
+}
+
+/// Claude's loader over `world`'s readers and the managed settings'.
+fn load_managed(
+    world: &World,
+    managed: Option<&dyn Workspace>,
+    at: &str,
+    trusted: bool,
+    approval: &dyn ExternalApproval,
+    touch: &[&str],
+) -> ClaudeInstructions {
+    let setup = LoadSetup {
+        readers: LoadReaders {
+            project: &world.project,
+            root: Some(&world.parent),
+            user: Some(&world.home),
+            managed,
+        },
+        at,
+        home: Path::new("/home/u"),
+        trusted,
+        approval,
+    };
+    let touch: Vec<String> = touch.iter().map(|t| (*t).to_string()).collect();
+    let dirs = walk(Some(&world.parent), &world.project, at).unwrap();
+    load_walked(&setup, &dirs, &touch)
 }
 
 /// Counts the questions, answers `answer`.
@@ -126,7 +114,7 @@ fn reasons(result: &ClaudeInstructions) -> Vec<(&str, NotLoadedReason)> {
 #[test]
 #[cfg_attr(windows, ignore = "fixture homes are Unix paths /home/u/…")]
 fn the_start_order_is_managed_user_walk_then_memory() {
-    let mut world = World::new()
+    let mut world = new_world()
         .ws(".git/HEAD", "")
         .ws("CLAUDE.md", "ROOT @sub/imp.md")
         .ws("sub/imp.md", "IMP")
@@ -135,7 +123,7 @@ fn the_start_order_is_managed_user_walk_then_memory() {
         .ws(".claude/rules/a/c.md", "C")
         .ws("CLAUDE.local.md", "LOCAL")
         .ws("sub/CLAUDE.md", "SUB")
-        .root("home/u/CLAUDE.md", "PARENT")
+        .above("home/u/CLAUDE.md", "PARENT")
         .user("CLAUDE.md", "USER")
         .user("rules/u.md", "USER-RULE")
         .user(
@@ -145,13 +133,11 @@ fn the_start_order_is_managed_user_walk_then_memory() {
     world.project = world
         .project
         .with_listing_order(".claude/rules", &["b.md", "a"]);
-    world.managed = Some(
-        MemWorkspace::new()
-            .with_root("/etc/claude-code")
-            .with_policy(LinkPolicy::Follow)
-            .file("CLAUDE.md", "MANAGED"),
-    );
-    let result = world.run("sub", true, &NoApproval);
+    let managed = MemWorkspace::new()
+        .with_root("/etc/claude-code")
+        .with_policy(LinkPolicy::Follow)
+        .file("CLAUDE.md", "MANAGED");
+    let result = load_managed(&world, Some(&managed), "sub", true, &NoApproval, &[]);
     use PartKind::{AutoMemory, Import, Instructions, Rule};
     use Scope::{Local, Managed, Parent, Project, User};
     assert_eq!(
@@ -182,11 +168,11 @@ fn the_start_order_is_managed_user_walk_then_memory() {
 
 #[test]
 fn agents_md_is_a_fallback_after_the_rules() {
-    let world = World::new()
+    let world = new_world()
         .ws("AGENTS.md", "AGENTS")
         .ws(".claude/rules/r.md", "RULE")
         .ws("CLAUDE.md", " \n");
-    let result = world.run(".", true, &NoApproval);
+    let result = world.load(".", true, &NoApproval);
     assert_eq!(
         paths(&result.parts),
         [
@@ -196,10 +182,10 @@ fn agents_md_is_a_fallback_after_the_rules() {
     );
     assert_eq!(reasons(&result), [("CLAUDE.md", NotLoadedReason::Blank)]);
 
-    let world = World::new()
+    let world = new_world()
         .ws("AGENTS.md", "AGENTS")
         .ws("sub/CLAUDE.md", "SUB");
-    let result = world.run("sub", true, &NoApproval);
+    let result = world.load("sub", true, &NoApproval);
     assert_eq!(result.parts.len(), 1);
     assert_eq!(
         reasons(&result),
@@ -209,12 +195,12 @@ fn agents_md_is_a_fallback_after_the_rules() {
 
 #[test]
 fn an_agents_md_brought_in_by_an_import_is_not_listed_as_passed_over() {
-    let world = World::new()
+    let world = new_world()
         .ws(".git/HEAD", "")
         .ws("CLAUDE.md", "@AGENTS.md")
         .ws("AGENTS.md", "AGENTS")
         .ws("sub/AGENTS.md", "SUB-AGENTS");
-    let result = world.run("sub", true, &Asked::new(true));
+    let result = world.load("sub", true, &Asked::new(true));
     let sent: Vec<&str> = result.parts.iter().map(|p| p.path.as_str()).collect();
     assert_eq!(sent, ["CLAUDE.md", "AGENTS.md"]);
     assert_eq!(
@@ -227,14 +213,14 @@ fn an_agents_md_brought_in_by_an_import_is_not_listed_as_passed_over() {
 #[cfg_attr(windows, ignore = "fixture homes are Unix paths /home/u/…")]
 fn untrusted_lists_project_and_local_files_without_reading_them() {
     // An unreadable file would be reported as a read fault if it were opened.
-    let world = World::new()
+    let world = new_world()
         .ws_node("CLAUDE.md", MemNode::Unreadable)
         .ws_node("CLAUDE.local.md", MemNode::Unreadable)
         .ws_node("AGENTS.md", MemNode::Unreadable)
         .ws_node(".claude/rules/r.md", MemNode::Unreadable)
         .ws("inside.md", "INSIDE")
         .user("CLAUDE.md", "USER @~/ws/inside.md");
-    let result = world.run(".", false, &NoApproval);
+    let result = world.load(".", false, &NoApproval);
     assert_eq!(
         paths(&result.parts),
         [(
@@ -266,19 +252,19 @@ fn untrusted_lists_project_and_local_files_without_reading_them() {
 #[test]
 #[cfg_attr(windows, ignore = "fixture homes are Unix paths /home/u/…")]
 fn project_imports_outside_the_workspace_are_never_read() {
-    let world = World::new()
+    let world = new_world()
         .ws(
             "CLAUDE.md",
             "@~/secret @/etc/hostname @../outside.md @link.md @inside.md",
         )
         .ws_node("link.md", MemNode::Symlink("../secret".into()))
         .ws("inside.md", "INSIDE")
-        .root("home/u/secret", "SECRET")
-        .root("etc/hostname", "HOST")
-        .root("home/u/outside.md", "OUTSIDE");
+        .above("home/u/secret", "SECRET")
+        .above("etc/hostname", "HOST")
+        .above("home/u/outside.md", "OUTSIDE");
     for approved in [false, true] {
         let asked = Asked::new(approved);
-        let result = world.run(".", true, &asked);
+        let result = world.load(".", true, &asked);
         let sent: Vec<&str> = result.parts.iter().map(|p| p.content.as_str()).collect();
         assert_eq!(sent[1..], ["INSIDE"]);
         let external: Vec<&str> = result
@@ -308,7 +294,7 @@ fn project_imports_outside_the_workspace_are_never_read() {
 
 #[test]
 fn imports_outside_the_cwd_follow_the_approval_asked_once() {
-    let world = World::new()
+    let world = new_world()
         .ws(".git/HEAD", "")
         .ws("sub/CLAUDE.md", "SUB @../a.md @../b.md @here.md")
         .ws("a.md", "A")
@@ -317,18 +303,18 @@ fn imports_outside_the_cwd_follow_the_approval_asked_once() {
         .ws_node("sub/link.md", MemNode::Symlink("../a.md".into()))
         .ws("sub/x/CLAUDE.md", "X @../link.md");
     let denied = Asked::new(false);
-    let result = world.run("sub", true, &denied);
+    let result = world.load("sub", true, &denied);
     let sent: Vec<&str> = result.parts.iter().map(|p| p.content.as_str()).collect();
     assert_eq!(sent, ["SUB @../a.md @../b.md @here.md", "HERE"]);
     assert_eq!(denied.count.get(), 1);
     let approved = Asked::new(true);
-    let result = world.run("sub", true, &approved);
+    let result = world.load("sub", true, &approved);
     let sent: Vec<&str> = result.parts.iter().map(|p| p.content.as_str()).collect();
     assert_eq!(sent, ["SUB @../a.md @../b.md @here.md", "A", "B", "HERE"]);
     assert_eq!(approved.count.get(), 1);
 
     // A link inside the cwd that leads outside it is external like the file.
-    let result = world.run("sub/x", true, &Asked::new(false));
+    let result = world.load("sub/x", true, &Asked::new(false));
     assert_eq!(
         reasons(&result),
         [
@@ -343,12 +329,12 @@ fn imports_outside_the_cwd_follow_the_approval_asked_once() {
 #[test]
 #[cfg_attr(windows, ignore = "fixture homes are Unix paths /home/u/…")]
 fn user_imports_are_followed_anywhere() {
-    let world = World::new()
+    let world = new_world()
         .user("CLAUDE.md", "USER @~/notes.md @../other.md @rel.md")
         .user("rel.md", "REL")
-        .root("home/u/notes.md", "NOTES")
-        .root("home/u/other.md", "OTHER");
-    let result = world.run(".", false, &NoApproval);
+        .above("home/u/notes.md", "NOTES")
+        .above("home/u/other.md", "OTHER");
+    let result = world.load(".", false, &NoApproval);
     let sent: Vec<(&str, Option<&str>)> = result
         .parts
         .iter()
@@ -369,10 +355,10 @@ fn user_imports_are_followed_anywhere() {
 #[test]
 fn files_over_four_mib_are_skipped_with_a_warning() {
     let limit = usize::try_from(limits::MAX_CLAUDE_FILE_BYTES).unwrap();
-    let world = World::new()
+    let world = new_world()
         .ws("CLAUDE.md", &"x".repeat(limit + 1))
         .ws("AGENTS.md", &"y".repeat(limit));
-    let result = world.run(".", true, &NoApproval);
+    let result = world.load(".", true, &NoApproval);
     assert_eq!(result.parts.len(), 1, "exactly 4 MiB loads");
     assert_eq!(result.parts[0].path, "AGENTS.md");
     assert_eq!(
@@ -391,11 +377,11 @@ fn files_over_four_mib_are_skipped_with_a_warning() {
 fn the_import_guard_stops_a_fan_out_with_one_warning() {
     let count = limits::MAX_IMPORTS + 5;
     let text: String = (0..count).map(|i| format!("@f{i}.md\n\n")).collect();
-    let mut world = World::new().ws("CLAUDE.md", &text);
+    let mut world = new_world().ws("CLAUDE.md", &text);
     for i in 0..count {
         world = world.ws(&format!("f{i}.md"), "F");
     }
-    let result = world.run(".", true, &NoApproval);
+    let result = world.load(".", true, &NoApproval);
     assert_eq!(result.parts.len(), 1 + limits::MAX_IMPORTS);
     let capped = result
         .not_loaded
@@ -413,14 +399,14 @@ fn the_import_guard_stops_a_fan_out_with_one_warning() {
 
 #[test]
 fn cycles_and_depth_are_bounded() {
-    let mut world = World::new()
+    let mut world = new_world()
         .ws("CLAUDE.md", "@a.md")
         .ws("a.md", "A @b.md")
         .ws("b.md", "B @a.md @CLAUDE.md @d1.md");
     for depth in 1..9 {
         world = world.ws(&format!("d{depth}.md"), &format!("@d{}.md", depth + 1));
     }
-    let result = world.run(".", true, &NoApproval);
+    let result = world.load(".", true, &NoApproval);
     let sent: Vec<&str> = result.parts.iter().map(|p| p.path.as_str()).collect();
     assert_eq!(sent, ["CLAUDE.md", "a.md", "b.md", "d1.md", "d2.md"]);
     assert_eq!(
@@ -436,7 +422,7 @@ fn cycles_and_depth_are_bounded() {
 #[test]
 #[cfg_attr(windows, ignore = "fixture homes are Unix paths /home/u/…")]
 fn conditional_rules_load_when_a_matching_file_is_read() {
-    let world = World::new()
+    let world = new_world()
         .ws("CLAUDE.md", "ROOT")
         .ws(
             ".claude/rules/rs.md",
@@ -450,7 +436,7 @@ fn conditional_rules_load_when_a_matching_file_is_read() {
         .ws("src/.claude/rules/near.md", "---\npaths: lib.rs\n---\nNEAR")
         .ws("src/.claude/rules/plain.md", "SRC-RULE")
         .user("rules/user.md", "---\npaths: src/*.rs\n---\nUSER");
-    let result = world.run_touching(
+    let result = world.load_touching(
         ".",
         true,
         &NoApproval,
@@ -516,11 +502,11 @@ fn conditional_rules_load_when_a_matching_file_is_read() {
 #[test]
 fn a_deep_rules_tree_is_cut_with_a_warning() {
     let deep: String = (0..40).map(|i| format!("d{i}/")).collect();
-    let world = World::new()
+    let world = new_world()
         .ws(&format!(".claude/rules/{deep}deep.md"), "DEEP")
         .ws(".claude/rules/top.md", "TOP")
         .ws_node(".claude/rules/loop", MemNode::Symlink(".".into()));
-    let result = world.run(".", true, &NoApproval);
+    let result = world.load(".", true, &NoApproval);
     let sent: Vec<&str> = result.parts.iter().map(|p| p.content.as_str()).collect();
     assert_eq!(sent, ["TOP"]);
     assert!(
@@ -536,11 +522,11 @@ fn a_deep_rules_tree_is_cut_with_a_warning() {
 #[test]
 fn auto_memory_is_cut_like_claude_code_and_keyed_by_the_git_root() {
     let long: String = (0..250).map(|i| format!("line {i}\n")).collect();
-    let world = World::new()
+    let world = new_world()
         .ws(".git", "gitdir: elsewhere\n")
         .ws("a/b/.keep", "")
         .user("projects/-home-u-ws/memory/MEMORY.md", &long);
-    let result = world.run("a/b", true, &NoApproval);
+    let result = world.load("a/b", true, &NoApproval);
     let memory = &result.parts[0];
     assert_eq!(memory.kind, PartKind::AutoMemory);
     assert_eq!(
@@ -554,8 +540,8 @@ fn auto_memory_is_cut_like_claude_code_and_keyed_by_the_git_root() {
 
 #[test]
 fn an_invalid_paths_block_is_read_again_like_claude_code() {
-    let world = World::new().ws(".claude/rules/ts.md", "---\npaths: **/*.ts\n---\nTS");
-    let result = world.run(".", true, &NoApproval);
+    let world = new_world().ws(".claude/rules/ts.md", "---\npaths: **/*.ts\n---\nTS");
+    let result = world.load(".", true, &NoApproval);
     assert!(result.parts.is_empty());
     assert_eq!(result.rules[0].loads, RuleLoad::Lazy);
     assert_eq!(result.rules[0].paths, ["**/*.ts"]);

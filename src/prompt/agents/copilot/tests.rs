@@ -3,86 +3,22 @@
 //! recorded oracle cases (`tests/cli/oracle/copilot.rs`) pin the wire
 //! text; these pin the rest.
 
-use std::ffi::OsStr;
-use std::path::Path;
-use std::sync::Arc;
-
 use super::*;
 use crate::diagnostic::Severity;
 use crate::prompt::agents::copilot::catalog::CopilotCatalog;
+use crate::prompt::agents::test_fixture::{EngineCatalog, Fixture};
 use crate::prompt::profile::catalog::Catalog;
-use crate::prompt::profile::seam::HomeDir;
 use crate::prompt::profile::{NotLoadedReason, PartKind, ProfileTurn0};
-use crate::prompt::turn0::Turn0Report;
 use crate::prompt::walk::Scope;
-use crate::workspace::{LinkPolicy, MemNode, MemWorkspace, Workspace};
+use crate::workspace::{MemNode, Workspace};
 
 /// A workspace at `/top/w`, the directories above it (`/`), and
 /// `~/.copilot` at `/h/.copilot`.
-struct World {
-    project: MemWorkspace,
-    parent: MemWorkspace,
-    home: MemWorkspace,
-    var: Option<&'static str>,
-}
+type World = Fixture;
 
-impl World {
-    fn new() -> Self {
-        Self {
-            project: MemWorkspace::new().with_root("/top/w"),
-            parent: MemWorkspace::new()
-                .with_root("/")
-                .with_policy(LinkPolicy::Follow),
-            home: MemWorkspace::new()
-                .with_root("/h/.copilot")
-                .with_policy(LinkPolicy::Follow),
-            var: None,
-        }
-    }
-
-    fn ws(mut self, rel: &str, text: &str) -> Self {
-        self.project.insert(rel, MemNode::File(text.into()));
-        self
-    }
-
-    fn above(mut self, rel: &str, text: &str) -> Self {
-        self.parent.insert(rel, MemNode::File(text.into()));
-        self
-    }
-
-    fn user(mut self, rel: &str, text: &str) -> Self {
-        self.home.insert(rel, MemNode::File(text.into()));
-        self
-    }
-
-    fn run(&self, at: &str, trusted: bool) -> ProfileTurn0 {
-        let project: Arc<dyn Workspace> = Arc::new(self.project.clone());
-        let parent: Arc<dyn Workspace> = Arc::new(self.parent.clone());
-        let home: Arc<dyn Workspace> = Arc::new(self.home.clone());
-        let homes = |_: &HomeDir| Some(home.clone());
-        let value = self.var.map(OsStr::new);
-        let var = |name: &str| -> Option<&OsStr> {
-            (name == CUSTOM_INSTRUCTIONS_DIRS_VAR)
-                .then_some(value)
-                .flatten()
-        };
-        let engine = || Ok(Turn0Report::default());
-        let engine_catalog = || -> Box<dyn Catalog> { Box::new(CopilotCatalog::default()) };
-        let setup = Setup {
-            project,
-            parent,
-            homes: &homes,
-            home: Some(Path::new("/h")),
-            at,
-            trusted,
-            touch: &[],
-            var: &var,
-            context_window: None,
-            engine: &engine,
-            engine_catalog: &engine_catalog,
-        };
-        Copilot.open(&setup).turn0().expect("turn 0")
-    }
+fn new_world() -> World {
+    let engine_catalog: EngineCatalog = |_| Box::new(CopilotCatalog::default());
+    Fixture::new(&Copilot, "/top/w", "/h", "/h/.copilot").with_engine_catalog(engine_catalog)
 }
 
 fn sent(turn0: &ProfileTurn0) -> Vec<(String, PartKind)> {
@@ -101,13 +37,13 @@ fn reason(turn0: &ProfileTurn0, path: &str) -> Option<NotLoadedReason> {
 #[test]
 #[cfg_attr(windows, ignore = "fixture paths are the Unix paths /top/w and /h")]
 fn untrusted_withholds_the_project_and_the_root_above_and_loads_the_user_file() {
-    let world = World::new()
+    let world = new_world()
         .above("top/.git/HEAD", "")
         .above("top/AGENTS.md", "parent")
         .ws("CLAUDE.md", "project")
         .ws(".github/instructions/a.instructions.md", "raw")
         .user("copilot-instructions.md", "user");
-    let turn0 = world.run("", false);
+    let turn0 = world.run("", false, &[]);
     assert_eq!(
         sent(&turn0),
         [(
@@ -131,12 +67,12 @@ fn untrusted_withholds_the_project_and_the_root_above_and_loads_the_user_file() 
 #[test]
 #[cfg_attr(windows, ignore = "fixture paths are the Unix paths /top/w and /h")]
 fn a_parent_files_import_out_of_the_workspace_is_never_read() {
-    let world = World::new()
+    let world = new_world()
         .above("top/.git/HEAD", "")
         .above("top/AGENTS.md", "Out @notes.md and in @w/in.md\n")
         .above("top/notes.md", "SECRET")
         .ws("in.md", "inside");
-    let turn0 = world.run("", true);
+    let turn0 = world.run("", true, &[]);
     let text = &turn0.messages[0].text;
     assert!(!text.contains("SECRET"), "{text}");
     assert!(text.contains("Out @notes.md and in @w/in.md\n\n<imported_custom_instruction source=\"/top/w/in.md\">\ninside\n"));
@@ -153,14 +89,14 @@ fn a_parent_files_import_out_of_the_workspace_is_never_read() {
 
 #[test]
 fn variants_duplicates_and_names_copilot_never_reads_are_listed() {
-    let world = World::new()
+    let world = new_world()
         .ws(".git/HEAD", "")
         .ws("AGENTS.md", "same\n")
         .ws("agents.md", "variant\n")
         .ws("CLAUDE.md", "same\n")
         .ws("CLAUDE.local.md", "local")
         .ws("AGENTS.override.md", "override");
-    let turn0 = world.run("", true);
+    let turn0 = world.run("", true, &[]);
     assert_eq!(
         sent(&turn0),
         [("AGENTS.md".to_string(), PartKind::Instructions)]
@@ -186,7 +122,7 @@ fn variants_duplicates_and_names_copilot_never_reads_are_listed() {
 
 #[test]
 fn excluded_and_conditional_files_are_listed_and_the_variable_warns() {
-    let mut world = World::new()
+    let mut world = new_world()
         .ws(".git/HEAD", "")
         .ws(
             ".github/instructions/x.instructions.md",
@@ -197,8 +133,8 @@ fn excluded_and_conditional_files_are_listed_and_the_variable_warns() {
             "---\napplyTo: \"src/**\"\n---\ny\n",
         )
         .ws(".github/instructions/notes.md", "never");
-    world.var = Some("/elsewhere");
-    let turn0 = world.run("", true);
+    world = world.var(CUSTOM_INSTRUCTIONS_DIRS_VAR, "/elsewhere");
+    let turn0 = world.run("", true, &[]);
     assert_eq!(
         sent(&turn0),
         [("applyTo table".to_string(), PartKind::ApplytoTable)]
@@ -221,13 +157,13 @@ fn excluded_and_conditional_files_are_listed_and_the_variable_warns() {
 
 #[test]
 fn a_ninth_level_import_is_listed_too_deep_and_nothing_loaded_sends_nothing() {
-    let mut world = World::new().ws(".git/HEAD", "");
+    let mut world = new_world().ws(".git/HEAD", "");
     world = world.ws("AGENTS.md", "@d1.md\n");
     for i in 1..=9 {
         world = world.ws(&format!("d{i}.md"), &format!("d{i} @d{}.md\n", i + 1));
     }
     world = world.ws("d10.md", "ten");
-    let turn0 = world.run("", true);
+    let turn0 = world.run("", true, &[]);
     assert_eq!(reason(&turn0, "d9.md"), Some(NotLoadedReason::TooDeep));
     assert!(!turn0.messages[0].text.contains("ten"));
     let json = serde_json::to_value(&turn0.messages[0]).expect("JSON");
@@ -237,18 +173,18 @@ fn a_ninth_level_import_is_listed_too_deep_and_nothing_loaded_sends_nothing() {
         imports[7],
         serde_json::json!({"path": "d8.md", "depth": 8, "status": "inlined"})
     );
-    let empty = World::new().ws(".git/HEAD", "").run("", true);
+    let empty = new_world().ws(".git/HEAD", "").run("", true, &[]);
     assert!(empty.messages.is_empty());
 }
 
 #[test]
 #[cfg_attr(windows, ignore = "fixture paths are the Unix paths /w and /h")]
 fn user_files_are_read_with_scope_user() {
-    let world = World::new().ws(".git/HEAD", "").user(
+    let world = new_world().ws(".git/HEAD", "").user(
         "instructions/u.instructions.md",
         "---\napplyTo: \"**/*.go\"\n---\ngo\n",
     );
-    let turn0 = world.run("", true);
+    let turn0 = world.run("", true, &[]);
     let table = &turn0.messages[0].parts[0];
     assert_eq!(table.scope, Scope::User);
     assert!(
@@ -264,13 +200,13 @@ fn user_files_are_read_with_scope_user() {
 #[test]
 #[cfg_attr(windows, ignore = "fixture paths are the Unix paths /w and /h")]
 fn a_wide_fan_out_of_cycles_is_bounded_by_the_import_guard() {
-    let mut world = World::new().ws(".git/HEAD", "");
+    let mut world = new_world().ws(".git/HEAD", "");
     let all: String = (0..100).map(|i| format!("@f{i}.md\n")).collect();
     world = world.ws("AGENTS.md", &all);
     for i in 0..100 {
         world = world.ws(&format!("f{i}.md"), &format!("f{i}\n{all}"));
     }
-    let turn0 = world.run("", true);
+    let turn0 = world.run("", true, &[]);
     let text = &turn0.messages[0].text;
     // Each file inlines once per top-level file; the rest are markers,
     // and past the guard tokens stay text.
@@ -286,11 +222,11 @@ fn a_wide_fan_out_of_cycles_is_bounded_by_the_import_guard() {
 
 #[test]
 fn a_fifo_under_an_instruction_name_is_never_opened() {
-    let mut world = World::new().ws(".git/HEAD", "").ws("CLAUDE.md", "claude");
+    let mut world = new_world().ws(".git/HEAD", "").ws("CLAUDE.md", "claude");
     world
         .project
         .insert("AGENTS.md", MemNode::Special("a FIFO"));
-    let turn0 = world.run("", true);
+    let turn0 = world.run("", true, &[]);
     assert_eq!(
         sent(&turn0),
         [("CLAUDE.md".to_string(), PartKind::Instructions)]
@@ -299,14 +235,14 @@ fn a_fifo_under_an_instruction_name_is_never_opened() {
 
 #[test]
 fn ten_thousand_instruction_files_are_all_rows_in_path_order() {
-    let mut world = World::new().ws(".git/HEAD", "");
+    let mut world = new_world().ws(".git/HEAD", "");
     for i in 0..10_000 {
         world = world.ws(
             &format!(".github/instructions/d{}/f{i}.instructions.md", i % 10),
             "---\napplyTo: \"src/**\"\n---\nx\n",
         );
     }
-    let turn0 = world.run("", true);
+    let turn0 = world.run("", true, &[]);
     let table = &turn0.messages[0].parts[0];
     assert_eq!(table.kind, PartKind::ApplytoTable);
     assert_eq!(turn0.messages[0].extras[&0].rows.len(), 10_000);
@@ -324,7 +260,7 @@ fn catalog(world: &World, trusted: bool) -> CopilotCatalog {
 
 #[test]
 fn untrusted_skills_are_withheld_and_hidden_ones_are_rows_not_listed() {
-    let world = World::new()
+    let world = new_world()
         .ws(".git/HEAD", "")
         .ws(
             ".github/skills/hide/SKILL.md",
@@ -353,13 +289,13 @@ fn untrusted_skills_are_withheld_and_hidden_ones_are_rows_not_listed() {
 
 #[test]
 fn a_binary_import_is_inlined_lossily_with_a_warning() {
-    let mut world = World::new()
+    let mut world = new_world()
         .ws(".git/HEAD", "")
         .ws("AGENTS.md", "See @logo.png\n");
     world
         .project
         .insert("logo.png", MemNode::File(b"\x89PNG\0\xff".to_vec()));
-    let turn0 = world.run("", true);
+    let turn0 = world.run("", true, &[]);
     assert!(turn0.messages[0].text.contains("PNG\0\u{fffd}"));
     let warned = turn0
         .diagnostics

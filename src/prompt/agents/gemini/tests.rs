@@ -3,118 +3,24 @@
 //! read, `--touch`, and the order of the walk. The recorded oracle cases
 //! (`tests/cli/oracle/gemini.rs`) pin the wire text; these pin the rest.
 
-use std::ffi::OsStr;
 use std::path::Path;
-use std::sync::Arc;
 
 use super::*;
 use crate::diagnostic::Severity;
 use crate::prompt::agents::gemini::catalog::GeminiCatalog;
-use crate::prompt::profile::catalog::Catalog;
-use crate::prompt::profile::seam::HomeDir;
-use crate::prompt::profile::seam::ProfileRun;
-use crate::prompt::profile::{NotLoadedReason, PartKind, ProfileTurn0};
-use crate::prompt::turn0::{Provenance, Role, Turn0Report};
+use crate::prompt::agents::test_fixture::{EngineCatalog, Fixture, paths, reasons};
+use crate::prompt::profile::{NotLoadedReason, PartKind};
+use crate::prompt::turn0::{Provenance, Role};
 use crate::prompt::walk::Scope;
-use crate::workspace::{LinkPolicy, MemNode, MemWorkspace, Workspace};
+use crate::workspace::{MemNode, MemWorkspace};
 
 /// A workspace at `/top/w`, the directories above it, and a home at `/h`.
-struct World {
-    project: MemWorkspace,
-    parent: MemWorkspace,
-    home: MemWorkspace,
-}
+type World = Fixture;
 
-impl World {
-    fn new() -> Self {
-        Self {
-            project: MemWorkspace::new().with_root("/top/w"),
-            parent: MemWorkspace::new()
-                .with_root("/")
-                .with_policy(LinkPolicy::Follow),
-            home: MemWorkspace::new()
-                .with_root("/h")
-                .with_policy(LinkPolicy::Follow),
-        }
-    }
-
-    fn ws(mut self, rel: &str, text: &str) -> Self {
-        self.project.insert(rel, MemNode::File(text.into()));
-        self
-    }
-
-    fn ws_node(mut self, rel: &str, node: MemNode) -> Self {
-        self.project.insert(rel, node);
-        self
-    }
-
-    fn above(mut self, rel: &str, text: &str) -> Self {
-        self.parent.insert(rel, MemNode::File(text.into()));
-        self
-    }
-
-    fn user(mut self, rel: &str, text: &str) -> Self {
-        self.home.insert(rel, MemNode::File(text.into()));
-        self
-    }
-
-    fn run(&self, at: &str, trusted: bool, touch: &[&str]) -> ProfileTurn0 {
-        self.with_run(at, trusted, touch, None, |run| run.turn0().expect("turn 0"))
-    }
-
-    /// Runs `f` over the profile's run started at `at`, with
-    /// `GEMINI_SYSTEM_MD` set to `system_md` in the process environment.
-    fn with_run<R>(
-        &self,
-        at: &str,
-        trusted: bool,
-        touch: &[&str],
-        system_md: Option<&str>,
-        f: impl FnOnce(&dyn ProfileRun) -> R,
-    ) -> R {
-        let project: Arc<dyn Workspace> = Arc::new(self.project.clone());
-        let parent: Arc<dyn Workspace> = Arc::new(self.parent.clone());
-        let home: Arc<dyn Workspace> = Arc::new(self.home.clone());
-        let homes = |_: &HomeDir| Some(home.clone());
-        let value = system_md.map(OsStr::new);
-        let var = |name: &str| -> Option<&OsStr> { value.filter(|_| name == system::VAR) };
-        let engine = || Ok(Turn0Report::default());
-        let empty = MemWorkspace::new();
-        let engine_catalog =
-            || -> Box<dyn Catalog> { Box::new(GeminiCatalog::new(&empty, None, "", true, false)) };
-        let touch: Vec<String> = touch.iter().map(|t| (*t).to_string()).collect();
-        let setup = Setup {
-            project,
-            parent,
-            homes: &homes,
-            home: Some(Path::new("/h")),
-            at,
-            trusted,
-            touch: &touch,
-            var: &var,
-            context_window: None,
-            engine: &engine,
-            engine_catalog: &engine_catalog,
-        };
-        f(&*Gemini.open(&setup))
-    }
-}
-
-fn paths(turn0: &ProfileTurn0, provenance: Provenance) -> Vec<String> {
-    turn0
-        .messages
-        .iter()
-        .filter(|m| m.provenance == provenance)
-        .flat_map(|m| m.parts.iter().map(|p| p.path.clone()))
-        .collect()
-}
-
-fn reasons(turn0: &ProfileTurn0) -> Vec<(String, NotLoadedReason)> {
-    turn0
-        .not_loaded
-        .iter()
-        .map(|n| (n.path.clone(), n.reason.clone()))
-        .collect()
+fn new_world() -> World {
+    let engine_catalog: EngineCatalog =
+        |empty| Box::new(GeminiCatalog::new(empty, None, "", true, false));
+    Fixture::new(&Gemini, "/top/w", "/h", "/h").with_engine_catalog(engine_catalog)
 }
 
 #[test]
@@ -123,7 +29,7 @@ fn reasons(turn0: &ProfileTurn0) -> Vec<(String, NotLoadedReason)> {
     ignore = "fixture workspace and home are the Unix paths /w and /h"
 )]
 fn the_walk_sorts_by_absolute_path_and_the_user_context_is_a_system_message() {
-    let world = World::new()
+    let world = new_world()
         .ws(".git/HEAD", "")
         .ws("GEMINI.md", "root")
         .ws("A/GEMINI.md", "a")
@@ -157,7 +63,7 @@ fn the_walk_sorts_by_absolute_path_and_the_user_context_is_a_system_message() {
 fn utf16_order_puts_astral_characters_before_the_private_use_area() {
     // In UTF-8 (and Rust's str order) U+E000 sorts before U+10000; in
     // UTF-16 the surrogate 0xD800 comes first, as in JavaScript.
-    let world = World::new()
+    let world = new_world()
         .ws(".git/HEAD", "")
         .ws("GEMINI.md", "root")
         .ws(
@@ -179,7 +85,7 @@ fn utf16_order_puts_astral_characters_before_the_private_use_area() {
     ignore = "fixture workspace and home are the Unix paths /w and /h"
 )]
 fn an_untrusted_workspace_withholds_the_walk_and_its_settings_but_loads_the_users() {
-    let world = World::new()
+    let world = new_world()
         .above("top/GEMINI.md", "parent")
         .above("top/.git/HEAD", "")
         .ws("GEMINI.md", "root")
@@ -215,7 +121,7 @@ fn an_untrusted_workspace_withholds_the_walk_and_its_settings_but_loads_the_user
     ignore = "fixture workspace and home are the Unix paths /w and /h"
 )]
 fn a_parent_root_loads_files_above_the_workspace_but_never_their_imports_outside_it() {
-    let world = World::new()
+    let world = new_world()
         .above("top/.git/HEAD", "")
         .above("top/GEMINI.md", "parent @./secret.md")
         .above("top/secret.md", "SECRET")
@@ -259,7 +165,7 @@ fn a_parent_root_loads_files_above_the_workspace_but_never_their_imports_outside
     ignore = "fixture workspace and home are the Unix paths /w and /h"
 )]
 fn names_and_links_leaving_the_workspace_are_never_read() {
-    let world = World::new()
+    let world = new_world()
         .ws(".git/HEAD", "")
         .ws(
             ".gemini/settings.json",
@@ -286,7 +192,7 @@ fn names_and_links_leaving_the_workspace_are_never_read() {
 
 #[test]
 fn malformed_settings_warn_with_line_and_column_and_the_defaults_apply() {
-    let world = World::new()
+    let world = new_world()
         .ws(".git/HEAD", "")
         .ws(
             ".gemini/settings.json",
@@ -316,7 +222,7 @@ fn malformed_settings_warn_with_line_and_column_and_the_defaults_apply() {
     ignore = "fixture workspace and home are the Unix paths /w and /h"
 )]
 fn blank_files_and_directories_named_gemini_md_add_nothing() {
-    let world = World::new()
+    let world = new_world()
         .ws(".git/HEAD", "")
         .ws("GEMINI.md", " \u{feff}\n\t")
         .ws_node("sub/GEMINI.md", MemNode::Dir)
@@ -342,7 +248,7 @@ fn blank_files_and_directories_named_gemini_md_add_nothing() {
     ignore = "fixture workspace and home are the Unix paths /w and /h"
 )]
 fn touch_adds_the_files_below_the_cwd_top_down_once() {
-    let world = World::new()
+    let world = new_world()
         .ws(".git/HEAD", "")
         .ws("GEMINI.md", "root")
         .ws("a/GEMINI.md", "a")
@@ -372,7 +278,7 @@ fn touch_adds_the_files_below_the_cwd_top_down_once() {
     ignore = "fixture workspace and home are the Unix paths /w and /h"
 )]
 fn include_directories_outside_the_workspace_are_never_read() {
-    let world = World::new()
+    let world = new_world()
         .ws(".git/HEAD", "")
         .ws(
             ".gemini/settings.json",
@@ -396,7 +302,7 @@ fn include_directories_outside_the_workspace_are_never_read() {
 /// A workspace with user and project commands that clash, an invalid
 /// one, a nested one and skills.
 fn commands_world() -> World {
-    World::new()
+    new_world()
         .ws(".git/HEAD", "")
         .ws(".gemini/commands/dup.toml", "prompt = \"PROJ {{args}}\"\n")
         .ws(".gemini/commands/help.toml", "prompt = \"HELP\"\n")
@@ -425,7 +331,7 @@ fn commands_world() -> World {
 
 #[test]
 fn commands_are_named_and_renamed_as_gemini_does() {
-    commands_world().with_run("", true, &[], None, |run| {
+    commands_world().with_run("", true, &[], |run| {
         let catalog = run.catalog().unwrap();
         let listing = catalog.list().unwrap();
         let rows: Vec<(&str, &str, Option<&str>, &str)> = listing
@@ -465,7 +371,7 @@ fn commands_are_named_and_renamed_as_gemini_does() {
 
 #[test]
 fn expansion_follows_gemini_steps() {
-    commands_world().with_run("", true, &[], None, |run| {
+    commands_world().with_run("", true, &[], |run| {
         let catalog = run.catalog().unwrap();
         let out = |input: &str| catalog.expand(input).unwrap();
         assert_eq!(out("/git:commit a  b").expansion.output, "Commit: a b");
@@ -506,7 +412,7 @@ fn the_skills_listing_comes_first_unless_system_md_replaces_the_prompt() {
             "SECRET=do-not-show\nGEMINI_SYSTEM_MD=true\n",
         )
         .user(".gemini/GEMINI.md", "USER");
-    let turn0 = world.with_run("", true, &[], None, |run| {
+    let turn0 = world.with_run("", true, &[], |run| {
         let mut turn0 = run.turn0().unwrap();
         run.catalog().unwrap().add_listing(&mut turn0).unwrap();
         turn0
@@ -531,8 +437,8 @@ fn the_skills_listing_comes_first_unless_system_md_replaces_the_prompt() {
             .any(|d| d.reason.contains("replace its whole system prompt"))
     );
 
-    let plain = commands_world();
-    let turn0 = plain.with_run("", true, &[], Some("0"), |run| {
+    let plain = commands_world().var(system::VAR, "0");
+    let turn0 = plain.with_run("", true, &[], |run| {
         let mut turn0 = run.turn0().unwrap();
         run.catalog().unwrap().add_listing(&mut turn0).unwrap();
         turn0
@@ -550,7 +456,7 @@ fn an_untrusted_workspace_withholds_its_commands_skills_and_env() {
     let world = commands_world()
         .ws(".gemini/system.md", "SYS")
         .ws(".env", "GEMINI_SYSTEM_MD=1\n");
-    world.with_run("", false, &[], None, |run| {
+    world.with_run("", false, &[], |run| {
         let catalog = run.catalog().unwrap();
         let listing = catalog.list().unwrap();
         let names: Vec<&str> = listing.rows.iter().map(|r| r.name.as_str()).collect();
@@ -584,7 +490,7 @@ fn gemini_is_a_default_agent_only_where_its_files_are() {
     ignore = "fixture workspace and home are the Unix paths /w and /h"
 )]
 fn an_import_through_a_link_out_of_the_workspace_is_never_read() {
-    let world = World::new()
+    let world = new_world()
         .ws(".git/HEAD", "")
         .ws("GEMINI.md", "root @./docs/notes.md")
         .ws_node("docs/notes.md", MemNode::Symlink("/etc/secret".into()))
@@ -657,7 +563,7 @@ proptest::proptest! {
 #[test]
 fn thousands_of_missing_imports_stop_at_the_guard() {
     let text: String = (0..20_000).map(|i| format!("@m{i}.md ")).collect();
-    let world = World::new().ws(".git/HEAD", "").ws("GEMINI.md", &text);
+    let world = new_world().ws(".git/HEAD", "").ws("GEMINI.md", &text);
     let turn0 = world.run("", true, &[]);
     let sent = &turn0.messages[0].text;
     assert_eq!(sent.matches("ENOENT").count(), crate::limits::MAX_IMPORTS);
@@ -679,7 +585,7 @@ fn thousands_of_missing_imports_stop_at_the_guard() {
 )]
 fn untrusted_a_users_import_into_the_workspace_is_withheld() {
     // A `.git` at `/` makes the whole disk the user file's import root.
-    let world = World::new()
+    let world = new_world()
         .above(".git/HEAD", "")
         .ws("notes.md", "PROJECT SECRET")
         .user(".gemini/GEMINI.md", "user @/top/w/notes.md");
@@ -697,7 +603,11 @@ fn untrusted_a_users_import_into_the_workspace_is_withheld() {
 /// Whether `.gemini/system.md` of the start directory replaces Gemini's
 /// system prompt in `world` started at `at`.
 fn system_part(world: &World, at: &str, process: Option<&str>) -> Option<String> {
-    world.with_run(at, true, &[], process, |run| {
+    let world = match process {
+        Some(value) => world.clone().var(system::VAR, value),
+        None => world.clone(),
+    };
+    world.with_run(at, true, &[], |run| {
         let turn0 = run.turn0().unwrap();
         turn0
             .messages
@@ -711,7 +621,7 @@ fn system_part(world: &World, at: &str, process: Option<&str>) -> Option<String>
 #[test]
 fn the_first_env_file_found_decides_and_the_environment_wins() {
     let base = || {
-        World::new()
+        new_world()
             .ws(".git/HEAD", "")
             .ws(".gemini/system.md", "ROOT SYS")
             .ws("sub/.gemini/system.md", "SUB SYS")

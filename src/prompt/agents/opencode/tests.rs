@@ -4,128 +4,34 @@
 //! (`tests/cli/oracle/opencode.rs`) pin the wire text; these pin the rest.
 
 use std::ffi::OsStr;
-use std::path::Path;
 use std::sync::Arc;
 
 use super::*;
 use crate::diagnostic::Severity;
 use crate::limits;
 use crate::prompt::agents::opencode::catalog::OpencodeCatalog;
+use crate::prompt::agents::test_fixture::{self, EngineCatalog, Fixture, reasons};
 use crate::prompt::profile::catalog::Catalog;
 use crate::prompt::profile::seam::HomeDir;
 use crate::prompt::profile::{NotLoadedReason, ProfileTurn0};
 use crate::prompt::turn0::{Provenance, Role, Turn0Report};
 use crate::prompt::walk::Scope;
-use crate::workspace::{LinkPolicy, MemNode, MemWorkspace, Workspace};
+use crate::workspace::{MemNode, MemWorkspace, Workspace};
 
 /// A workspace at `/top/w`, the directories above it, a home at `/h`
 /// (its `.config` as the XDG config home), and the environment.
-struct World {
-    project: MemWorkspace,
-    parent: MemWorkspace,
-    home: MemWorkspace,
-    xdg: MemWorkspace,
-    vars: Vec<(&'static str, &'static str)>,
+type World = Fixture;
+
+fn new_world() -> World {
+    let engine_catalog: EngineCatalog = |_| Box::new(OpencodeCatalog::default());
+    Fixture::new(&Opencode, "/top/w", "/h", "/h")
+        .with_engine_catalog(engine_catalog)
+        .with_xdg("/h/.config")
 }
 
-impl World {
-    fn new() -> Self {
-        let follow = |root: &str| {
-            MemWorkspace::new()
-                .with_root(root)
-                .with_policy(LinkPolicy::Follow)
-        };
-        Self {
-            project: MemWorkspace::new().with_root("/top/w"),
-            parent: follow("/"),
-            home: follow("/h"),
-            xdg: follow("/h/.config"),
-            vars: Vec::new(),
-        }
-    }
-
-    fn ws(mut self, rel: &str, text: &str) -> Self {
-        self.project.insert(rel, MemNode::File(text.into()));
-        self
-    }
-
-    fn ws_node(mut self, rel: &str, node: MemNode) -> Self {
-        self.project.insert(rel, node);
-        self
-    }
-
-    fn above(mut self, rel: &str, text: &str) -> Self {
-        self.parent.insert(rel, MemNode::File(text.into()));
-        self
-    }
-
-    /// A file below the home (`.config/…` lands in the XDG config home).
-    fn user(mut self, rel: &str, text: &str) -> Self {
-        match rel.strip_prefix(".config/") {
-            Some(below) => self.xdg.insert(below, MemNode::File(text.into())),
-            None => self.home.insert(rel, MemNode::File(text.into())),
-        }
-        self
-    }
-
-    fn var(mut self, name: &'static str, value: &'static str) -> Self {
-        self.vars.push((name, value));
-        self
-    }
-
-    fn run(&self, at: &str, trusted: bool, touch: &[&str]) -> ProfileTurn0 {
-        let project: Arc<dyn Workspace> = Arc::new(self.project.clone());
-        let parent: Arc<dyn Workspace> = Arc::new(self.parent.clone());
-        let home: Arc<dyn Workspace> = Arc::new(self.home.clone());
-        let xdg: Arc<dyn Workspace> = Arc::new(self.xdg.clone());
-        let homes = |dir: &HomeDir| {
-            if dir.var == Some("XDG_CONFIG_HOME") {
-                Some(xdg.clone())
-            } else {
-                Some(home.clone())
-            }
-        };
-        let var = |name: &str| -> Option<&OsStr> {
-            self.vars
-                .iter()
-                .find(|(key, _)| *key == name)
-                .map(|(_, value)| OsStr::new(*value))
-        };
-        let engine = || Ok(Turn0Report::default());
-        let engine_catalog = || -> Box<dyn Catalog> { Box::new(OpencodeCatalog::default()) };
-        let touch: Vec<String> = touch.iter().map(|t| (*t).to_string()).collect();
-        let setup = Setup {
-            project,
-            parent,
-            homes: &homes,
-            home: Some(Path::new("/h")),
-            at,
-            trusted,
-            touch: &touch,
-            var: &var,
-            context_window: None,
-            engine: &engine,
-            engine_catalog: &engine_catalog,
-        };
-        Opencode.open(&setup).turn0().expect("turn 0")
-    }
-}
-
+/// The paths of the instructions message's parts.
 fn paths(turn0: &ProfileTurn0) -> Vec<String> {
-    turn0
-        .messages
-        .iter()
-        .filter(|m| m.provenance == Provenance::Instructions)
-        .flat_map(|m| m.parts.iter().map(|p| p.path.clone()))
-        .collect()
-}
-
-fn reasons(turn0: &ProfileTurn0) -> Vec<(String, NotLoadedReason)> {
-    turn0
-        .not_loaded
-        .iter()
-        .map(|n| (n.path.clone(), n.reason.clone()))
-        .collect()
+    test_fixture::paths(turn0, Provenance::Instructions)
 }
 
 fn said(turn0: &ProfileTurn0, severity: Severity, words: &str) -> bool {
@@ -141,7 +47,7 @@ fn said(turn0: &ProfileTurn0, severity: Severity, words: &str) -> bool {
     ignore = "fixture workspace, parents and home are the Unix paths /top/w, / and /h"
 )]
 fn one_name_wins_the_walk_and_the_message_is_opencodes_region() {
-    let world = World::new()
+    let world = new_world()
         .ws(".git/HEAD", "ref")
         .ws("AGENTS.md", "root\n")
         .ws("a/CLAUDE.md", "a claude\n")
@@ -172,7 +78,7 @@ fn one_name_wins_the_walk_and_the_message_is_opencodes_region() {
     ignore = "fixture workspace, parents and home are the Unix paths /top/w, / and /h"
 )]
 fn without_git_the_walk_reaches_the_top_and_reads_parents() {
-    let world = World::new()
+    let world = new_world()
         .ws("AGENTS.md", "w\n")
         .above("AGENTS.md", "slash\n")
         .above("top/AGENTS.md", "top\n");
@@ -188,12 +94,12 @@ fn without_git_the_walk_reaches_the_top_and_reads_parents() {
     ignore = "fixture workspace, parents and home are the Unix paths /top/w, / and /h"
 )]
 fn a_git_file_makes_a_root_only_when_its_gitdir_exists() {
-    let base = World::new()
+    let base = new_world()
         .ws("AGENTS.md", "w\n")
         .above("top/AGENTS.md", "top\n");
     let dangling = base.ws(".git", "gitdir: /nowhere/wt\n");
     assert_eq!(paths(&dangling.run("", true, &[])).len(), 2);
-    let mut worktree = World::new()
+    let mut worktree = new_world()
         .ws("AGENTS.md", "w\n")
         .ws(".git", "gitdir: /srv/main/.git/worktrees/w\n")
         .above("top/AGENTS.md", "top\n");
@@ -209,7 +115,7 @@ fn a_git_file_makes_a_root_only_when_its_gitdir_exists() {
     ignore = "fixture workspace, parents and home are the Unix paths /top/w, / and /h"
 )]
 fn untrusted_project_files_and_configs_are_withheld_but_still_decide_the_name() {
-    let world = World::new()
+    let world = new_world()
         .ws(".git/HEAD", "ref")
         .ws("AGENTS.md", "")
         .ws("CLAUDE.md", "claude\n")
@@ -233,7 +139,7 @@ fn untrusted_project_files_and_configs_are_withheld_but_still_decide_the_name() 
     ignore = "fixture workspace, parents and home are the Unix paths /top/w, / and /h"
 )]
 fn switches_drop_claude_files_and_the_project() {
-    let world = World::new()
+    let world = new_world()
         .ws(".git/HEAD", "ref")
         .ws("CLAUDE.md", "claude\n")
         .ws("CONTEXT.md", "context\n")
@@ -244,7 +150,7 @@ fn switches_drop_claude_files_and_the_project() {
     assert_eq!(paths(&world.run("", true, &[])), ["CONTEXT.md"]);
     let world = world.var("OPENCODE_DISABLE_PROJECT_CONFIG", "1");
     assert!(paths(&world.run("", true, &[])).is_empty());
-    let off = World::new()
+    let off = new_world()
         .ws("CLAUDE.md", "c\n")
         .var("OPENCODE_DISABLE_CLAUDE_CODE", "0");
     assert_eq!(paths(&off.run("", true, &[])), ["CLAUDE.md"]);
@@ -257,7 +163,7 @@ fn switches_drop_claude_files_and_the_project() {
 )]
 fn the_config_dir_variable_replaces_the_xdg_one() {
     let world = || {
-        World::new()
+        new_world()
             .user(".config/opencode/AGENTS.md", "xdg\n")
             .user("AGENTS.md", "moved\n")
     };
@@ -276,7 +182,7 @@ fn the_config_dir_variable_replaces_the_xdg_one() {
     ignore = "fixture workspace, parents and home are the Unix paths /top/w, / and /h"
 )]
 fn entries_leaving_the_workspace_and_urls_are_never_read() {
-    let world = World::new()
+    let world = new_world()
         .ws(".git/HEAD", "ref")
         .ws(
             "opencode.jsonc",
@@ -311,7 +217,7 @@ fn entries_leaving_the_workspace_and_urls_are_never_read() {
     ignore = "fixture workspace, parents and home are the Unix paths /top/w, / and /h"
 )]
 fn the_users_config_reads_absolute_and_home_entries() {
-    let world = World::new()
+    let world = new_world()
         .user(
             ".config/opencode/opencode.json",
             r#"{"instructions": ["~/n/*.md", "/srv/s.md"]}"#,
@@ -334,7 +240,7 @@ fn the_users_config_reads_absolute_and_home_entries() {
     ignore = "fixture workspace, parents and home are the Unix paths /top/w, / and /h"
 )]
 fn a_link_leaving_the_workspace_is_not_read() {
-    let world = World::new()
+    let world = new_world()
         .ws(".git/HEAD", "ref")
         .ws("opencode.json", r#"{"instructions": ["docs/*.md"]}"#)
         .ws_node("docs/out.md", MemNode::Symlink("/etc/secret.md".into()))
@@ -354,7 +260,7 @@ fn a_link_leaving_the_workspace_is_not_read() {
 )]
 fn empty_and_large_files_add_nothing() {
     let big = " ".repeat(usize::try_from(limits::MAX_OPENCODE_FILE_BYTES).unwrap() + 1);
-    let world = World::new()
+    let world = new_world()
         .ws(".git/HEAD", "ref")
         .ws("AGENTS.md", "")
         .ws("a/AGENTS.md", &big)
@@ -375,7 +281,7 @@ fn empty_and_large_files_add_nothing() {
     ignore = "fixture workspace, parents and home are the Unix paths /top/w, / and /h"
 )]
 fn touch_adds_the_first_name_per_directory_up_to_the_cwd_once() {
-    let world = World::new()
+    let world = new_world()
         .ws(".git/HEAD", "ref")
         .ws("a/AGENTS.md", "a\n")
         .ws("a/x/CLAUDE.md", "x claude\n")
@@ -416,7 +322,7 @@ fn touch_adds_the_first_name_per_directory_up_to_the_cwd_once() {
     ignore = "fixture workspace, parents and home are the Unix paths /top/w, / and /h"
 )]
 fn configs_that_do_not_parse_warn_with_line_and_column() {
-    let world = World::new()
+    let world = new_world()
         .ws(".git/HEAD", "ref")
         .ws("opencode.json", "{\n  \"instructions\": [\"a.md\"\n}\n")
         .ws(
@@ -439,7 +345,7 @@ fn configs_that_do_not_parse_warn_with_line_and_column() {
     ignore = "fixture workspace, parents and home are the Unix paths /top/w, / and /h"
 )]
 fn a_wide_glob_stops_at_the_match_cap() {
-    let mut world = World::new()
+    let mut world = new_world()
         .ws(".git/HEAD", "ref")
         .ws("opencode.json", r#"{"instructions": ["**/*.md"]}"#);
     for i in 0..=limits::MAX_OPENCODE_INSTRUCTION_MATCHES {
@@ -459,7 +365,7 @@ fn a_wide_glob_stops_at_the_match_cap() {
     ignore = "fixture workspace, parents and home are the Unix paths /top/w, / and /h"
 )]
 fn the_catalog_is_empty_and_says_so() {
-    let world = World::new().ws(".opencode/command/x.md", "x");
+    let world = new_world().ws(".opencode/command/x.md", "x");
     let project: Arc<dyn Workspace> = Arc::new(world.project.clone());
     let parent: Arc<dyn Workspace> = Arc::new(world.parent.clone());
     let homes = |_: &HomeDir| None;
@@ -504,7 +410,7 @@ fn opencode_is_a_default_agent_only_where_its_files_are() {
     ignore = "fixture workspace, parents and home are the Unix paths /top/w, / and /h"
 )]
 fn a_glob_over_more_entries_than_the_scan_takes_stops_with_a_warning() {
-    let mut world = World::new()
+    let mut world = new_world()
         .ws(".git/HEAD", "ref")
         .ws("opencode.json", r#"{"instructions": ["**/*.txt"]}"#);
     for i in 0..=limits::MAX_TREE_ENTRIES {
