@@ -34,7 +34,7 @@ use crate::prompt::agents::gemini::GEMINI_MD;
 use crate::prompt::imports::normalise;
 use crate::prompt::profile::{NotLoaded, NotLoadedReason, Part, PartKind};
 use crate::prompt::walk::{Scope, WalkDir};
-use crate::workspace::{EntryKind, Workspace, WsError, base_name, join, parent};
+use crate::workspace::{EntryKind, Workspace, WsError, base_name, join, parent, slashed};
 
 /// The file names Copilot reads beside its own, in its order.
 pub const SHARED_NAMES: [&str; 3] = [AGENTS_MD, CLAUDE_MD, GEMINI_MD];
@@ -365,9 +365,11 @@ impl<'a> Files<'a> {
 
     fn read(&self, path: &Path) -> Fetch {
         let under = |base: &Path| {
+            // Workspace-relative, with `/` on every platform.
             path.strip_prefix(base)
                 .ok()
-                .and_then(|rest| rest.to_str().map(str::to_string))
+                .filter(|rest| rest.to_str().is_some())
+                .map(slashed)
         };
         if let Some(home) = self.readers.home
             && let Some(rel) = under(home.root())
