@@ -61,7 +61,20 @@ pub fn write_stdout(bytes: &[u8]) -> io::Result<()> {
 /// Writes `parts` to stdout one after the other, like [`write_stdout`]
 /// given them joined, without first copying them into one buffer: small
 /// parts are gathered in the buffer, large ones pass straight through.
+/// Inside [`capture`], the parts go to the capture's buffer instead.
 pub fn write_stdout_parts(parts: &[&[u8]]) -> io::Result<()> {
+    if CAPTURE
+        .with_borrow_mut(|captured| {
+            captured.as_mut().map(|captured| {
+                parts
+                    .iter()
+                    .for_each(|part| captured.stdout.extend_from_slice(part));
+            })
+        })
+        .is_some()
+    {
+        return Ok(());
+    }
     let stdout = io::stdout();
     let mut lock = io::BufWriter::new(stdout.lock());
     let result = parts
@@ -136,14 +149,61 @@ pub fn print_diagnostics(ctx: &Context, diagnostics: &[Diagnostic]) {
         text.push_str(&format_diagnostic(diagnostic));
         text.push('\n');
     }
-    if !text.is_empty() {
+    if text.is_empty() {
+        return;
+    }
+    let captured = CAPTURE.with_borrow_mut(|captured| {
+        captured
+            .as_mut()
+            .map(|captured| captured.stderr.push_str(&text))
+    });
+    if captured.is_none() {
         let _ = io::stderr().lock().write_all(text.as_bytes());
     }
+}
+
+/// What a subcommand printed while it ran inside [`capture`].
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Captured {
+    /// Everything written to stdout, byte for byte.
+    pub stdout: Vec<u8>,
+    /// The diagnostic lines written to stderr.
+    pub stderr: String,
+}
+
+thread_local! {
+    /// The capture of the current thread, when one is running.
+    static CAPTURE: std::cell::RefCell<Option<Captured>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `run` (a subcommand) with its stdout and diagnostics kept in memory
+/// instead of written, and returns its result with what it printed. The
+/// servers (`lsp`, `mcp`) answer with the very document the CLI prints
+/// this way: one implementation of each subcommand, whoever reads it.
+/// Captures on one thread do not nest: an inner capture takes the output
+/// and the outer one resumes after it.
+pub fn capture<R>(run: impl FnOnce() -> R) -> (R, Captured) {
+    let outer = CAPTURE.with_borrow_mut(|captured| captured.replace(Captured::default()));
+    let result = run();
+    let captured = CAPTURE.with_borrow_mut(|captured| std::mem::replace(captured, outer));
+    (result, captured.unwrap_or_default())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_capture_keeps_stdout_and_diagnostics_and_ends_with_the_run() {
+        let ((), outer) = capture(|| {
+            write_stdout_parts(&[b"a", b"b"]).unwrap();
+            let ((), inner) = capture(|| print_text("inner").unwrap());
+            assert_eq!(inner.stdout, b"inner\n");
+            print_json(&[1]).unwrap();
+        });
+        assert_eq!(outer.stdout, b"ab[\n  1\n]\n");
+        assert!(CAPTURE.with_borrow(Option::is_none));
+    }
 
     #[test]
     fn diagnostics_have_one_line_forms() {

@@ -70,8 +70,26 @@ impl TestEnv {
     }
 
     /// Runs the binary in the workspace with `args` and returns its output.
+    ///
+    /// Under Wine, creating a process now and then fails with Windows error
+    /// 1359 ("Internal error") when the machine is busy; such a start is
+    /// tried again, up to three times. No other error is retried.
     pub(crate) fn run(&self, args: &[&str]) -> Output {
-        self.cmd().args(args).output().expect("run the binary")
+        const WINE_TRANSIENT_START_FAILURE: i32 = 1359;
+        let mut tries = 0;
+        loop {
+            match self.cmd().args(args).output() {
+                Err(e)
+                    if cfg!(windows)
+                        && e.raw_os_error() == Some(WINE_TRANSIENT_START_FAILURE)
+                        && tries < 3 =>
+                {
+                    tries += 1;
+                    std::thread::sleep(std::time::Duration::from_millis(200));
+                }
+                result => return result.expect("run the binary"),
+            }
+        }
     }
 
     /// `text` with the temp root replaced by `[ROOT]`, so goldens hold no
