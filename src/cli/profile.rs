@@ -28,6 +28,7 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::prompt::compare::Offered;
 use crate::prompt::profile::catalog::Catalog;
 use crate::prompt::profile::{Agent, ProfileTurn0};
+use crate::workspace::ReadMemo;
 
 /// What a profile's turn 0 is asked for, resolved against the context.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -77,7 +78,8 @@ pub fn profile_turn0_and<R>(
     args: &ProfileArgs,
     also: impl FnOnce(&dyn Catalog) -> Result<R, CliError>,
 ) -> Result<(ProfileTurn0, R), CliError> {
-    let (run, also) = agent_run_and(&Readers::new(ctx), agent, args, also)?;
+    let readers = Readers::memoised(ctx, ReadMemo::new());
+    let (run, also) = agent_run_and(&readers, agent, args, also)?;
     let mut turn0 = run.turn0;
     let withheld = turn0.withheld_any();
     turn0.diagnostics =

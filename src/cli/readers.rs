@@ -12,7 +12,9 @@
 //!
 //! Choices the spec leaves open:
 //! - Under `compare` every reader goes through one [`ReadMemo`], so a file
-//!   several profiles read is read once.
+//!   several profiles read is read once; a single profile's turn 0 goes
+//!   through one too, so its readers share what they asked (a missing
+//!   `.claude` is asked about once per directory, not once per reader).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

@@ -27,6 +27,15 @@
 //!   not out of another), so its answers are kept apart per root.
 //! - Nothing is evicted: a run reads a bounded set of bounded files, and
 //!   the memo lives as long as the run.
+//! - A question about a path below a hidden directory (an agent's
+//!   `.claude`, `.gemini`, `.github`, …: the first component starting with
+//!   `.` that is not the last) first asks whether that directory exists,
+//!   once; when it is "not found", so is everything below it, answered
+//!   from memory. The agents probe half a dozen paths under `.claude` in
+//!   every directory of a walk where almost no directory has one: one
+//!   question per directory instead of six, for one more where it exists.
+//!   A hidden directory that is a dangling or leaving link is not "not
+//!   found", so what lies below it is asked as before.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -165,6 +174,22 @@ impl MemoWorkspace {
         })
     }
 
+    /// Whether `rel` lies below a hidden directory that does not exist
+    /// (see the module doc); asks for that directory when it is not known.
+    fn below_missing_hidden_dir(&self, rel: &str) -> bool {
+        let Ok(parts) = components(rel) else {
+            return false;
+        };
+        let above = &parts[..parts.len().saturating_sub(1)];
+        let Some(hidden) = above.iter().position(|part| part.starts_with('.')) else {
+            return false;
+        };
+        matches!(
+            self.stat(&above[..=hidden].join("/")),
+            Err(WsError::NotFound)
+        )
+    }
+
     /// A remembered stat or listing, else the inner reader's answer,
     /// remembered unless it is an operating-system error.
     fn lookup<T: Clone>(
@@ -176,6 +201,10 @@ impl MemoWorkspace {
         let Some(key) = self.key(rel) else {
             return ask();
         };
+        if self.below_missing_hidden_dir(rel) {
+            self.memo.lookups_remembered.fetch_add(1, Ordering::Relaxed);
+            return Err(WsError::NotFound);
+        }
         if let Some(Some(known)) = self
             .memo
             .with(&key, |answers| slot(answers).as_ref().and_then(replay))
@@ -203,6 +232,10 @@ impl MemoWorkspace {
         let Some(key) = self.key(rel) else {
             return ask();
         };
+        if self.below_missing_hidden_dir(rel) {
+            self.memo.reads_remembered.fetch_add(1, Ordering::Relaxed);
+            return Err(WsError::NotFound);
+        }
         let known = self.memo.with(&key, |answers| match &answers.read {
             Some(Ok(read)) if !read.is_truncated() || read.bytes.len() as u64 >= max_bytes => {
                 Some(Ok(head(read, max_bytes)))
@@ -436,6 +469,42 @@ mod tests {
     }
 
     #[test]
+    fn below_a_missing_hidden_directory_nothing_is_asked_twice() {
+        let disk = Counting::new(
+            MemWorkspace::new()
+                .file("a/.claude/rules/r.md", "rule")
+                .node("b/.gemini", MemNode::Unreadable),
+        );
+        let memo = ReadMemo::new();
+        let reader = memo.reader(disk.clone(), LinkPolicy::Confine);
+        for dir in ["a", "c"] {
+            for below in ["rules", "skills", "agents"] {
+                let _ = reader.list(&format!("{dir}/.claude/{below}"));
+            }
+            let _ = reader.read(&format!("{dir}/.claude/CLAUDE.md"), 10);
+        }
+        assert!(matches!(
+            reader.read("c/.claude/settings.json", 10),
+            Err(WsError::NotFound)
+        ));
+        // Not "not found": what lies below is asked as before.
+        let _ = reader.stat("b/.gemini/settings.json");
+        assert_eq!(
+            disk.asked(),
+            [
+                "stat a/.claude",
+                "list a/.claude/rules",
+                "list a/.claude/skills",
+                "list a/.claude/agents",
+                "read10 a/.claude/CLAUDE.md",
+                "stat c/.claude",
+                "stat b/.gemini",
+                "stat b/.gemini/settings.json",
+            ]
+        );
+    }
+
+    #[test]
     fn a_sorted_listing_is_made_from_a_listing_in_the_systems_order() {
         let tree = tree()
             .file("rules/b.md", "b")
@@ -553,7 +622,12 @@ mod tests {
         assert_eq!(rules.asked(), ["read9 x.md"]);
         assert_eq!(
             home.asked(),
-            ["read9 .claude/rules/x.md", "read9 .claude/rules/x.md"]
+            [
+                "stat .claude",
+                "read9 .claude/rules/x.md",
+                "stat .claude",
+                "read9 .claude/rules/x.md"
+            ]
         );
         assert_eq!(confined.display("x.md"), rules.display("x.md"));
         assert_eq!(confined.root(), Path::new("/h/.claude/rules"));
