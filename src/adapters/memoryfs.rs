@@ -629,10 +629,6 @@ mod tests {
     }
 
     #[test]
-    #[cfg_attr(
-        windows,
-        ignore = "BUG: under Wine the writer's unlock fails with a lock violation (os error 33) once the store has read past its lock"
-    )]
     fn an_exclusive_lock_is_waited_for_then_read_anyway_with_a_warning() {
         let (dir, store) = store_with(STORE);
         let lock_path = dir.path().join(LOCK_FILE);
@@ -655,7 +651,10 @@ mod tests {
         assert!(waited >= Duration::from_millis(50));
         assert!(MemoryIndexSource::index(&store).is_ok());
 
-        writer.unlock().unwrap();
+        // The writer lets go by closing its handle, as a writer that exits
+        // does. (An explicit `unlock` fails under Wine with a lock violation
+        // even with no other handle open: Wine's, not the store's.)
+        drop(writer);
         assert!(seen_index(&store).1.is_empty());
     }
 
