@@ -60,9 +60,11 @@ mod sys {
     #[cfg(all(unix, not(target_os = "linux")))]
     pub(super) use super::unix::kind_of_type;
     #[cfg(unix)]
-    pub(super) use super::unix::{is_loop, kind_of, open_file, read_at};
+    pub(super) use super::unix::{is_loop, kind_of, open_file, plain_path, read_at};
     #[cfg(windows)]
-    pub(super) use super::windows::{is_loop, kind_of, kind_of_type, open_file, read_at};
+    pub(super) use super::windows::{
+        is_loop, kind_of, kind_of_type, open_file, plain_path, read_at,
+    };
 }
 
 use sys::Beneath;
@@ -519,10 +521,11 @@ impl Workspace for OsWorkspace {
     /// Confined, a path with no link on it is its canonical directory's
     /// path joined with its name, found as [`Workspace::stat`] looks
     /// (one system call, none per component); a path with a link takes
-    /// the exact route (a `realpath`).
+    /// the exact route (a `realpath`). The answer is in its plain form ([`sys::plain_path`]: on Windows
+    /// `C:\…` rather than the canonical `\\?\C:\…`), as paths are shown.
     fn real_path(&self, rel: &str) -> Result<PathBuf, WsError> {
         let parts = components(rel)?;
-        match self.policy {
+        let real = match self.policy {
             LinkPolicy::Confine => match self.quick_lstat(&parts) {
                 Some(Ok((_, Found::BelowRoot))) => {
                     self.below_canonical_root(&parts).ok_or(WsError::NotFound)
@@ -535,7 +538,8 @@ impl Workspace for OsWorkspace {
                 let full = self.full_path(&parts);
                 std::fs::canonicalize(&full).map_err(|err| unresolved(&full, err))
             }
-        }
+        };
+        real.map(sys::plain_path)
     }
 
     fn list(&self, rel: &str) -> Result<Vec<DirEntry>, WsError> {

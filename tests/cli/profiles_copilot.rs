@@ -31,10 +31,6 @@ fn copilot(env: &TestEnv, trust: bool, args: &[&str]) -> Outcome {
 }
 
 #[test]
-#[cfg_attr(
-    windows,
-    ignore = "BUG: on Windows the import of docs/a.md is not inlined (no `imports` on the part); not investigated yet"
-)]
 fn assemble_sends_one_system_region_with_imports_and_rows() {
     let env = copilot_env();
     let doc = copilot(&env, true, &["assemble"]).assert_code(0).json();

@@ -7,9 +7,14 @@
 use std::fs::{File, Metadata, OpenOptions};
 use std::io;
 use std::os::unix::fs::{FileExt, FileTypeExt, OpenOptionsExt};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::workspace::EntryKind;
+
+/// `path` as the user would type it: a canonical path on Unix already is.
+pub(super) fn plain_path(path: PathBuf) -> PathBuf {
+    path
+}
 
 /// What an entry of type `file_type` is.
 pub(super) fn kind_of_type(file_type: std::fs::FileType) -> EntryKind {

@@ -20,7 +20,7 @@
 use std::fs::{File, Metadata, OpenOptions};
 use std::io;
 use std::os::windows::fs::{FileExt, MetadataExt, OpenOptionsExt};
-use std::path::{Component, Path};
+use std::path::{Component, Path, PathBuf, Prefix};
 
 use crate::workspace::EntryKind;
 
@@ -81,6 +81,28 @@ fn names_a_device(path: &Path) -> bool {
     DEVICE_NAMES
         .iter()
         .any(|device| device.eq_ignore_ascii_case(stem))
+}
+
+/// `path` (canonical, so verbatim: `\\?\C:\…`) in the drive form the
+/// user types and the agents print (`C:\…`), so that every real path of a
+/// run, and the roots they are compared with, take one form. Only paths
+/// are shown and compared in that form; files are opened through the
+/// workspace's own routes, which handle long paths and device names.
+/// Other verbatim paths (`\\?\UNC\…`) and plain ones are returned as they
+/// are.
+pub(super) fn plain_path(path: PathBuf) -> PathBuf {
+    let mut components = path.components();
+    match components.next() {
+        Some(Component::Prefix(prefix)) => match prefix.kind() {
+            Prefix::VerbatimDisk(drive) => {
+                let mut plain = PathBuf::from(format!("{}:", char::from(drive)));
+                plain.extend(components);
+                plain
+            }
+            _ => path,
+        },
+        _ => path,
+    }
 }
 
 /// The refusal of an open: the error of a link loop ([`is_loop`]).
@@ -156,6 +178,20 @@ mod tests {
             r"\\?\C:\w\CON.md",
         ] {
             assert!(!names_a_device(Path::new(name)), "{name}");
+        }
+    }
+
+    #[test]
+    fn a_verbatim_drive_path_takes_the_drive_form() {
+        let plain = |path: &str| plain_path(PathBuf::from(path));
+        assert_eq!(
+            plain(r"\\?\C:\w\docs\a.md"),
+            PathBuf::from(r"C:\w\docs\a.md")
+        );
+        assert_eq!(plain(r"\\?\C:\w\CON.md"), PathBuf::from(r"C:\w\CON.md"));
+        assert_eq!(plain(r"\\?\d:\"), PathBuf::from(r"d:\"));
+        for kept in [r"\\?\UNC\server\share\a.md", r"C:\w\a.md"] {
+            assert_eq!(plain(kept), PathBuf::from(kept), "{kept}");
         }
     }
 

@@ -39,7 +39,7 @@ use crate::prompt::profile::{
 };
 use crate::prompt::turn0::{Provenance, Role};
 use crate::prompt::walk::{Scope, walk};
-use crate::workspace::Workspace;
+use crate::workspace::{Workspace, slashed};
 
 /// Copilot over one workspace.
 pub(super) struct CopilotRun<'a> {
@@ -279,17 +279,22 @@ fn part_imports(project: &dyn Workspace, imports: &[ImportRecord]) -> Vec<PartIm
                 ImportStatus::AlreadyLoaded => ImportState::AlreadyLoaded,
                 _ => return None,
             };
-            let path = match record.path.strip_prefix(project.root()) {
-                Ok(rel) => rel.display().to_string(),
-                Err(_) => record.path.display().to_string(),
-            };
             Some(PartImport {
-                path,
+                path: shown(project, &record.path).0,
                 depth: record.depth,
                 status,
             })
         })
         .collect()
+}
+
+/// An import's target as outputs show it: workspace-relative with `/`
+/// inside the workspace, absolute above it.
+fn shown(project: &dyn Workspace, path: &std::path::Path) -> (String, Scope) {
+    match path.strip_prefix(project.root()) {
+        Ok(rel) => (slashed(rel), Scope::Project),
+        Err(_) => (path.display().to_string(), Scope::Parent),
+    }
 }
 
 /// What the imports of the file `importer` did, as diagnostics and
@@ -300,13 +305,9 @@ fn report_imports(
     imports: &[ImportRecord],
     turn0: &mut ProfileTurn0,
 ) {
-    let shown = |record: &ImportRecord| match record.path.strip_prefix(project.root()) {
-        Ok(rel) => (rel.display().to_string(), Scope::Project),
-        Err(_) => (record.path.display().to_string(), Scope::Parent),
-    };
     let mut capped = false;
     for record in imports {
-        let (path, scope) = shown(record);
+        let (path, scope) = shown(project, &record.path);
         let (reason, said) = match &record.status {
             ImportStatus::Inlined | ImportStatus::AlreadyLoaded => continue,
             ImportStatus::TooDeep => (NotLoadedReason::TooDeep, None),
