@@ -293,6 +293,8 @@ fn lint_reports_gemini_command_problems_by_gemini_rules() {
             ".gemini/commands/claudey.toml MP017 2",
             ".gemini/commands/claudey.toml MP017 2",
             ".gemini/commands/claudey.toml MP017 2",
+            // A note: `!{ls}` is Gemini's own syntax, run when invoked.
+            ".gemini/commands/fine.toml MP016 1",
             ".gemini/commands/help.toml MP023 null",
             ".gemini/commands/notes.md MP018 null",
         ]

@@ -337,9 +337,10 @@ const TABLE: [Entry; 24] = [
         name: "skill-name-mismatch",
         title: "A skill's `name:` differs from its directory",
         level: Level::Warning,
-        agents: &[Claude, Codex],
+        agents: &[Claude, Codex, Gemini],
         why: "Claude Code names a skill after its directory (the listing shows `DIR (NAME)`); \
-              Codex names it after `name:`: the same skill answers to different names",
+              Codex and Gemini CLI name it after `name:`: the same skill answers to different \
+              names",
         fix: "Rename the directory or the `name:` value so they agree",
     },
     Entry {
@@ -347,9 +348,9 @@ const TABLE: [Entry; 24] = [
         name: "skill-without-description",
         title: "A skill without a description",
         level: Level::Warning,
-        agents: &[Claude, Codex],
-        why: "The description is how the model decides to use a skill: Codex does not list a \
-              skill without one, and Claude Code lists its first body line instead",
+        agents: &[Claude, Codex, Gemini],
+        why: "The description is how the model decides to use a skill: Codex and Gemini CLI do \
+              not list a skill without one, and Claude Code lists its first body line instead",
         fix: "Add `description:` to the skill's frontmatter, saying when to use it",
     },
     Entry {
@@ -365,11 +366,12 @@ const TABLE: [Entry; 24] = [
     Entry {
         id: "MP016",
         name: "shell-in-command",
-        title: "`` !`cmd` `` in a command",
+        title: "`` !`cmd` `` (or Gemini's `!{cmd}`) in a command",
         level: Level::Note,
-        agents: &[Mecatl, Claude],
-        why: "Claude Code runs the command when the template is invoked and sends its output; \
-              mecatl sends the text as written, and the preview shows a placeholder",
+        agents: &[Mecatl, Claude, Gemini],
+        why: "Claude Code runs the command when the template is invoked and sends its output, \
+              as Gemini CLI does with `!{cmd}` after asking; mecatl sends the text as written, \
+              and the preview shows a placeholder",
         fix: "Nothing, if intended; make sure the command is safe to run in every checkout",
     },
     Entry {

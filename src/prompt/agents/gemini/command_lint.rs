@@ -6,7 +6,9 @@
 //! - MP018 (error): a file Gemini offers nothing for — invalid TOML (line
 //!   and column), no string `prompt`, a file not named `.toml`;
 //! - MP023: a command renamed on a clash with a built-in (a clash with a
-//!   user's command depends on the user's home, which lint does not read).
+//!   user's command depends on the user's home, which lint does not read);
+//! - MP016 (note): a `!{cmd}` in a prompt, which Gemini runs (asking first)
+//!   and the preview never does.
 //!
 //! Choices the spec leaves open:
 //! - A finding's line is the line of the file where the construct is
@@ -15,6 +17,7 @@
 //!   skips them too unless they end in `.toml`.
 
 use crate::prompt::agents::gemini::commands::{self, CommandDir, Refusal};
+use crate::prompt::agents::gemini::expand;
 use crate::prompt::agents::gemini::toml_command::TOML_SUFFIX;
 use crate::prompt::lint::codes::Code;
 use crate::prompt::lint::report::{Lint, Out, line_at, quote};
@@ -26,7 +29,8 @@ use crate::workspace::base_name;
 /// The command directories' suffix.
 const COMMANDS: &str = ".gemini/commands";
 
-/// MP017, MP018, MP023 over every `.gemini/commands` of the workspace.
+/// MP016, MP017, MP018, MP023 over every `.gemini/commands` of the
+/// workspace.
 pub(super) fn check(lint: &Lint<'_>, out: &mut Out) {
     let gemini = || vec![Agent::Gemini];
     for dir in lint.survey.dirs_ending(COMMANDS) {
@@ -76,6 +80,21 @@ pub(super) fn check(lint: &Lint<'_>, out: &mut Out) {
             let Some(text) = lint.read(&command.source, out) else {
                 continue;
             };
+            for (_, shell) in expand::shell_commands(&command.command.prompt) {
+                let line = text.find(&shell).map(|at| line_at(&text, at));
+                out.add(
+                    Code::ShellInCommand,
+                    &command.source,
+                    line,
+                    gemini(),
+                    format!(
+                        "runs {} when invoked: Gemini CLI asks first, then sends its output \
+                         (`gemini -p` refuses the command and sends nothing); the preview \
+                         sends a placeholder",
+                        code_span(&quote(&shell))
+                    ),
+                );
+            }
             for (token, why) in claude_syntax(&command.command.prompt) {
                 let line = text.find(&token).map(|at| line_at(&text, at));
                 out.add(

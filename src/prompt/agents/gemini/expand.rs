@@ -196,6 +196,18 @@ fn injections(text: &str, trigger: &'static str) -> Result<Vec<Injection>, Unclo
     Ok(found)
 }
 
+/// The `!{cmd}` commands of `prompt` as Gemini finds them, each with its
+/// offset, the empty ones left out (Gemini drops them); none when a brace
+/// is left open (Gemini refuses the whole command).
+pub(super) fn shell_commands(prompt: &str) -> Vec<(usize, String)> {
+    injections(prompt, SHELL)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|found| !found.content.is_empty())
+        .map(|found| (found.start, found.content))
+        .collect()
+}
+
 /// Expands `command` for `invocation` (SPEC §16.4's three steps).
 pub fn expand(
     command: &GeminiCommand,

@@ -140,7 +140,7 @@ pub fn list(dirs: &[SkillDir<'_>]) -> (Vec<GeminiSkill>, Vec<Diagnostic>) {
 
 /// `SKILL.md` in `dir`, then in each of its subdirectories, in listing
 /// order (links to directories followed, as a stat does).
-fn skill_files(dir: &SkillDir<'_>, diagnostics: &mut Vec<Diagnostic>) -> Vec<String> {
+pub(super) fn skill_files(dir: &SkillDir<'_>, diagnostics: &mut Vec<Diagnostic>) -> Vec<String> {
     let Ok(entries) = dir.reader.list_unsorted(dir.rel) else {
         return Vec::new();
     };

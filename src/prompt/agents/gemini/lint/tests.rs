@@ -194,3 +194,50 @@ fn a_parent_context_file_imported_below_is_sent_twice() {
         ["MP022 sub/GEMINI.md:2", "MP022 sub/notes.md:1"]
     );
 }
+
+#[test]
+fn skills_are_judged_by_gemini_names_mp013_mp014() {
+    let ws = MemWorkspace::new()
+        .file("GEMINI.md", "Notes.\n")
+        .file(
+            ".gemini/skills/deploy/SKILL.md",
+            "---\nname: ship:it\ndescription: Ships.\n---\nBody.\n",
+        )
+        .file(
+            ".gemini/skills/same/SKILL.md",
+            "---\nname: same\ndescription: Same.\n---\n",
+        )
+        .file(
+            ".agents/skills/bare/SKILL.md",
+            "---\nname: bare\n---\nNo description.\n",
+        )
+        .file(
+            ".gemini/skills/SKILL.md",
+            "---\nname: top\ndescription: Top.\n---\n",
+        );
+    assert_eq!(
+        gemini(&ws, ""),
+        [
+            "MP014 .agents/skills/bare/SKILL.md:1 no frontmatter with a string `name` and \
+             `description`: Gemini CLI does not list this skill",
+            "MP013 .gemini/skills/deploy/SKILL.md:2 `name: ship:it` differs from the directory \
+             `deploy`: Gemini CLI names the skill `ship-it`, not `deploy`",
+        ]
+    );
+}
+
+#[test]
+fn a_shell_command_in_a_toml_prompt_is_mp016_and_an_empty_one_is_not() {
+    let ws = MemWorkspace::new().file("GEMINI.md", "Notes.\n").file(
+        ".gemini/commands/st.toml",
+        "description = \"status\"\nprompt = \"\"\"\nSee:\n!{git status --short}\n!{}\n\"\"\"\n",
+    );
+    assert_eq!(
+        gemini(&ws, ""),
+        [
+            "MP016 .gemini/commands/st.toml:4 runs `git status --short` when invoked: Gemini CLI \
+          asks first, then sends its output (`gemini -p` refuses the command and sends \
+          nothing); the preview sends a placeholder"
+        ]
+    );
+}
