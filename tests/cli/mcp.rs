@@ -118,10 +118,7 @@ impl Session {
     fn answer_roots(&mut self, paths: &[&std::path::Path]) {
         let asked = self.recv();
         assert_eq!(asked["method"], "roots/list", "{asked}");
-        let roots: Vec<Value> = paths
-            .iter()
-            .map(|p| json!({"uri": format!("file://{}", p.display())}))
-            .collect();
+        let roots: Vec<Value> = paths.iter().map(|p| json!({"uri": file_uri(p)})).collect();
         self.send(json!({"jsonrpc": "2.0", "id": asked["id"], "result": {"roots": roots}}));
     }
 
@@ -143,6 +140,16 @@ fn workspace() -> TestEnv {
         "---\npaths: \"web/**\"\n---\nWeb rule.\n",
     );
     env
+}
+
+/// `path` as a `file:` URI (`file:///C:/x` on Windows).
+fn file_uri(path: &std::path::Path) -> String {
+    let slashed = path.display().to_string().replace('\\', "/");
+    if slashed.starts_with('/') {
+        format!("file://{slashed}")
+    } else {
+        format!("file:///{slashed}")
+    }
 }
 
 fn error_code(answer: &Value) -> Value {
