@@ -344,9 +344,10 @@ fn bad_argument_values_are_tool_errors_with_the_clis_message() {
     s.initialize(false);
     let cli_error = |args: &[&str]| {
         let output = env.run(args);
+        // Clap names the program as it was started: `mecatl-prompt.exe` on Windows.
         String::from_utf8_lossy(&output.stderr)
             .trim_end()
-            .to_string()
+            .replace("mecatl-prompt.exe ", "mecatl-prompt ")
     };
     let bad_agent = s.call("assemble", json!({"agent": "nobody"}));
     assert_eq!(bad_agent["isError"], true);

@@ -21,7 +21,7 @@
 //!   arguments' values is a tool error (`isError`);
 //! - `roots` URIs that are not `file:` URIs are left out, with a log line.
 
-pub mod protocol;
+mod protocol;
 mod roots;
 mod tools;
 
@@ -57,10 +57,12 @@ pub fn run(global: &GlobalArgs, _args: &McpArgs) -> Result<Status, CliError> {
     let mut server = Server::new(global.clone(), start);
     let stdin = io::stdin();
     let stdout = io::stdout();
-    server
-        .serve(&mut stdin.lock(), &mut stdout.lock())
-        .map_err(|err| CliError::Message(format!("mcp: {err}")))?;
-    Ok(Status::Success)
+    match server.serve(&mut stdin.lock(), &mut stdout.lock()) {
+        // The client went away: nothing is left to answer.
+        Err(err) if err.kind() == io::ErrorKind::BrokenPipe => Ok(Status::Success),
+        Err(err) => Err(CliError::Message(format!("mcp: {err}"))),
+        Ok(()) => Ok(Status::Success),
+    }
 }
 
 /// One line on stderr, the server's only log.
@@ -267,10 +269,7 @@ fn write_all(out: &mut impl Write, messages: &[Value]) -> io::Result<()> {
         serde_json::to_writer(&mut *out, message)?;
         out.write_all(b"\n")?;
     }
-    match out.flush() {
-        Err(err) if err.kind() == io::ErrorKind::BrokenPipe => Ok(()),
-        other => other,
-    }
+    out.flush()
 }
 
 #[cfg(test)]

@@ -8,22 +8,22 @@ use std::io::{self, BufRead};
 use serde_json::{Map, Value, json};
 
 /// JSON-RPC's error codes the server answers with.
-pub mod code {
+pub(super) mod code {
     /// The line is not JSON.
-    pub const PARSE_ERROR: i64 = -32700;
+    pub(crate) const PARSE_ERROR: i64 = -32700;
     /// The JSON is not a request.
-    pub const INVALID_REQUEST: i64 = -32600;
+    pub(crate) const INVALID_REQUEST: i64 = -32600;
     /// No such method.
-    pub const METHOD_NOT_FOUND: i64 = -32601;
+    pub(crate) const METHOD_NOT_FOUND: i64 = -32601;
     /// The method's parameters are wrong.
-    pub const INVALID_PARAMS: i64 = -32602;
+    pub(crate) const INVALID_PARAMS: i64 = -32602;
     /// The server could not answer (too many calls waiting).
-    pub const INTERNAL_ERROR: i64 = -32603;
+    pub(crate) const INTERNAL_ERROR: i64 = -32603;
 }
 
 /// One line read from the client.
 #[derive(Debug, PartialEq, Eq)]
-pub enum Line {
+pub(super) enum Line {
     /// A whole line, without its `\n` (nor a `\r` before it).
     Text(Vec<u8>),
     /// A line longer than the cap: its bytes were dropped as they came.
@@ -36,7 +36,11 @@ pub enum Line {
 /// longer line is read to its end without being kept and reported as
 /// [`Line::TooLong`], so memory stays bounded whatever the client sends. A
 /// last line without `\n` counts as a line.
-pub fn read_line(input: &mut impl BufRead, cap: usize, buf: &mut Vec<u8>) -> io::Result<Line> {
+pub(super) fn read_line(
+    input: &mut impl BufRead,
+    cap: usize,
+    buf: &mut Vec<u8>,
+) -> io::Result<Line> {
     buf.clear();
     let mut too_long = false;
     let mut any = false;
@@ -80,7 +84,7 @@ pub fn read_line(input: &mut impl BufRead, cap: usize, buf: &mut Vec<u8>) -> io:
 
 /// What one line from the client is.
 #[derive(Debug)]
-pub enum Incoming {
+pub(super) enum Incoming {
     /// Nothing to do (a blank line).
     Blank,
     /// A request: answer it.
@@ -118,7 +122,7 @@ pub enum Incoming {
 /// Sorts one line (SPEC §21.2; JSON-RPC 2.0 §4–§5): not JSON is a parse
 /// error; JSON that is neither a request, a notification nor a response is
 /// an invalid request (with the request's id when it has a usable one).
-pub fn classify(line: &[u8]) -> Incoming {
+pub(super) fn classify(line: &[u8]) -> Incoming {
     if line.iter().all(u8::is_ascii_whitespace) {
         return Incoming::Blank;
     }
@@ -185,22 +189,22 @@ fn invalid(id: Value, message: &str) -> Incoming {
 }
 
 /// A successful answer to request `id`.
-pub fn result(id: Value, result: Value) -> Value {
+pub(super) fn result(id: Value, result: Value) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "result": result})
 }
 
 /// An error answer to request `id` (`null` when it had none).
-pub fn error(id: Value, code: i64, message: impl Into<String>) -> Value {
+pub(super) fn error(id: Value, code: i64, message: impl Into<String>) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message.into()}})
 }
 
 /// A request from the server to the client.
-pub fn request(id: Value, method: &str) -> Value {
+pub(super) fn request(id: Value, method: &str) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "method": method})
 }
 
 /// `params` as an object: `null` is an empty one, anything else is not.
-pub fn params_object(params: Value) -> Option<Map<String, Value>> {
+pub(super) fn params_object(params: Value) -> Option<Map<String, Value>> {
     match params {
         Value::Null => Some(Map::new()),
         Value::Object(object) => Some(object),

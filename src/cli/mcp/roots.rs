@@ -93,7 +93,7 @@ impl Roots {
 }
 
 /// The path of a `file:` URI (`file:///a%20b`, `file://localhost/a`);
-/// `None` for another scheme or host. On Windows, `file:///C:/x` is `C:/x`.
+/// `None` for another scheme or host. On Windows, `file:///C:/x` is `C:\x`.
 pub(super) fn file_uri_path(uri: &str) -> Option<PathBuf> {
     let rest = uri
         .strip_prefix("file://")
@@ -104,7 +104,7 @@ pub(super) fn file_uri_path(uri: &str) -> Option<PathBuf> {
     }
     let decoded = percent_decode(rest)?;
     let decoded = if cfg!(windows) && decoded.as_bytes().get(2) == Some(&b':') {
-        decoded[1..].to_string()
+        decoded[1..].replace('/', "\\")
     } else {
         decoded
     };

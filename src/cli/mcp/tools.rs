@@ -279,7 +279,7 @@ pub(super) fn call(
         Err(err) => return tool_error(format!("mecatl-prompt: error: {err}")),
     };
     let (ran, captured) = output::capture(|| run(&ctx, cli.command));
-    if !captured.stderr.is_empty() {
+    if !captured.stderr.is_empty() && !fixed.global.quiet {
         crate::cli::mcp::log(captured.stderr.trim_end());
     }
     match ran {
