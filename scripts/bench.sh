@@ -66,6 +66,12 @@
 # 12 levels deep: <= 5 ms own, directories listed <= depth + 8, system
 # calls per level as Claude's.
 #
+# MCP (SPEC §21.3): `tools/call lint` answered by a warm `mcp` server, timed
+# per round trip from a Python client on its stdio (the client's own time
+# counted against the server), against the CLI's `lint` own time on the same
+# workspace: at most 2 ms more. On the small workspace, and on the largest
+# corpus workspace when the corpus is there.
+#
 # Reference rows without a target: when `ruler` is on PATH
 # (npm i -g @intellectronica/ruler), `ruler apply --dry-run` over the same
 # rules is timed next to `assemble`, at normal priority and under a timeout
@@ -414,6 +420,41 @@ against() {
 		"$(verdict "$(both "$(le "$ratio" "$max")" "$(le "${rss/-/0}" "$rss_limit")")")"
 }
 
+# mcp_lint SCENARIO WORKSPACE: the median round trip of `tools/call lint` on
+# a warm `mcp` server started in WORKSPACE, against `lint`'s own time there;
+# target: at most 2 ms more.
+mcp_lint() {
+	local name=$1 ws=$2 spawn t call
+	selected "$name" || return 0
+	time_commands "$tmp/medians" true "$bin -C $ws lint"
+	{ read -r spawn; read -r t; } <"$tmp/medians"
+	call=$(cd "$ws" && "${PIN[@]}" "${RT[@]}" python3 - "$bin" $((RUNS * ROUNDS)) <<'PY'
+import json, statistics, subprocess, sys, time
+server = subprocess.Popen([sys.argv[1], "mcp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+def ask(i, method, params):
+    server.stdin.write((json.dumps({"jsonrpc": "2.0", "id": i, "method": method, "params": params}) + "\n").encode())
+    server.stdin.flush()
+    return server.stdout.readline()
+ask(0, "initialize", {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "bench", "version": "0"}})
+times = []
+for i in range(1, int(sys.argv[2]) + 4):
+    start = time.perf_counter_ns()
+    answer = ask(i, "tools/call", {"name": "lint", "arguments": {}})
+    if i > 3:
+        times.append((time.perf_counter_ns() - start) / 1e6)
+assert b'"isError":false' in answer, answer[:200]
+server.stdin.close()
+server.wait()
+print(f"{statistics.median(times):.6f}")
+PY
+	) || die "the mcp client failed in $ws"
+	local own
+	own=$(awk -v a="$t" -v b="$spawn" 'BEGIN { print a - b }')
+	row "$name" "$(fmt "$call")" "lint (own)" "$(fmt "$own")" \
+		"$(awk -v c="$call" -v o="$own" 'BEGIN { printf "%+.2f ms", c - o }')" "$(fmt "$call")" "-" \
+		"<= lint own + 2 ms" "$(verdict "$(le "$call" "$(awk -v o="$own" 'BEGIN { print o + 2 }')")")"
+}
+
 # same_as SCENARIO CMD BASELINE_CMD: own time and peak RSS within 5% of the
 # baseline's (the same command on the workspace without the huge file),
 # both as medians; such a small difference needs more runs.
@@ -685,7 +726,9 @@ main() {
 		largest=$(du -sb "$corpus"/*/ | sort -n | tail -n 1 | cut -f 2)
 		largest=${largest%/}
 		own_time "lint, largest corpus workspace (${largest##*/})" 20 65536 "$bin -C $largest lint"
+		mcp_lint "mcp tools/call lint vs lint, largest corpus workspace (${largest##*/})" "$largest"
 	fi
+	mcp_lint "mcp tools/call lint vs lint, small workspace" "$tmp/small"
 
 	local codex_bin=${ORACLE_NODE_PREFIX:-${XDG_CACHE_HOME:-$real_home/.cache}/mecatl-oracle/node}/node_modules/.bin/codex
 	if [[ ! -x $codex_bin ]]; then

@@ -299,3 +299,15 @@ pub const MAX_OPENCODE_INSTRUCTION_MATCHES: usize = 1_000;
 /// (ours: the rest are ignored with a warning, so a hostile config cannot
 /// multiply the globbing).
 pub const MAX_OPENCODE_INSTRUCTION_ENTRIES: usize = 256;
+
+// The MCP server (SPEC §21.2).
+
+/// Longest line the MCP server reads from its client; a longer one is
+/// dropped as it streams by and answered with an error, so a client cannot
+/// make the server hold an unbounded line. A tool call is a few hundred
+/// bytes (ours).
+pub const MCP_MAX_LINE_BYTES: usize = 1 << 20;
+/// Most tool calls the MCP server holds while it waits for the client's
+/// answer to `roots/list`; one more is answered with an error at once
+/// (ours).
+pub const MCP_MAX_WAITING_CALLS: usize = 64;

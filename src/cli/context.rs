@@ -26,7 +26,7 @@ use clap::{Args, ValueEnum};
 
 use crate::adapters::locations::Locations;
 use crate::adapters::settings::SettingsFile;
-use crate::adapters::trust::{Trust, TrustInputs, resolve_trust, withheld_notice};
+use crate::adapters::trust::{Trust, TrustInputs, TrustSource, resolve_trust, withheld_notice};
 use crate::cli::error::CliError;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::prompt::agents::{self, UnknownAgent};
@@ -370,6 +370,28 @@ impl Context {
             },
             diagnostics,
         })
+    }
+
+    /// Resolves the global options as [`Context::resolve`] does, but with
+    /// the trust decision fixed by the caller (the `mcp` server, SPEC
+    /// §21.2): `trusted` comes from `--trust-project` on the server's own
+    /// command line, and `MECATL_TRUST_PROJECT` and settings are never read
+    /// for it. `trust.source` is `flag` when trusted, `default` otherwise.
+    pub fn resolve_with_fixed_trust(global: &GlobalArgs, trusted: bool) -> Result<Self, CliError> {
+        // A flag decides before the variable and the settings are looked at.
+        let mut decided = global.clone();
+        decided.trust_project = trusted;
+        decided.no_trust_project = !trusted;
+        let mut ctx = Self::resolve(&decided)?;
+        ctx.trust = Trust {
+            trusted,
+            source: if trusted {
+                TrustSource::Flag
+            } else {
+                TrustSource::Default
+            },
+        };
+        Ok(ctx)
     }
 
     /// Resolves a path option against the workspace (SPEC §3.5: `-C` acts

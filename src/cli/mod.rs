@@ -34,6 +34,7 @@ pub mod lint;
 mod lint_config;
 pub mod man;
 pub mod manifest;
+pub mod mcp;
 pub mod output;
 pub mod parts;
 pub mod profile;
@@ -138,6 +139,15 @@ pub enum Command {
     /// `<!-- mecatl-prompt: disable MPnnn -->` or `disable-next-line` comment turns a code off
     /// in its file; --baseline reports only findings not recorded by --write-baseline.
     Lint(lint::LintArgs),
+    /// Serve the Model Context Protocol on stdio: assemble, compare, lint and explain as read-only tools
+    ///
+    /// Newline-delimited JSON-RPC 2.0 on stdin and stdout (versions 2025-06-18 and 2025-11-25).
+    /// Each tool answers with the JSON document of the subcommand of its name. A tool's
+    /// workspace must lie inside one of the client's roots, else inside the start directory
+    /// (-C). Trust comes only from --trust-project on this command line: MECATL_TRUST_PROJECT,
+    /// settings and the tools' arguments are ignored, since the caller is a model reading the
+    /// repository it previews. Logs go to stderr; no file is written.
+    Mcp(mcp::McpArgs),
     /// Print a shell completion script
     Completions(completions::CompletionsArgs),
     /// Print the man page
@@ -150,6 +160,7 @@ pub fn run(cli: Cli) -> Result<Status, CliError> {
     match cli.command {
         Command::Completions(args) => return completions::run(&args),
         Command::Man => return man::run(),
+        Command::Mcp(args) => return mcp::run(&cli.global, &args),
         _ => {}
     }
     let ctx = context::Context::resolve(&cli.global)?;
@@ -164,6 +175,6 @@ pub fn run(cli: Cli) -> Result<Status, CliError> {
         Command::Snapshot(args) => snapshot::run(&ctx, &args),
         Command::Check(args) => check::run(&ctx, &args),
         Command::Lint(args) => lint::run(&ctx, &args),
-        Command::Completions(_) | Command::Man => Ok(Status::Success),
+        Command::Completions(_) | Command::Man | Command::Mcp(_) => Ok(Status::Success),
     }
 }

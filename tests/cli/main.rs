@@ -20,6 +20,7 @@ mod golden;
 mod hardening;
 mod lint;
 mod lint_config;
+mod mcp;
 mod oracle;
 mod paths;
 mod profile_commands;
