@@ -12,7 +12,8 @@
 //! files, matching the entries with [`glob`]; the run ([`run`]) makes
 //! opencode's message of them and answers `--touch`. [`commands`] and
 //! [`skills`] read the commands and skills, [`expand`] makes a command's
-//! text of its arguments, and [`catalog`] answers the CLI about them.
+//! text of its arguments, and [`catalog`] answers the CLI about them;
+//! [`subagents`] and [`mcp`] are the rest of turn 0 (SPEC §19.4, §19.7).
 //!
 //! Choices the spec leaves open:
 //! - The instructions are one `system`-role message (provenance
@@ -34,9 +35,11 @@ pub mod config;
 pub mod expand;
 pub mod glob;
 pub mod instructions;
+pub mod mcp;
 mod run;
 pub mod skills;
 mod spec;
+pub mod subagents;
 
 pub use spec::{CONFIG_FILES, CONTEXT_MD, DOT_OPENCODE, SPEC};
 

@@ -16,12 +16,14 @@ use crate::prompt::agents::opencode::catalog::OpencodeCatalog;
 use crate::prompt::agents::opencode::commands::{self, COMMAND_DIRS, Place};
 use crate::prompt::agents::opencode::config::{self, ConfigFile, Merged};
 use crate::prompt::agents::opencode::instructions::{self, Readers, Switches, region};
+use crate::prompt::agents::opencode::mcp;
 use crate::prompt::agents::opencode::skills::{self, SkillDir};
 use crate::prompt::agents::opencode::spec::{
     CONFIG_DIR, CONFIG_FILES, DISABLE_CLAUDE_CODE, DISABLE_CLAUDE_CODE_PROMPT,
     DISABLE_CLAUDE_CODE_SKILLS, DISABLE_EXTERNAL_SKILLS, DISABLE_PROJECT_CONFIG, DOT_OPENCODE,
     USER_HOME, XDG_CONFIG, is_on,
 };
+use crate::prompt::agents::opencode::subagents::{self, AGENT_DIRS};
 use crate::prompt::profile::catalog::Catalog;
 use crate::prompt::profile::seam::{ProfileError, ProfileRun, Setup};
 use crate::prompt::profile::{ProfileMessage, ProfileTurn0, Searched, SearchedDir, Touched};
@@ -134,13 +136,19 @@ impl<'a> OpencodeRun<'a> {
         files
     }
 
-    /// Where opencode reads commands, the later winning (SPEC §18.3): its
+    /// Where opencode reads commands (`names`: [`COMMAND_DIRS`]) or
+    /// subagents ([`AGENT_DIRS`]), the later winning (SPEC §18.3): its
     /// config directory, the walk's `.opencode` from the cwd up, then
     /// `~/.opencode`.
-    fn command_places<'r>(&self, readers: &Readers<'r>, chain: &[WalkDir<'r>]) -> Vec<Place<'r>> {
+    fn places<'r>(
+        &self,
+        readers: &Readers<'r>,
+        chain: &[WalkDir<'r>],
+        names: [&str; 2],
+    ) -> Vec<Place<'r>> {
         let mut places = Vec::new();
         let mut add = |reader: &'r dyn Workspace, dir: &str, scope: Scope| {
-            for name in COMMAND_DIRS {
+            for name in names {
                 places.push(Place {
                     reader,
                     rel: join(dir, name),
@@ -322,6 +330,15 @@ impl ProfileRun for OpencodeRun<'_> {
             message.role = Role::System;
             turn0.messages.push(message);
         }
+        let places = self.places(&readers, &chain, AGENT_DIRS);
+        let (agents, withheld, said) = subagents::load(&places, setup.trusted);
+        turn0.not_loaded.extend(withheld);
+        turn0.diagnostics.extend(said);
+        turn0.messages.extend(subagents::message(&agents));
+        turn0.subagents = agents;
+        let (servers, said) = mcp::servers(&merged.configs);
+        turn0.diagnostics.extend(said);
+        turn0.mcp_servers = servers;
         turn0.searched = self.searched(&readers, &chain, git, loaded.winner);
         Ok(turn0)
     }
@@ -334,7 +351,7 @@ impl ProfileRun for OpencodeRun<'_> {
         let merged = config::merge(&self.config_files(&readers, &chain), setup.trusted);
         let commands = commands::load(
             &merged.configs,
-            &self.command_places(&readers, &chain),
+            &self.places(&readers, &chain, COMMAND_DIRS),
             setup.trusted,
         );
         let mut skill_dirs = self.skill_dirs(&readers, &chain);
