@@ -214,3 +214,38 @@ fn opencode_joins_the_default_agents_only_where_its_files_are() {
         ("opencode.json", "{}\n"),
     );
 }
+
+#[test]
+fn lint_reports_opencodes_own_codes() {
+    let env = git_env();
+    env.write("AGENTS.md", "");
+    env.write("sub/CLAUDE.md", "see @docs/x.md\n");
+    env.write(".opencode/command/z.md", "zero $0\n");
+    env.write(
+        ".opencode/skills/a/SKILL.md",
+        "---\nname: s\ndescription: d\n---\n",
+    );
+    env.write(
+        ".claude/skills/b/SKILL.md",
+        "---\nname: s\ndescription: e\n---\n",
+    );
+    env.write(".opencode/skills/c/SKILL.md", "---\ndescription: d\n---\n");
+    env.write(".claude/commands/x.md", "x\n");
+    env.write(
+        "opencode.json",
+        "{\"instructions\": [\"none/*.md\", \"https://x.test/a.md\"]}\n",
+    );
+    env.write(".opencode/opencode.jsonc", "{\n  \"instructions\": [\n");
+    let doc = opencode(&env, true, &["lint", "--agents", "opencode"]).json();
+    let codes: Vec<&str> = doc["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .filter_map(|f| f["code"].as_str())
+        .collect();
+    for code in [
+        "MP040", "MP041", "MP042", "MP043", "MP044", "MP045", "MP046", "MP047", "MP048",
+    ] {
+        assert!(codes.contains(&code), "{code} in {codes:?}");
+    }
+}

@@ -19,7 +19,7 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::prompt::agents::opencode::commands::{Commands, OpencodeCommand};
 use crate::prompt::agents::opencode::expand;
 use crate::prompt::agents::opencode::skills::{Skills, listing_text};
-use crate::prompt::command::claude_catalog::Placeholder;
+use crate::prompt::command::claude_catalog::{Attachment, ExpandEnv, Placeholder, attachment};
 use crate::prompt::command::{Expansion, NameGrammar, cannot_invoke};
 use crate::prompt::compare::{Offered, OfferedKind};
 use crate::prompt::profile::catalog::{
@@ -36,12 +36,14 @@ use crate::prompt::turn0::{Provenance, Role};
 use crate::prompt::walk::Scope;
 
 /// opencode's commands and skills over one run.
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub struct OpencodeCatalog {
     /// The commands.
     pub commands: Commands,
     /// The skills.
     pub skills: Skills,
+    /// Where `@path` attachments are looked at (`None`: not looked at).
+    pub env: Option<ExpandEnv<'static>>,
 }
 
 /// A command's row.
@@ -242,10 +244,32 @@ impl Catalog for OpencodeCatalog {
                 ),
             ));
         }
+        let attachments: Vec<Attachment> = match &self.env {
+            Some(env) => expanded
+                .attachments
+                .iter()
+                .map(|mention| attachment(env, mention))
+                .collect(),
+            None => Vec::new(),
+        };
+        if !attachments.is_empty() {
+            let listed: Vec<String> = attachments
+                .iter()
+                .map(|a| format!("{} ({})", a.path, a.status.phrase()))
+                .collect();
+            diagnostics.push(Diagnostic::info(
+                &command.source,
+                format!(
+                    "opencode attaches the files this text mentions (their read output as extra \
+                     parts): {}",
+                    listed.join(", ")
+                ),
+            ));
+        }
         let fields = ExpandFields {
-            kind: "command",
+            kind: Some("command"),
             shell: &expanded.shell,
-            attachments: &expanded.attachments,
+            attachments: &attachments,
             agent: text_key(command, "agent"),
             model: text_key(command, "model"),
         };
@@ -363,10 +387,10 @@ fn text_key<'c>(command: &'c OpencodeCommand, key: &str) -> Option<&'c str> {
 #[derive(Serialize)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 pub(crate) struct ExpandFields<'a> {
-    #[cfg_attr(test, schemars(extend("enum" = ["command"])))]
-    kind: &'static str,
+    #[cfg_attr(test, schemars(extend("enum" = ["command", "skill", null])))]
+    kind: Option<&'static str>,
     shell: &'a [Placeholder],
-    attachments: &'a [String],
+    attachments: &'a [Attachment],
     agent: Option<&'a str>,
     model: Option<&'a str>,
 }

@@ -192,7 +192,7 @@ fn ends_mention(c: char) -> bool {
 }
 
 /// The paths `text` mentions with `@`, each once, in order.
-fn mentions(text: &str) -> Vec<String> {
+pub(super) fn mentions(text: &str) -> Vec<String> {
     let mut found: Vec<String> = Vec::new();
     for (at, _) in text.match_indices('@') {
         let before = text[..at].chars().next_back();

@@ -13,7 +13,8 @@
 //! opencode's message of them and answers `--touch`. [`commands`] and
 //! [`skills`] read the commands and skills, [`expand`] makes a command's
 //! text of its arguments, and [`catalog`] answers the CLI about them;
-//! [`subagents`] and [`mcp`] are the rest of turn 0 (SPEC §19.4, §19.7).
+//! [`subagents`] and [`mcp`] are the rest of turn 0 (SPEC §19.4, §19.7);
+//! `lint` holds its lint checks (MP040–MP048).
 //!
 //! Choices the spec leaves open:
 //! - The instructions are one `system`-role message (provenance
@@ -35,6 +36,7 @@ pub mod config;
 pub mod expand;
 pub mod glob;
 pub mod instructions;
+mod lint;
 pub mod mcp;
 mod run;
 pub mod skills;
@@ -43,6 +45,7 @@ pub mod subagents;
 
 pub use spec::{CONFIG_FILES, CONTEXT_MD, DOT_OPENCODE, SPEC};
 
+use crate::prompt::lint::report::LintHooks;
 use crate::prompt::profile::seam::{Profile, ProfileRun, ProfileSpec, Setup};
 
 /// What opens each file's block in opencode's instructions region.
@@ -62,6 +65,10 @@ impl Profile for Opencode {
 
     fn open<'a>(&self, setup: &'a Setup<'a>) -> Box<dyn ProfileRun + 'a> {
         Box::new(run::OpencodeRun::new(setup))
+    }
+
+    fn lint(&self) -> Option<&'static dyn LintHooks> {
+        Some(&lint::OpencodeLint)
     }
 }
 

@@ -24,6 +24,7 @@ use crate::prompt::agents::opencode::spec::{
     USER_HOME, XDG_CONFIG, is_on,
 };
 use crate::prompt::agents::opencode::subagents::{self, AGENT_DIRS};
+use crate::prompt::command::claude_catalog::ExpandEnv;
 use crate::prompt::profile::catalog::Catalog;
 use crate::prompt::profile::seam::{ProfileError, ProfileRun, Setup};
 use crate::prompt::profile::{ProfileMessage, ProfileTurn0, Searched, SearchedDir, Touched};
@@ -360,7 +361,16 @@ impl ProfileRun for OpencodeRun<'_> {
         let mut skills = skills::load(&skill_dirs, setup.trusted);
         said.append(&mut skills.diagnostics);
         skills.diagnostics = said;
-        Ok(Box::new(OpencodeCatalog { commands, skills }))
+        let env = ExpandEnv {
+            project: setup.project.clone(),
+            at: setup.at.to_string(),
+            trusted: setup.trusted,
+        };
+        Ok(Box::new(OpencodeCatalog {
+            commands,
+            skills,
+            env: Some(env),
+        }))
     }
 }
 
