@@ -270,8 +270,6 @@ impl Catalog for OpencodeCatalog {
             kind: Some("command"),
             shell: &expanded.shell,
             attachments: &attachments,
-            agent: text_key(command, "agent"),
-            model: text_key(command, "model"),
         };
         Ok(CatalogExpansion {
             expansion: Expansion {
@@ -372,18 +370,9 @@ impl Catalog for OpencodeCatalog {
     }
 }
 
-/// A string key of a command's frontmatter or config entry.
-fn text_key<'c>(command: &'c OpencodeCommand, key: &str) -> Option<&'c str> {
-    command
-        .frontmatter
-        .as_ref()
-        .and_then(|keys| keys.get(key))
-        .and_then(serde_json::Value::as_str)
-}
-
 /// What an expansion under opencode adds to `expand`'s JSON (SPEC
-/// §18.3): the kind, the shell commands never run, the files the `@`s
-/// attach, and the command's `agent` and `model`.
+/// §18.3): the kind, the shell commands never run, and the files the `@`s
+/// attach (the command's `agent` and `model` are in `commands list`).
 #[derive(Serialize)]
 #[cfg_attr(test, derive(schemars::JsonSchema))]
 pub(crate) struct ExpandFields<'a> {
@@ -391,6 +380,4 @@ pub(crate) struct ExpandFields<'a> {
     kind: Option<&'static str>,
     shell: &'a [Placeholder],
     attachments: &'a [Attachment],
-    agent: Option<&'a str>,
-    model: Option<&'a str>,
 }
