@@ -9,6 +9,10 @@
 //!   without `name:` (MP047); `.claude/commands` present (MP048).
 //!
 //! Choices the spec leaves open:
+//! - The checks run only on a workspace that holds one of opencode's own
+//!   files (an `opencode.json(c)` or a `.opencode` directory anywhere): a
+//!   repository that does not target opencode gets no findings about how
+//!   opencode would treat its other agents' files.
 //! - The instruction file of a directory is the first of opencode's names
 //!   there (what a read under it loads); MP040 looks for opencode's own
 //!   mention pattern and reports paths that look like files (holding a `.`
@@ -49,6 +53,15 @@ pub(super) struct OpencodeLint;
 
 impl LintHooks for OpencodeLint {
     fn check(&self, lint: &Lint<'_>, _docs: &[Doc], out: &mut Out) {
+        let targets_opencode = lint.survey.dirs().iter().any(|dir| {
+            base_name(dir) == DOT_OPENCODE
+                || CONFIG_FILES
+                    .iter()
+                    .any(|name| lint.survey.has_file(&join(dir, name)))
+        });
+        if !targets_opencode {
+            return;
+        }
         instruction_files(lint, out);
         configs(lint, out);
         commands_and_skills(lint, out);
