@@ -299,6 +299,11 @@ pub const MAX_OPENCODE_INSTRUCTION_MATCHES: usize = 1_000;
 /// (ours: the rest are ignored with a warning, so a hostile config cannot
 /// multiply the globbing).
 pub const MAX_OPENCODE_INSTRUCTION_ENTRIES: usize = 256;
+/// Most `SKILL.md` files read for opencode's skills in all (ours: the rest
+/// are not read, with a warning, so 10,000 skill directories stay bounded).
+pub const MAX_OPENCODE_SKILLS: usize = 2_000;
+/// Most subagent files read for opencode (ours, as for skills).
+pub const MAX_OPENCODE_SUBAGENTS: usize = 1_000;
 
 // The MCP server (SPEC §21.2).
 

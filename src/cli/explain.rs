@@ -40,6 +40,7 @@ use crate::cli::readers::Readers;
 use crate::cli::run_profile::with_catalog;
 use crate::cli::sources::rule_dirs;
 use crate::diagnostic::Diagnostic;
+use crate::prompt::command::NameGrammar;
 use crate::prompt::profile::Agent;
 use crate::prompt::profile::catalog::{
     Catalog, CatalogExplanation, NameDetails, NamePlace, places,
@@ -506,9 +507,12 @@ fn rule_text(section: &RuleSection) -> String {
 }
 
 /// True when `name` names a file rather than a command or rule: it ends in
-/// `.md` or holds a `/` past its first character.
-fn names_a_file(name: &str) -> bool {
-    name.ends_with(".md") || name.get(1..).is_some_and(|rest| rest.contains('/'))
+/// `.md` or holds a `/` past its first character, unless the profile's
+/// grammar (`names`) reads it as one nested command name (`/git/commit`).
+fn names_a_file(names: NameGrammar, name: &str) -> bool {
+    name.ends_with(".md")
+        || (name.get(1..).is_some_and(|rest| rest.contains('/'))
+            && !(names == NameGrammar::Nested && names.is_invocation(name)))
 }
 
 /// The text of a file's explanation.
@@ -571,7 +575,8 @@ fn run_file(ctx: &Context, name: &str) -> Result<Status, CliError> {
 /// Runs `explain`.
 pub fn run(ctx: &Context, args: &ExplainArgs) -> Result<Status, CliError> {
     ctx.require_text_or_json("explain")?;
-    if ctx.agent != Agent::Mecatl && !args.rule && names_a_file(&args.name) {
+    if ctx.agent != Agent::Mecatl && !args.rule && names_a_file(ctx.agent.spec().names, &args.name)
+    {
         return run_file(ctx, &args.name);
     }
     let sigil = ctx.agent.spec().sigil;

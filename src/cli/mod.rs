@@ -101,7 +101,9 @@ pub enum Command {
     ///
     /// Under --agent claude the subagents of .claude/agents are listed as Claude Code lists
     /// them, without its built-in agents (such as general-purpose, Explore and Plan), which are its
-    /// own and not shown.
+    /// own and not shown. Under --agent opencode the skills listing and the subagents are the
+    /// repository's and the user's only: opencode's built-in skill, the two lines it puts before
+    /// its skills and its built-in agents (explore, general) are not reproduced.
     Assemble(assemble::AssembleArgs),
     /// Explain why a command or rule resolved as it did: every candidate file and its fate
     Explain(explain::ExplainArgs),

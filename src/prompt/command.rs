@@ -58,7 +58,7 @@ pub use command_frontmatter::{
 };
 pub use dir_expander::DirCommandExpander;
 pub use files::{COMMAND_WORDS, CommandFiles, DEFAULT_COMMAND_DIRS, command_dirs};
-pub use grammar::{Invocation, cannot_invoke, parse_invocation, valid_command_name};
+pub use grammar::{Invocation, NameGrammar, cannot_invoke, parse_invocation, valid_command_name};
 pub use listing::{ListedFile, Listing, list_in};
 pub use ports::{Command, CommandExpander, CommandLister, Expansion, MultiExpander, NoopExpander};
 pub use resolution::{DirExpansion, NotExpanded, expand_in, resolve};

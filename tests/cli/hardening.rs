@@ -10,6 +10,7 @@ mod huge;
 mod inputs;
 mod memory;
 mod names;
+mod opencode;
 mod permissions;
 mod profile_commands;
 pub(crate) mod read_only;

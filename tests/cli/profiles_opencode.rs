@@ -174,23 +174,35 @@ fn touch_adds_the_files_a_read_adds() {
 }
 
 #[test]
-fn commands_and_expand_say_that_opencode_commands_are_not_modelled_yet() {
+fn commands_list_and_expand_read_opencodes_commands() {
     let env = opencode_env();
-    env.write(".opencode/command/deploy.md", "Deploy $ARGUMENTS\n");
+    env.write(".opencode/command/deploy.md", "Deploy $1 to $2\n");
+    env.write(
+        ".opencode/commands/git/commit.md",
+        "---\ndescription: c\n---\nCommit\n",
+    );
     let listed = opencode(&env, true, &["commands", "list"])
         .assert_code(0)
         .json();
-    assert_eq!(listed["commands"], serde_json::json!([]));
-    let said = listed["diagnostics"].to_string();
-    assert!(
-        said.contains("not listed or expanded by this version"),
-        "{said}"
-    );
-    assert!(said.contains(".opencode/command"), "{said}");
-    let expanded = opencode(&env, true, &["expand", "/deploy prod"])
+    assert_eq!(listed["commands"][0]["name"], "deploy");
+    assert_eq!(listed["commands"][1]["name"], "git/commit");
+    assert_eq!(listed["commands"][1]["description"], "c");
+    let expanded = opencode(&env, true, &["expand", "/deploy prod eu west"])
         .assert_code(0)
         .json();
-    assert_eq!(expanded["output"], "/deploy prod");
+    assert_eq!(expanded["output"], "Deploy prod to eu west");
+    let nested = opencode(&env, true, &["expand", "/git/commit now"])
+        .assert_code(0)
+        .json();
+    assert_eq!(nested["output"], "Commit\n\nnow");
+    let explained = opencode(&env, true, &["explain", "/git/commit"])
+        .assert_code(0)
+        .json();
+    assert!(
+        explained
+            .to_string()
+            .contains(".opencode/commands/git/commit.md")
+    );
 }
 
 #[test]
@@ -201,4 +213,39 @@ fn opencode_joins_the_default_agents_only_where_its_files_are() {
         ("sub/.opencode/opencode.json", "{}\n"),
         ("opencode.json", "{}\n"),
     );
+}
+
+#[test]
+fn lint_reports_opencodes_own_codes() {
+    let env = git_env();
+    env.write("AGENTS.md", "");
+    env.write("sub/CLAUDE.md", "see @docs/x.md\n");
+    env.write(".opencode/command/z.md", "zero $0\n");
+    env.write(
+        ".opencode/skills/a/SKILL.md",
+        "---\nname: s\ndescription: d\n---\n",
+    );
+    env.write(
+        ".claude/skills/b/SKILL.md",
+        "---\nname: s\ndescription: e\n---\n",
+    );
+    env.write(".opencode/skills/c/SKILL.md", "---\ndescription: d\n---\n");
+    env.write(".claude/commands/x.md", "x\n");
+    env.write(
+        "opencode.json",
+        "{\"instructions\": [\"none/*.md\", \"https://x.test/a.md\"]}\n",
+    );
+    env.write(".opencode/opencode.jsonc", "{\n  \"instructions\": [\n");
+    let doc = opencode(&env, true, &["lint", "--agents", "opencode"]).json();
+    let codes: Vec<&str> = doc["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .filter_map(|f| f["code"].as_str())
+        .collect();
+    for code in [
+        "MP040", "MP041", "MP042", "MP043", "MP044", "MP045", "MP046", "MP047", "MP048",
+    ] {
+        assert!(codes.contains(&code), "{code} in {codes:?}");
+    }
 }

@@ -517,6 +517,44 @@ def extract_opencode(body, case):
     return out
 
 
+OPENCODE_AGENTS_OPEN = "Available agent types and the tools they have access to:\n"
+OPENCODE_BUILT_IN_AGENTS = ("explore", "general")
+
+
+def extract_opencode_commands(body, case):
+    """What a typed `/name args` line sends (the last user message: its first text part as
+    `expansion`, and how many parts opencode added after it, e.g. an attached file's read
+    output, as `extra_parts`), the `<available_skills>` entries other than opencode's built-in
+    skill, and the repository's lines of the `task` tool's agent list (opencode's built-in
+    agents left out), joined by `\n` as sent."""
+    users = [m for m in body["messages"] if m["role"] == "user"]
+    content = users[-1]["content"] if users else ""
+    if isinstance(content, str):
+        content = [{"type": "text", "text": content}]
+    texts = [p.get("text", "") for p in content if p.get("type") == "text"]
+    out = {"expansion": texts[0] if texts else None, "extra_parts": max(len(content) - 1, 0)}
+    system = body["messages"][0]["content"]
+    if isinstance(system, list):
+        system = "".join(p.get("text", "") for p in system)
+    i = system.find("<available_skills>\n")
+    skills = []
+    if i >= 0:
+        j = system.find("\n</available_skills>", i)
+        skills = [m.group(0) for m in SKILL_RE.finditer(system[i:j])
+                  if m.group(1) != "&lt;built-in&gt;"]
+    out["skills"] = skills
+    task = [t["function"]["description"] for t in body.get("tools", [])
+            if t.get("function", {}).get("name") == "task"]
+    agents = None
+    if task and OPENCODE_AGENTS_OPEN in task[0]:
+        listing = task[0].split(OPENCODE_AGENTS_OPEN, 1)[1]
+        entries = re.split(r"\n(?=- )", listing)
+        agents = "\n".join(e for e in entries
+                           if not e.startswith(tuple("- %s: " % n for n in OPENCODE_BUILT_IN_AGENTS)))
+    out["subagents"] = agents
+    return out
+
+
 # --- GitHub Copilot CLI ------------------------------------------------------------------
 
 COPILOT_REGION_OPEN = "</tools>\n"
@@ -563,6 +601,7 @@ EXTRACT = {
     "codex": extract_codex,
     "gemini": extract_gemini,
     "opencode": extract_opencode,
+    "opencode-commands": extract_opencode_commands,
     "copilot": extract_copilot,
 }
 

@@ -170,4 +170,6 @@ pub(crate) struct ExpandExtras {
     codex: Option<codex::catalog::ExpandFields<'static>>,
     #[serde(flatten)]
     gemini: Option<gemini::catalog::ExpandFields<'static>>,
+    #[serde(flatten)]
+    opencode: Option<opencode::catalog::ExpandFields<'static>>,
 }

@@ -72,7 +72,9 @@ mod resolve;
 pub use dirs::{
     PROJECT_COMMANDS_DIR, PROJECT_SKILLS_DIR, SKILL_WORDS, claude_dirs, claude_dirs_on,
 };
-pub use expand::{Attachment, AttachmentStatus, ClaudeExpansion, ExpandEnv, expand_claude};
+pub use expand::{
+    Attachment, AttachmentStatus, ClaudeExpansion, ExpandEnv, attachment, expand_claude,
+};
 pub use files::{ClaudeFile, ClaudeFiles, value_text};
 pub use injections::{Defused, Placeholder, defuse, mentions, placeholder};
 pub use listing::{CLAUDE_OWN_ENTRIES, ListedSkill, SkillsListing, skills_listing};

@@ -7,6 +7,42 @@ fn is_name_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')
 }
 
+/// Which names a profile's invocation grammar accepts (SPEC §5.1; §18.3
+/// for opencode, whose commands are named by their path below the
+/// commands directory).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NameGrammar {
+    /// ASCII letters, digits, `-`, `_` and `.` (SPEC §5.1).
+    Plain,
+    /// The same, and `/` after the first character: `/git/commit` is the
+    /// command `git/commit`.
+    Nested,
+}
+
+impl NameGrammar {
+    fn accepts(self, c: char, first: bool) -> bool {
+        is_name_char(c) || (self == NameGrammar::Nested && !first && c == '/')
+    }
+
+    /// `input` as a name (without its `/`) and the text after it, or
+    /// `None` when it is no invocation: leading spaces and tabs (only
+    /// those) are skipped, then `/` and a non-empty name must follow.
+    pub fn split(self, input: &str) -> Option<(&str, &str)> {
+        let rest = input.trim_start_matches([' ', '\t']).strip_prefix('/')?;
+        let name_len = rest
+            .char_indices()
+            .find(|&(i, c)| !self.accepts(c, i == 0))
+            .map_or(rest.len(), |(i, _)| i);
+        (name_len > 0).then(|| rest.split_at(name_len))
+    }
+
+    /// True when `text` (sigil included) is one name of this grammar
+    /// with nothing after it.
+    pub fn is_invocation(self, text: &str) -> bool {
+        self.split(text).is_some_and(|(_, rest)| rest.is_empty())
+    }
+}
+
 /// True when `name` can be invoked as `/name`: non-empty, and only ASCII
 /// letters, digits, `-`, `_` and `.` (SPEC §5.1).
 pub fn valid_command_name(name: &str) -> bool {
@@ -38,12 +74,7 @@ pub struct Invocation {
 /// whitespace into arguments, with no quoting: `/etc/hosts` is the command
 /// `etc` with the argument `/hosts`.
 pub fn parse_invocation(input: &str) -> Option<Invocation> {
-    let rest = input.trim_start_matches([' ', '\t']).strip_prefix('/')?;
-    let name_len = rest.find(|c| !is_name_char(c)).unwrap_or(rest.len());
-    if name_len == 0 {
-        return None;
-    }
-    let (name, tail) = rest.split_at(name_len);
+    let (name, tail) = NameGrammar::Plain.split(input)?;
     Some(Invocation {
         name: name.to_string(),
         args: tail.split_whitespace().map(str::to_string).collect(),
@@ -90,6 +121,23 @@ mod tests {
         assert_eq!(inv("/ fix"), None);
         assert_eq!(inv("//fix"), None);
         assert_eq!(inv("/:x"), None);
+    }
+
+    #[test]
+    fn nested_names_keep_their_slashes() {
+        let nested = NameGrammar::Nested;
+        assert_eq!(
+            nested.split("/git/commit a b"),
+            Some(("git/commit", " a b"))
+        );
+        assert_eq!(nested.split("/git/"), Some(("git/", "")));
+        assert_eq!(nested.split("//git"), None);
+        assert_eq!(
+            NameGrammar::Plain.split("/git/commit"),
+            Some(("git", "/commit"))
+        );
+        assert!(nested.is_invocation("/git/commit"));
+        assert!(!NameGrammar::Plain.is_invocation("/git/commit"));
     }
 
     #[test]

@@ -86,11 +86,31 @@ pub enum Code {
     /// MP024: a repository's `.gemini/system.md` replaces Gemini CLI's
     /// system prompt.
     GeminiSystemPromptReplaced,
+    /// MP040: `@path` in an instruction file opencode loads (sent as text).
+    OpencodeAtPath,
+    /// MP041: an empty AGENTS.md or CLAUDE.md blocks a later name on
+    /// opencode's walk.
+    OpencodeEmptyBlocks,
+    /// MP042: an opencode `instructions` entry matching no file.
+    OpencodeInstructionsUnmatched,
+    /// MP043: an opencode `instructions` entry that is a URL or outside
+    /// the workspace.
+    OpencodeInstructionsExternal,
+    /// MP044: `$0` in an opencode command.
+    OpencodeDollarZero,
+    /// MP045: opencode skills of the same name.
+    OpencodeSkillClash,
+    /// MP046: an opencode config that does not parse.
+    OpencodeConfigInvalid,
+    /// MP047: a SKILL.md without `name:` (not a skill to opencode).
+    OpencodeSkillWithoutName,
+    /// MP048: `.claude/commands`, which opencode does not read.
+    OpencodeClaudeCommands,
 }
 
 impl Code {
     /// Every code, in number order.
-    pub const ALL: [Code; 24] = [
+    pub const ALL: [Code; 33] = [
         Code::InvalidYaml,
         Code::UnquotedGlob,
         Code::MisplacedFrontmatter,
@@ -115,6 +135,15 @@ impl Code {
         Code::GeminiSentTwice,
         Code::GeminiCommandRenamed,
         Code::GeminiSystemPromptReplaced,
+        Code::OpencodeAtPath,
+        Code::OpencodeEmptyBlocks,
+        Code::OpencodeInstructionsUnmatched,
+        Code::OpencodeInstructionsExternal,
+        Code::OpencodeDollarZero,
+        Code::OpencodeSkillClash,
+        Code::OpencodeConfigInvalid,
+        Code::OpencodeSkillWithoutName,
+        Code::OpencodeClaudeCommands,
     ];
 
     /// The code as printed: `MP001`…
@@ -192,10 +221,10 @@ struct Entry {
     fix: &'static str,
 }
 
-use Agent::{Claude, Codex, Gemini, Mecatl};
+use Agent::{Claude, Codex, Gemini, Mecatl, Opencode};
 
 /// The table, in the order of [`Code`]'s variants.
-const TABLE: [Entry; 24] = [
+const TABLE: [Entry; 33] = [
     Entry {
         id: "MP001",
         name: "invalid-yaml",
@@ -465,6 +494,100 @@ const TABLE: [Entry; 24] = [
               instructions and the skills listing are gone for everyone who opens the \
               repository",
         fix: "Make sure the replacement is meant; keep instructions in GEMINI.md otherwise",
+    },
+    Entry {
+        id: "MP040",
+        name: "opencode-at-path",
+        title: "`@path` in an instruction file opencode loads",
+        level: Level::Warning,
+        agents: &[Opencode],
+        why: "opencode sends its instruction files as written: `@file` stays text and the file \
+              is not loaded, where Claude Code and Gemini CLI would inline it",
+        fix: "List the file in `instructions` of opencode.json, or write its content in the \
+              instruction file",
+    },
+    Entry {
+        id: "MP041",
+        name: "opencode-empty-blocks",
+        title: "An empty AGENTS.md or CLAUDE.md blocks a later name on opencode's walk",
+        level: Level::Warning,
+        agents: &[Opencode],
+        why: "opencode picks the first of AGENTS.md, CLAUDE.md, CONTEXT.md that exists anywhere \
+              on its walk; an empty file exists, so it wins, sends nothing, and keeps every \
+              file of the later names out",
+        fix: "Remove the empty file, or give it the instructions",
+    },
+    Entry {
+        id: "MP042",
+        name: "opencode-instructions-unmatched",
+        title: "An opencode `instructions` entry matching no file",
+        level: Level::Warning,
+        agents: &[Opencode],
+        why: "opencode tries each relative entry as a glob in every directory from its start \
+              directory up to the git root; an entry that matches nothing loads nothing",
+        fix: "Fix the pattern (`*` does not cross `/`; use `**/`), or remove the entry",
+    },
+    Entry {
+        id: "MP043",
+        name: "opencode-instructions-external",
+        title: "An opencode `instructions` entry that is a URL or outside the workspace",
+        level: Level::Note,
+        agents: &[Opencode],
+        why: "opencode fetches URLs at every start (5 s timeout) and reads absolute and `~/` \
+              entries from the user's machine: what the model gets depends on the network and \
+              the machine, not on the repository (the preview reads neither)",
+        fix: "Keep the instructions in the repository and list them by a relative path",
+    },
+    Entry {
+        id: "MP044",
+        name: "opencode-dollar-zero",
+        title: "`$0` in an opencode command",
+        level: Level::Warning,
+        agents: &[Opencode],
+        why: "opencode's placeholders are 1-based: `$0` is sent as the text `undefined` (or, \
+              when it is the only placeholder, as the last argument)",
+        fix: "Use `$1` for the first argument, or `$ARGUMENTS` for all of them",
+    },
+    Entry {
+        id: "MP045",
+        name: "opencode-skill-clash",
+        title: "opencode skills of the same name",
+        level: Level::Warning,
+        agents: &[Opencode],
+        why: "opencode reads skill files concurrently and keeps the last one parsed: which file \
+              a name gives changes from run to run",
+        fix: "Rename one of the skills (its `name:`), or remove the copy",
+    },
+    Entry {
+        id: "MP046",
+        name: "opencode-config-invalid",
+        title: "An opencode config that does not parse",
+        level: Level::Error,
+        agents: &[Opencode],
+        why: "opencode refuses to start with a config that is not JSON with comments and \
+              trailing commas",
+        fix: "Fix the file at the line and column given",
+    },
+    Entry {
+        id: "MP047",
+        name: "opencode-skill-without-name",
+        title: "A SKILL.md without `name:`",
+        level: Level::Warning,
+        agents: &[Opencode],
+        why: "opencode takes a skill's name from the frontmatter's `name:` only; a file without \
+              one is no skill to it",
+        fix: "Add `name:` (and `description:`, or the skill is not listed) to the frontmatter",
+    },
+    Entry {
+        id: "MP048",
+        name: "opencode-claude-commands",
+        title: "`.claude/commands`, which opencode does not read",
+        level: Level::Note,
+        agents: &[Opencode],
+        why: "opencode reads commands from `.opencode/command(s)` only: Claude Code's commands \
+              are not offered under opencode",
+        fix: "Nothing, if intended; copy or link the commands to `.opencode/commands` for \
+              opencode",
     },
 ];
 

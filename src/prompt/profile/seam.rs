@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::prompt::command::NameGrammar;
 use crate::prompt::lint::report::LintHooks;
 pub use crate::prompt::profile::ProfileError;
 use crate::prompt::profile::catalog::Catalog;
@@ -45,6 +46,8 @@ pub struct ProfileSpec {
     pub read_cap: u64,
     /// What invokes one of its commands or skills (`/name`, `$name`).
     pub sigil: char,
+    /// Which command names its grammar accepts (`/` inside a name or not).
+    pub names: NameGrammar,
     /// Whether the agent has rules at all (SPEC §14.2).
     pub has_rules: bool,
     /// Its directories outside the workspace.

@@ -40,6 +40,41 @@ pub fn utf16_floor(text: &str, units: usize) -> usize {
     text.len()
 }
 
+/// `haystack.replaceAll(needle, replacement)` with a string
+/// `replacement`, whose `$$`, `$&`, `` $` `` and `$'` JavaScript expands
+/// (ECMAScript GetSubstitution; there are no capture groups, so `$1` stays
+/// as written).
+pub fn js_replace_all(haystack: &str, needle: &str, replacement: &str) -> String {
+    if needle.is_empty() {
+        return haystack.to_string();
+    }
+    let mut out = String::with_capacity(haystack.len());
+    let mut copied = 0;
+    for (at, _) in haystack.match_indices(needle) {
+        out.push_str(&haystack[copied..at]);
+        let mut chars = replacement.chars().peekable();
+        while let Some(c) = chars.next() {
+            let expanded = match (c, chars.peek()) {
+                ('$', Some('$')) => Some("$"),
+                ('$', Some('&')) => Some(needle),
+                ('$', Some('`')) => Some(&haystack[..at]),
+                ('$', Some('\'')) => Some(&haystack[at + needle.len()..]),
+                _ => None,
+            };
+            match expanded {
+                Some(text) => {
+                    out.push_str(text);
+                    chars.next();
+                }
+                None => out.push(c),
+            }
+        }
+        copied = at + needle.len();
+    }
+    out.push_str(&haystack[copied..]);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -48,6 +83,13 @@ mod tests {
     fn whitespace_is_javascripts() {
         assert_eq!(js_trim("\u{feff}\u{a0} x \u{3000}\n"), "x");
         assert_eq!(js_trim("\u{85}x\u{85}"), "\u{85}x\u{85}");
+    }
+
+    #[test]
+    fn replace_all_expands_replacement_patterns() {
+        assert_eq!(js_replace_all("a X b X", "X", "1$$2"), "a 1$2 b 1$2");
+        assert_eq!(js_replace_all("aXb", "X", "[$&|$`|$'|$1]"), "a[X|a|b|$1]b");
+        assert_eq!(js_replace_all("ab", "", "z"), "ab");
     }
 
     #[test]

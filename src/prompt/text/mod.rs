@@ -23,7 +23,7 @@ mod timestamp;
 mod utf8;
 
 pub use canonical::{canonicalise, fence_json_string, is_format_char, is_line_break};
-pub use js::{is_js_space, js_trim, utf16_floor, utf16_len};
+pub use js::{is_js_space, js_replace_all, js_trim, utf16_floor, utf16_len};
 pub use position::{line_column, sha256_hex};
 pub use shapes::{is_directive_shaped, is_secret_named, is_secret_shaped, valid_memory_key};
 pub use table::{aligned_columns, cap_chars, cell, one_line};

@@ -27,6 +27,7 @@ mod copilot;
 mod gemini;
 mod gemini_commands;
 mod opencode;
+mod opencode_commands;
 
 /// The folder holding every case group.
 pub(crate) fn cases_dir() -> PathBuf {

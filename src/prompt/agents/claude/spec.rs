@@ -2,6 +2,7 @@
 
 use crate::limits;
 use crate::prompt::agents::claude::names;
+use crate::prompt::command::NameGrammar;
 use crate::prompt::profile::seam::{HomeDefault, HomeDir, PerPlatform, ProfileSpec};
 use crate::prompt::profile::{Agent, Scope};
 use crate::prompt::tokens::Tokenizer;
@@ -47,6 +48,7 @@ pub const SPEC: ProfileSpec = ProfileSpec {
     tokenizer: Tokenizer::Estimate,
     read_cap: limits::MAX_CLAUDE_FILE_BYTES,
     sigil: '/',
+    names: NameGrammar::Plain,
     has_rules: true,
     homes: &[CONFIG_HOME, CONFIG_FILE_HOME, MANAGED_HOME],
     instruction_names: &names::INSTRUCTION_NAMES,

@@ -2,6 +2,7 @@
 
 use crate::limits;
 use crate::prompt::agents::codex::chain::{AGENTS_NAME, DOT_AGENTS, DOT_CODEX, OVERRIDE_NAME};
+use crate::prompt::command::NameGrammar;
 use crate::prompt::profile::seam::{HomeDefault, HomeDir, ProfileSpec};
 use crate::prompt::profile::{Agent, Scope};
 use crate::prompt::tokens::Tokenizer;
@@ -32,6 +33,7 @@ pub const SPEC: ProfileSpec = ProfileSpec {
     // It reads no more of the project's files than its budget.
     read_cap: limits::CODEX_PROJECT_DOC_MAX_BYTES,
     sigil: '$',
+    names: NameGrammar::Plain,
     has_rules: false,
     homes: &[CODEX_HOME, USER_HOME],
     instruction_names: &[OVERRIDE_NAME, AGENTS_NAME],

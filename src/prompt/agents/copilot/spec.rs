@@ -1,6 +1,7 @@
 //! GitHub Copilot CLI's profile data (SPEC §17.1).
 
 use crate::limits;
+use crate::prompt::command::NameGrammar;
 use crate::prompt::profile::seam::{HomeDefault, HomeDir, ProfileSpec};
 use crate::prompt::profile::{Agent, Scope};
 use crate::prompt::tokens::Tokenizer;
@@ -43,6 +44,7 @@ pub const SPEC: ProfileSpec = ProfileSpec {
     tokenizer: Tokenizer::Estimate,
     read_cap: limits::MAX_COPILOT_FILE_BYTES,
     sigil: '/',
+    names: NameGrammar::Plain,
     has_rules: true,
     homes: &[COPILOT_HOME, AGENTS_HOME],
     instruction_names: &[

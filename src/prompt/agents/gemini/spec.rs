@@ -1,6 +1,7 @@
 //! Gemini CLI's profile data (SPEC §16.1).
 
 use crate::limits;
+use crate::prompt::command::NameGrammar;
 use crate::prompt::profile::seam::{HomeDefault, HomeDir, ProfileSpec};
 use crate::prompt::profile::{Agent, Scope};
 use crate::prompt::tokens::Tokenizer;
@@ -30,6 +31,7 @@ pub const SPEC: ProfileSpec = ProfileSpec {
     tokenizer: Tokenizer::Estimate,
     read_cap: limits::MAX_GEMINI_FILE_BYTES,
     sigil: '/',
+    names: NameGrammar::Plain,
     has_rules: false,
     homes: &[GEMINI_HOME],
     instruction_names: &[GEMINI_MD],

@@ -5,6 +5,7 @@ mod lint;
 mod run;
 
 use crate::limits;
+use crate::prompt::command::NameGrammar;
 use crate::prompt::instructions::INSTRUCTION_FILES;
 use crate::prompt::lint::report::LintHooks;
 use crate::prompt::profile::Agent;
@@ -21,6 +22,7 @@ pub const SPEC: ProfileSpec = ProfileSpec {
     tokenizer: Tokenizer::Estimate,
     read_cap: limits::MAX_INSTRUCTIONS_READ_BYTES,
     sigil: '/',
+    names: NameGrammar::Plain,
     has_rules: true,
     homes: &[],
     instruction_names: &INSTRUCTION_FILES,

@@ -44,9 +44,23 @@ pub struct Entry {
     pub config: String,
 }
 
+/// One config that was read and parsed.
+#[derive(Debug)]
+pub struct Parsed {
+    /// The file, as displayed.
+    pub shown: String,
+    /// Where it lies.
+    pub scope: Scope,
+    /// Its value (the `command`, `skills` and `mcp` keys are read from it
+    /// by the catalog and the inventory).
+    pub value: Value,
+}
+
 /// The merged `instructions` and what was said about the configs.
 #[derive(Debug, Default)]
 pub struct Merged {
+    /// The configs read and parsed, in opencode's merge order.
+    pub configs: Vec<Parsed>,
     /// The entries, first occurrence kept, in opencode's order.
     pub entries: Vec<Entry>,
     /// The configs that were read and parsed, as displayed.
@@ -73,9 +87,15 @@ pub fn merge(files: &[ConfigFile<'_>], trusted: bool) -> Merged {
             }
             continue;
         }
-        let Some(entries) = read(file, &shown, &mut merged.diagnostics) else {
+        let Some(value) = read(file, &shown, &mut merged.diagnostics) else {
             continue;
         };
+        let entries = instructions(&value, &shown, &mut merged.diagnostics);
+        merged.configs.push(Parsed {
+            shown: shown.clone(),
+            scope: file.scope,
+            value,
+        });
         merged.read.push(shown.clone());
         for text in entries {
             if merged.entries.iter().any(|entry| entry.text == text) {
@@ -101,9 +121,8 @@ pub fn merge(files: &[ConfigFile<'_>], trusted: bool) -> Merged {
     merged
 }
 
-/// The `instructions` of one file; `None` when there is no such file or
-/// it is not used.
-fn read(file: &ConfigFile<'_>, shown: &str, said: &mut Vec<Diagnostic>) -> Option<Vec<String>> {
+/// One file's value; `None` when there is no such file or it is not used.
+fn read(file: &ConfigFile<'_>, shown: &str, said: &mut Vec<Diagnostic>) -> Option<Value> {
     let bytes = match file
         .reader
         .read(&file.rel, limits::MAX_OPENCODE_CONFIG_BYTES + 1)
@@ -128,14 +147,20 @@ fn read(file: &ConfigFile<'_>, shown: &str, said: &mut Vec<Diagnostic>) -> Optio
             return None;
         }
     };
-    parse(&String::from_utf8_lossy(&bytes), shown, said)
+    parse_value(&String::from_utf8_lossy(&bytes), shown, said)
 }
 
 /// The `instructions` of a config's text; `shown` names it in
 /// diagnostics. `None` when it does not parse.
 pub fn parse(text: &str, shown: &str, said: &mut Vec<Diagnostic>) -> Option<Vec<String>> {
-    let value = match jsonc::parse(text, TrailingCommas::Accepted) {
-        Ok(value) => value,
+    parse_value(text, shown, said).map(|value| instructions(&value, shown, said))
+}
+
+/// A config's text as a value; `None` (and a warning naming the line and
+/// column) when it does not parse.
+pub fn parse_value(text: &str, shown: &str, said: &mut Vec<Diagnostic>) -> Option<Value> {
+    match jsonc::parse(text, TrailingCommas::Accepted) {
+        Ok(value) => Some(value),
         Err(err) => {
             said.push(Diagnostic::warning(
                 shown,
@@ -145,9 +170,14 @@ pub fn parse(text: &str, shown: &str, said: &mut Vec<Diagnostic>) -> Option<Vec<
                     err.line, err.column, err.reason
                 ),
             ));
-            return None;
+            None
         }
-    };
+    }
+}
+
+/// The `instructions` of a config's value: a list of strings, else a
+/// warning and none.
+fn instructions(value: &Value, shown: &str, said: &mut Vec<Diagnostic>) -> Vec<String> {
     let strings = match value.get("instructions") {
         None | Some(Value::Null) => Some(Vec::new()),
         Some(Value::Array(items)) => items
@@ -162,7 +192,7 @@ pub fn parse(text: &str, shown: &str, said: &mut Vec<Diagnostic>) -> Option<Vec<
             "`instructions` is not a list of strings: ignored",
         ));
     }
-    Some(strings.unwrap_or_default())
+    strings.unwrap_or_default()
 }
 
 #[cfg(test)]

@@ -182,12 +182,12 @@ pub fn load(
 }
 
 /// True for an entry opencode globs in the walk's directories.
-fn is_relative(text: &str) -> bool {
+pub(super) fn is_relative(text: &str) -> bool {
     !is_url(text) && !text.starts_with("~/") && !text.starts_with('/')
 }
 
 /// True for an entry opencode fetches.
-fn is_url(text: &str) -> bool {
+pub(super) fn is_url(text: &str) -> bool {
     text.starts_with("http://") || text.starts_with("https://")
 }
 

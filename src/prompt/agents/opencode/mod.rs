@@ -1,18 +1,20 @@
-//! The opencode profile (SPEC §18), first slice: the instruction files
-//! opencode 1.18.33 loads at turn 0 (§18.1) — the global file, the one name
-//! that wins the walk, the `instructions` entries of its configs — its
-//! instructions region, and what reading a file adds (`--touch`, §18.2).
-//! The recorded oracle cases in `tests/oracle/cases/opencode/` are this
+//! The opencode profile (SPEC §18): the instruction files opencode 1.18.33
+//! loads at turn 0 (§18.1) — the global file, the one name that wins the
+//! walk, the `instructions` entries of its configs — its instructions
+//! region, what reading a file adds (`--touch`, §18.2), its commands
+//! (§18.3) and skills (§18.4). The recorded oracle cases in
+//! `tests/oracle/cases/opencode/` and `opencode-commands/` are this
 //! module's contract.
 //!
 //! How the pieces fit: [`config`] reads and merges the `instructions` of
 //! opencode's configs; [`instructions::chain`] finds the walk's root (the
 //! nearest `.git`, else `/`); [`instructions::load`] finds and reads the
 //! files, matching the entries with [`glob`]; the run ([`run`]) makes
-//! opencode's message of them and answers `--touch`.
-//!
-//! Not built yet (SPEC §18.3–§18.5's lint codes): commands and skills (the
-//! catalog is empty and says so, [`catalog`]), and opencode's lint checks.
+//! opencode's message of them and answers `--touch`. [`commands`] and
+//! [`skills`] read the commands and skills, [`expand`] makes a command's
+//! text of its arguments, and [`catalog`] answers the CLI about them;
+//! [`subagents`] and [`mcp`] are the rest of turn 0 (SPEC §19.4, §19.7);
+//! `lint` holds its lint checks (MP040–MP048).
 //!
 //! Choices the spec leaves open:
 //! - The instructions are one `system`-role message (provenance
@@ -28,14 +30,22 @@
 //!   else `~/.config/opencode`.
 
 pub mod catalog;
+mod collate;
+pub mod commands;
 pub mod config;
+pub mod expand;
 pub mod glob;
 pub mod instructions;
+mod lint;
+pub mod mcp;
 mod run;
+pub mod skills;
 mod spec;
+pub mod subagents;
 
 pub use spec::{CONFIG_FILES, CONTEXT_MD, DOT_OPENCODE, SPEC};
 
+use crate::prompt::lint::report::LintHooks;
 use crate::prompt::profile::seam::{Profile, ProfileRun, ProfileSpec, Setup};
 
 /// What opens each file's block in opencode's instructions region.
@@ -55,6 +65,10 @@ impl Profile for Opencode {
 
     fn open<'a>(&self, setup: &'a Setup<'a>) -> Box<dyn ProfileRun + 'a> {
         Box::new(run::OpencodeRun::new(setup))
+    }
+
+    fn lint(&self) -> Option<&'static dyn LintHooks> {
+        Some(&lint::OpencodeLint)
     }
 }
 

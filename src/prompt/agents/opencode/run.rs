@@ -12,19 +12,25 @@ use std::sync::Arc;
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::prompt::agents::files::{AGENTS_MD, CLAUDE_MD};
-use crate::prompt::agents::opencode::catalog::{OpencodeCatalog, PLACES};
-use crate::prompt::agents::opencode::config::{self, ConfigFile};
+use crate::prompt::agents::opencode::catalog::OpencodeCatalog;
+use crate::prompt::agents::opencode::commands::{self, COMMAND_DIRS, Place};
+use crate::prompt::agents::opencode::config::{self, ConfigFile, Merged};
 use crate::prompt::agents::opencode::instructions::{self, Readers, Switches, region};
+use crate::prompt::agents::opencode::mcp;
+use crate::prompt::agents::opencode::skills::{self, SkillDir};
 use crate::prompt::agents::opencode::spec::{
     CONFIG_DIR, CONFIG_FILES, DISABLE_CLAUDE_CODE, DISABLE_CLAUDE_CODE_PROMPT,
-    DISABLE_PROJECT_CONFIG, DOT_OPENCODE, USER_HOME, XDG_CONFIG, is_on,
+    DISABLE_CLAUDE_CODE_SKILLS, DISABLE_EXTERNAL_SKILLS, DISABLE_PROJECT_CONFIG, DOT_OPENCODE,
+    USER_HOME, XDG_CONFIG, is_on,
 };
+use crate::prompt::agents::opencode::subagents::{self, AGENT_DIRS};
+use crate::prompt::command::claude_catalog::ExpandEnv;
 use crate::prompt::profile::catalog::Catalog;
 use crate::prompt::profile::seam::{ProfileError, ProfileRun, Setup};
 use crate::prompt::profile::{ProfileMessage, ProfileTurn0, Searched, SearchedDir, Touched};
 use crate::prompt::turn0::{Provenance, Role};
 use crate::prompt::walk::{Scope, WalkDir, walk};
-use crate::workspace::{EntryKind, Workspace, join};
+use crate::workspace::{Workspace, join};
 
 /// opencode over one workspace.
 pub(super) struct OpencodeRun<'a> {
@@ -34,7 +40,26 @@ pub(super) struct OpencodeRun<'a> {
     config: Option<(Arc<dyn Workspace>, String)>,
     home: Option<Arc<dyn Workspace>>,
     switches: Switches,
+    skill_switches: SkillSwitches,
 }
+
+/// Which skill directories opencode's switches leave in (SPEC §18.4).
+#[derive(Debug, Clone, Copy)]
+struct SkillSwitches {
+    /// `.claude/skills` (off with `OPENCODE_DISABLE_CLAUDE_CODE(_SKILLS)` or
+    /// `OPENCODE_DISABLE_EXTERNAL_SKILLS`).
+    claude: bool,
+    /// `.agents/skills` (off with `OPENCODE_DISABLE_EXTERNAL_SKILLS`).
+    agents: bool,
+}
+
+/// The clash ranks of skill directories, best first (SPEC §18.4): a
+/// directory's rank is its kind's times this, plus its distance from the
+/// cwd on the walk.
+const RANK_STEP: usize = 10_000;
+
+/// The skill directories below a `.opencode` or config directory.
+const OPENCODE_SKILL_DIRS: [&str; 2] = ["skill", "skills"];
 
 impl<'a> OpencodeRun<'a> {
     pub(super) fn new(setup: &'a Setup<'a>) -> Self {
@@ -55,6 +80,12 @@ impl<'a> OpencodeRun<'a> {
             switches: Switches {
                 claude: !off(DISABLE_CLAUDE_CODE) && !off(DISABLE_CLAUDE_CODE_PROMPT),
                 project: !off(DISABLE_PROJECT_CONFIG),
+            },
+            skill_switches: SkillSwitches {
+                claude: !off(DISABLE_CLAUDE_CODE)
+                    && !off(DISABLE_CLAUDE_CODE_SKILLS)
+                    && !off(DISABLE_EXTERNAL_SKILLS),
+                agents: !off(DISABLE_EXTERNAL_SKILLS),
             },
         }
     }
@@ -105,6 +136,150 @@ impl<'a> OpencodeRun<'a> {
         }
         files
     }
+
+    /// Where opencode reads commands (`names`: [`COMMAND_DIRS`]) or
+    /// subagents ([`AGENT_DIRS`]), the later winning (SPEC §18.3): its
+    /// config directory, the walk's `.opencode` from the cwd up, then
+    /// `~/.opencode`.
+    fn places<'r>(
+        &self,
+        readers: &Readers<'r>,
+        chain: &[WalkDir<'r>],
+        names: [&str; 2],
+    ) -> Vec<Place<'r>> {
+        let mut places = Vec::new();
+        let mut add = |reader: &'r dyn Workspace, dir: &str, scope: Scope| {
+            for name in names {
+                places.push(Place {
+                    reader,
+                    rel: join(dir, name),
+                    scope,
+                });
+            }
+        };
+        if let Some((reader, dir)) = &readers.config {
+            add(*reader, dir, Scope::User);
+        }
+        if self.switches.project {
+            for dir in chain.iter().rev() {
+                add(dir.reader, &dir.rel(DOT_OPENCODE), dir.scope);
+            }
+        }
+        if let Some(home) = readers.home {
+            add(home, DOT_OPENCODE, Scope::User);
+        }
+        places
+    }
+
+    /// Where opencode reads skills, in its order, each with its clash rank
+    /// (SPEC §18.4).
+    fn skill_dirs<'r>(&self, readers: &Readers<'r>, chain: &[WalkDir<'r>]) -> Vec<SkillDir<'r>> {
+        let on = self.skill_switches;
+        let mut dirs = Vec::new();
+        let mut add = |reader: &'r dyn Workspace, rel: String, scope: Scope, rank: usize| {
+            dirs.push(SkillDir {
+                reader,
+                rel,
+                scope,
+                rank,
+            });
+        };
+        let project: &[WalkDir<'r>] = if self.switches.project { chain } else { &[] };
+        let external = [
+            (on.claude, ".claude/skills", 7, 5),
+            (on.agents, ".agents/skills", 6, 4),
+        ];
+        if let Some(home) = readers.home {
+            for (wanted, rel, kind, _) in external {
+                if wanted {
+                    add(home, rel.to_string(), Scope::User, kind * RANK_STEP);
+                }
+            }
+        }
+        for (near, dir) in project.iter().rev().enumerate() {
+            for (wanted, rel, _, kind) in external {
+                if wanted {
+                    add(dir.reader, dir.rel(rel), dir.scope, kind * RANK_STEP + near);
+                }
+            }
+        }
+        if let Some((reader, dir)) = &readers.config {
+            for name in OPENCODE_SKILL_DIRS {
+                add(*reader, join(dir, name), Scope::User, 2 * RANK_STEP);
+            }
+        }
+        for (near, dir) in project.iter().rev().enumerate() {
+            for name in OPENCODE_SKILL_DIRS {
+                let rel = dir.rel(&join(DOT_OPENCODE, name));
+                add(dir.reader, rel, dir.scope, near);
+            }
+        }
+        if let Some(home) = readers.home {
+            for name in OPENCODE_SKILL_DIRS {
+                add(home, join(DOT_OPENCODE, name), Scope::User, RANK_STEP);
+            }
+        }
+        dirs
+    }
+}
+
+/// The `skills.paths` of the merged configs as skill directories (a
+/// relative one below the cwd, `~/` ones of the user's config in the home;
+/// others are not read), and a line for each `skills.urls` entry, never
+/// fetched.
+fn skill_paths<'r>(
+    readers: &Readers<'r>,
+    at: &str,
+    merged: &Merged,
+    said: &mut Vec<Diagnostic>,
+) -> Vec<SkillDir<'r>> {
+    let mut dirs = Vec::new();
+    for config in &merged.configs {
+        let Some(skills) = config.value.get("skills") else {
+            continue;
+        };
+        let strings = |key: &str| -> Vec<String> {
+            skills
+                .get(key)
+                .and_then(serde_json::Value::as_array)
+                .map(|items| {
+                    items
+                        .iter()
+                        .filter_map(|item| item.as_str().map(str::to_string))
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        for url in strings("urls") {
+            said.push(Diagnostic::info(
+                &config.shown,
+                format!("skills.urls entry {url}: opencode downloads skills from it; not fetched"),
+            ));
+        }
+        for path in strings("paths") {
+            let home = path
+                .strip_prefix("~/")
+                .filter(|_| config.scope == Scope::User);
+            let dir = match (home, readers.home) {
+                (Some(rel), Some(home)) => Some((home, rel.to_string(), Scope::User)),
+                _ if path.starts_with('/') || path.starts_with('~') || path.contains("..") => None,
+                _ => Some((readers.project, join(at, &path), Scope::Project)),
+            };
+            match dir {
+                Some((reader, rel, scope)) => dirs.push(SkillDir {
+                    reader,
+                    rel,
+                    scope,
+                    rank: 3 * RANK_STEP,
+                }),
+                None => said.push(Diagnostic::info(
+                    &config.shown,
+                    format!("skills.paths entry {path}: outside the workspace, not read"),
+                )),
+            }
+        }
+    }
+    dirs
 }
 
 impl ProfileRun for OpencodeRun<'_> {
@@ -156,27 +331,46 @@ impl ProfileRun for OpencodeRun<'_> {
             message.role = Role::System;
             turn0.messages.push(message);
         }
+        let places = self.places(&readers, &chain, AGENT_DIRS);
+        let (agents, withheld, said) = subagents::load(&places, setup.trusted);
+        turn0.not_loaded.extend(withheld);
+        turn0.diagnostics.extend(said);
+        turn0.messages.extend(subagents::message(&agents));
+        turn0.subagents = agents;
+        let (servers, said) = mcp::servers(&merged.configs);
+        turn0.diagnostics.extend(said);
+        turn0.mcp_servers = servers;
         turn0.searched = self.searched(&readers, &chain, git, loaded.winner);
         Ok(turn0)
     }
 
     fn catalog(&self) -> Result<Box<dyn Catalog + '_>, ProfileError> {
         let setup = self.setup;
-        let mut present = Vec::new();
-        for place in &PLACES[..6] {
-            let rel = join(setup.at, place);
-            if matches!(setup.project.stat(&rel), Ok(EntryKind::Dir)) {
-                present.push(setup.project.display(&rel));
-            }
-        }
-        if let Some(home) = &self.home {
-            for place in &PLACES[6..] {
-                if matches!(home.stat(place), Ok(EntryKind::Dir)) {
-                    present.push(home.display(place));
-                }
-            }
-        }
-        Ok(Box::new(OpencodeCatalog { present }))
+        let readers = self.readers();
+        let dirs = walk(Some(readers.parent), readers.project, setup.at)?;
+        let (chain, _) = instructions::chain(dirs, readers.parent);
+        let merged = config::merge(&self.config_files(&readers, &chain), setup.trusted);
+        let commands = commands::load(
+            &merged.configs,
+            &self.places(&readers, &chain, COMMAND_DIRS),
+            setup.trusted,
+        );
+        let mut skill_dirs = self.skill_dirs(&readers, &chain);
+        let mut said = Vec::new();
+        skill_dirs.extend(skill_paths(&readers, setup.at, &merged, &mut said));
+        let mut skills = skills::load(&skill_dirs, setup.trusted);
+        said.append(&mut skills.diagnostics);
+        skills.diagnostics = said;
+        let env = ExpandEnv {
+            project: setup.project.clone(),
+            at: setup.at.to_string(),
+            trusted: setup.trusted,
+        };
+        Ok(Box::new(OpencodeCatalog {
+            commands,
+            skills,
+            env: Some(env),
+        }))
     }
 }
 

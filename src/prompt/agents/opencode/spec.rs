@@ -4,6 +4,7 @@ use std::ffi::OsStr;
 
 use crate::limits;
 use crate::prompt::agents::files::{AGENTS_MD, CLAUDE_MD};
+use crate::prompt::command::NameGrammar;
 use crate::prompt::profile::seam::{HomeDefault, HomeDir, ProfileSpec};
 use crate::prompt::profile::{Agent, Scope};
 use crate::prompt::tokens::Tokenizer;
@@ -46,6 +47,11 @@ pub(super) const USER_HOME: HomeDir = HomeDir {
 pub(super) const DISABLE_CLAUDE_CODE: &str = "OPENCODE_DISABLE_CLAUDE_CODE";
 /// Drops Claude Code's instruction files only.
 pub(super) const DISABLE_CLAUDE_CODE_PROMPT: &str = "OPENCODE_DISABLE_CLAUDE_CODE_PROMPT";
+/// Drops Claude Code's skills (`.claude/skills`).
+pub(super) const DISABLE_CLAUDE_CODE_SKILLS: &str = "OPENCODE_DISABLE_CLAUDE_CODE_SKILLS";
+/// Drops the skills of other agents' directories (`.claude/skills`,
+/// `.agents/skills`).
+pub(super) const DISABLE_EXTERNAL_SKILLS: &str = "OPENCODE_DISABLE_EXTERNAL_SKILLS";
 /// Drops the project's instruction files and configs.
 pub(super) const DISABLE_PROJECT_CONFIG: &str = "OPENCODE_DISABLE_PROJECT_CONFIG";
 
@@ -67,6 +73,7 @@ pub const SPEC: ProfileSpec = ProfileSpec {
     tokenizer: Tokenizer::Estimate,
     read_cap: limits::MAX_OPENCODE_FILE_BYTES,
     sigil: '/',
+    names: NameGrammar::Nested,
     has_rules: false,
     homes: &[CONFIG_DIR, XDG_CONFIG, USER_HOME],
     instruction_names: &[AGENTS_MD, CLAUDE_MD, CONTEXT_MD],
@@ -75,6 +82,8 @@ pub const SPEC: ProfileSpec = ProfileSpec {
     vars: &[
         DISABLE_CLAUDE_CODE,
         DISABLE_CLAUDE_CODE_PROMPT,
+        DISABLE_CLAUDE_CODE_SKILLS,
+        DISABLE_EXTERNAL_SKILLS,
         DISABLE_PROJECT_CONFIG,
     ],
     default_when: &[CONFIG_FILES[0], CONFIG_FILES[1], DOT_OPENCODE],

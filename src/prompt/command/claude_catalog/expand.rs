@@ -316,8 +316,9 @@ fn one_line(text: &str) -> String {
 }
 
 /// Resolves one mention against the start directory and looks at it
-/// through the confined reader, never outside the workspace.
-fn attachment(env: &ExpandEnv<'_>, mention: &str) -> Attachment {
+/// through the confined reader, never outside the workspace (opencode's
+/// attachments are looked at the same way).
+pub fn attachment(env: &ExpandEnv<'_>, mention: &str) -> Attachment {
     let outside = || Attachment {
         path: mention.to_string(),
         bytes: None,
