@@ -352,3 +352,77 @@ fn subagents_above_the_git_root_are_not_read() {
         .collect();
     assert_eq!(names, ["inside"]);
 }
+
+#[test]
+fn lint_notes_servers_and_turn_zero_hooks_and_warns_on_skipped_agents_and_unknown_styles() {
+    let env = TestEnv::new();
+    let markers = armed(&env);
+    env.write(
+        ".claude/agents/ok.md",
+        "---\nname: ok\ndescription: Fine.\n---\nBody.\n",
+    );
+    env.write(
+        ".claude/agents/nameless.md",
+        "---\ndescription: No name.\n---\n",
+    );
+    env.write(
+        ".claude/agents/lenient.md",
+        "---\nname: lenient\ndescription: Use it: when asked\n---\n",
+    );
+    env.write("sub/.claude/settings.json", r#"{"outputStyle": "Nowhere"}"#);
+    // Untrusted: lint needs no trust (SPEC §15.3) and still runs nothing.
+    let out = run(&env, &["lint"]);
+    let lines: Vec<&str> = out
+        .stdout
+        .lines()
+        .filter(|line| {
+            ["MP025", "MP026", "MP027", "MP028"]
+                .iter()
+                .any(|c| line.contains(c))
+        })
+        .collect();
+    let has = |code: &str, path: &str, words: &str| {
+        lines
+            .iter()
+            .any(|line| line.starts_with(path) && line.contains(code) && line.contains(words))
+    };
+    assert!(
+        has("MP025", ".claude/agents/nameless.md:1", "no `name` string"),
+        "{lines:#?}"
+    );
+    assert!(
+        has("MP025", ".claude/agents/lenient.md:1", "reads it leniently"),
+        "{lines:#?}"
+    );
+    assert!(!lines.iter().any(|line| line.contains("agents/ok.md")));
+    assert!(has(
+        "MP026",
+        "sub/.claude/settings.json:1",
+        "`outputStyle: Nowhere`"
+    ));
+    assert!(has(
+        "MP027",
+        ".mcp.json:2",
+        "MCP server db: Claude Code starts `touch"
+    ));
+    assert!(has(
+        "MP027",
+        ".mcp.json:3",
+        "connects to http://127.0.0.1:9/mcp"
+    ));
+    assert!(has(
+        "MP028",
+        ".claude/settings.json:2",
+        "SessionStart hook `touch"
+    ));
+    assert!(has(
+        "MP028",
+        ".claude/settings.local.json:1",
+        "UserPromptSubmit hook"
+    ));
+    assert!(!has("MP028", ".claude/settings.json", "echo pre"));
+    assert!(!out.stdout.contains("secret") && !out.stderr.contains("secret"));
+    for marker in markers {
+        assert!(!marker.exists(), "{} was created", marker.display());
+    }
+}

@@ -86,6 +86,14 @@ pub enum Code {
     /// MP024: a repository's `.gemini/system.md` replaces Gemini CLI's
     /// system prompt.
     GeminiSystemPromptReplaced,
+    /// MP025: a subagent file the agent skips or reads leniently.
+    SubagentSkipped,
+    /// MP026: an `outputStyle` that names no output style.
+    UnknownOutputStyle,
+    /// MP027: an MCP server the repository configures.
+    ProjectMcpServer,
+    /// MP028: a hook that runs at the start of a session or on a prompt.
+    TurnZeroHook,
     /// MP040: `@path` in an instruction file opencode loads (sent as text).
     OpencodeAtPath,
     /// MP041: an empty AGENTS.md or CLAUDE.md blocks a later name on
@@ -110,7 +118,7 @@ pub enum Code {
 
 impl Code {
     /// Every code, in number order.
-    pub const ALL: [Code; 33] = [
+    pub const ALL: [Code; 37] = [
         Code::InvalidYaml,
         Code::UnquotedGlob,
         Code::MisplacedFrontmatter,
@@ -135,6 +143,10 @@ impl Code {
         Code::GeminiSentTwice,
         Code::GeminiCommandRenamed,
         Code::GeminiSystemPromptReplaced,
+        Code::SubagentSkipped,
+        Code::UnknownOutputStyle,
+        Code::ProjectMcpServer,
+        Code::TurnZeroHook,
         Code::OpencodeAtPath,
         Code::OpencodeEmptyBlocks,
         Code::OpencodeInstructionsUnmatched,
@@ -224,7 +236,7 @@ struct Entry {
 use Agent::{Claude, Codex, Gemini, Mecatl, Opencode};
 
 /// The table, in the order of [`Code`]'s variants.
-const TABLE: [Entry; 33] = [
+const TABLE: [Entry; 37] = [
     Entry {
         id: "MP001",
         name: "invalid-yaml",
@@ -494,6 +506,50 @@ const TABLE: [Entry; 33] = [
               instructions and the skills listing are gone for everyone who opens the \
               repository",
         fix: "Make sure the replacement is meant; keep instructions in GEMINI.md otherwise",
+    },
+    Entry {
+        id: "MP025",
+        name: "subagent-skipped",
+        title: "A subagent file the agent skips or reads leniently",
+        level: Level::Warning,
+        agents: &[Claude],
+        why: "Claude Code lists a subagent only when its frontmatter gives a `name` and a \
+              `description`; it skips other files without a word, and reads a block that is not \
+              valid YAML line by line, which may not say what the author meant",
+        fix: "Give the file `name:` and `description:` in valid YAML frontmatter (quote values \
+              holding `: `)",
+    },
+    Entry {
+        id: "MP026",
+        name: "unknown-output-style",
+        title: "An `outputStyle` that names no output style",
+        level: Level::Warning,
+        agents: &[Claude],
+        why: "Claude Code adds nothing and says nothing when the settings name an output style \
+              it cannot find among its own, `.claude/output-styles` and the user's",
+        fix: "Add the style file to `.claude/output-styles/`, or fix the name",
+    },
+    Entry {
+        id: "MP027",
+        name: "project-mcp-server",
+        title: "An MCP server the repository configures",
+        level: Level::Note,
+        agents: &[Claude],
+        why: "A server in `.mcp.json` starts with the agent (`claude -p` starts it without \
+              asking) and runs its command on the user's machine; its tools and instructions \
+              join the model's context",
+        fix: "Nothing, if intended; make sure the command is safe to run in every checkout",
+    },
+    Entry {
+        id: "MP028",
+        name: "turn-zero-hook",
+        title: "A hook that runs when a session starts or a prompt is sent",
+        level: Level::Note,
+        agents: &[Claude],
+        why: "A `SessionStart` or `UserPromptSubmit` command hook runs on the user's machine \
+              before the model answers, and its output joins the model's context; the preview \
+              never runs it, so that output is not shown",
+        fix: "Nothing, if intended; make sure the command is safe to run in every checkout",
     },
     Entry {
         id: "MP040",

@@ -100,7 +100,7 @@ pub(crate) fn hooks(settings: &ClaudeSettings) -> (Vec<Hook>, Vec<Diagnostic>) {
 }
 
 /// Whether a hook of `event` with `matcher` adds to turn 0.
-fn at_turn0(event: &str, matcher: Option<&str>) -> bool {
+pub(crate) fn at_turn0(event: &str, matcher: Option<&str>) -> bool {
     match event {
         SESSION_START => starts_up(matcher),
         USER_PROMPT_SUBMIT => true,

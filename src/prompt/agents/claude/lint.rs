@@ -3,9 +3,12 @@
 //! valid YAML (read again with the values quoted, else every key
 //! ignored), and its own checks: skills' names and descriptions (MP013,
 //! MP014), the `@imports` of its files (MP004–MP007, [`import_chain`])
-//! and commands its skills shadow (MP015, [`shadowed`]).
+//! commands its skills shadow (MP015, [`shadowed`]) and the rest of its
+//! turn 0: subagents, output style, MCP servers, hooks (MP025–MP028,
+//! [`inventory`]).
 
 mod import_chain;
+mod inventory;
 mod shadowed;
 
 use crate::prompt::agents::claude::names;
@@ -83,6 +86,7 @@ impl LintHooks for ClaudeLint {
             }
         }
         import_chain::check(lint, docs, out);
+        inventory::check(lint, out);
     }
 }
 

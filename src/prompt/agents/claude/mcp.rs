@@ -33,7 +33,7 @@ use crate::prompt::profile::{NotLoaded, NotLoadedReason, Scope};
 use crate::prompt::walk::WalkDir;
 
 /// The file configuring a project's MCP servers.
-const MCP_JSON: &str = ".mcp.json";
+pub(crate) const MCP_JSON: &str = ".mcp.json";
 
 /// The servers found, with what was withheld and the diagnostics.
 #[derive(Debug, Default)]

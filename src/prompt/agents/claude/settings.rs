@@ -25,9 +25,9 @@ use crate::prompt::profile::{NotLoaded, NotLoadedReason, Scope};
 use crate::workspace::{Workspace, WsError, join};
 
 /// The settings file's name.
-const SETTINGS_JSON: &str = "settings.json";
+pub(crate) const SETTINGS_JSON: &str = "settings.json";
 /// The local (not checked in) settings file's name.
-const SETTINGS_LOCAL_JSON: &str = "settings.local.json";
+pub(crate) const SETTINGS_LOCAL_JSON: &str = "settings.local.json";
 
 /// One settings file that was read.
 #[derive(Debug, Clone)]

@@ -54,7 +54,7 @@ use crate::workspace::{Workspace, join};
 
 /// The directory of subagent files below a `.claude` directory or the
 /// user's configuration directory.
-const AGENTS_DIR: &str = "agents";
+pub(crate) const AGENTS_DIR: &str = "agents";
 
 /// The names of Claude Code 2.1.328's built-in agents (observed in its
 /// listing of an empty workspace).
@@ -181,7 +181,7 @@ fn unread(path: String, scope: Scope, fate: SubagentFate, reason: Option<String>
 }
 
 /// Reads one file: listed, or skipped with the reason.
-fn read_one(
+pub(crate) fn read_one(
     reader: &dyn Workspace,
     rel: &str,
     shown: String,
