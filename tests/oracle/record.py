@@ -540,8 +540,9 @@ def extract_copilot(body, case):
         listing = system[k:system.index("\n</available_skills>", k)] if k >= 0 else ""
         out["skills"] = [b for b in re.findall(r"<skill>\n.*?\n</skill>", listing, re.S)
                          if "<location>builtin</location>" not in b]
-    if case.get("tui"):
-        # The interactive session's message for the typed line, its date line left out.
+    if case.get("tui") or case.get("print"):
+        # The message for the typed line (interactive session, or `-p` with `print`), its date
+        # line left out.
         users = [m for m in body["messages"] if m["role"] == "user"]
         text = users[-1]["content"]
         if isinstance(text, list):

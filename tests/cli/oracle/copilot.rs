@@ -9,7 +9,8 @@
 //! json`); for a case recorded with trust, the listing's `<skill>` blocks
 //! (Copilot's built-in ones left out) must equal the skills message's
 //! parts; for a case typed into the interactive session, `expand PROMPT`'s
-//! output must equal the message Copilot sent.
+//! output must equal the message Copilot sent, and for a case typed on
+//! `copilot -p` (`print`), `expand --print PROMPT`'s output must.
 
 use mecatl_prompt::prompt::agents::copilot::region::{WRAP_CLOSE, WRAP_OPEN};
 use serde_json::Value;
@@ -78,7 +79,7 @@ fn region(fixture: &Fixture, doc: &Value) -> String {
     ignore = "recorded on Linux: the agent's wire text holds absolute paths joined with /, which Windows writes with \\"
 )]
 fn every_recorded_copilot_case_matches() {
-    let (mut checked, mut touched, mut listed, mut expanded) = (0, 0, 0, 0);
+    let (mut checked, mut touched, mut listed, mut expanded, mut printed) = (0, 0, 0, 0, 0);
     for case_dir in cases("copilot") {
         let fixture = Fixture::load(&case_dir);
         assert_eq!(fixture.case["agent_version"], "1.0.102");
@@ -95,14 +96,23 @@ fn every_recorded_copilot_case_matches() {
         );
         if let Some(want) = fixture.expected["expansion"].as_str() {
             let prompt = fixture.case["prompt"].as_str().expect("prompt");
-            let (doc, _stderr) = profile_run(&fixture, "copilot", &["expand", prompt]);
+            let print = fixture.case["print"] == true;
+            let mut args = vec!["expand"];
+            args.extend(print.then_some("--print"));
+            args.push(prompt);
+            let (doc, _stderr) = profile_run(&fixture, "copilot", &args);
             assert_eq!(
                 doc["output"].as_str(),
                 Some(want),
                 "{}: the expansion differs from GitHub Copilot CLI's",
                 fixture.name()
             );
-            expanded += 1;
+            assert_eq!(doc["expanded"], !print, "{}", fixture.name());
+            if print {
+                printed += 1;
+            } else {
+                expanded += 1;
+            }
         }
         if let Some(want) = fixture.expected.get("skills") {
             assert_eq!(
@@ -128,4 +138,5 @@ fn every_recorded_copilot_case_matches() {
     assert!(touched >= 2, "only {touched} Copilot views");
     assert!(listed >= 2, "only {listed} Copilot listings");
     assert!(expanded >= 3, "only {expanded} Copilot expansions");
+    assert!(printed >= 1, "only {printed} Copilot print-mode lines");
 }

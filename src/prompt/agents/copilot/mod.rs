@@ -17,10 +17,7 @@
 //! [`catalog`]: `commands list`, the listing, `explain`.
 //!
 //! [`expand`] renders `/NAME args` as Copilot's interactive session sends
-//! it.
-//!
-//! Not built yet: `expand --print` (what `copilot -p` sends: the line as
-//! typed) and Copilot's lint codes.
+//! it; `expand --print` shows what `copilot -p` sends: the line as typed.
 //!
 //! Choices the spec leaves open: listed in each module's documentation.
 
