@@ -10,7 +10,9 @@
 //! (Copilot's built-in ones left out) must equal the skills message's
 //! parts; for a case typed into the interactive session, `expand PROMPT`'s
 //! output must equal the message Copilot sent, and for a case typed on
-//! `copilot -p` (`print`), `expand --print PROMPT`'s output must.
+//! `copilot -p` (`print`), `expand --print PROMPT`'s output must; for a
+//! case with `agents`, the custom agents listed in Copilot's `task` tool
+//! must equal the text of the preview's message of provenance `agents`.
 
 use mecatl_prompt::prompt::agents::copilot::region::{WRAP_CLOSE, WRAP_OPEN};
 use serde_json::Value;
@@ -48,6 +50,16 @@ fn skills(doc: &Value) -> Value {
     Value::Array(blocks)
 }
 
+/// The custom agents of the preview's listing in `doc`, as Copilot's
+/// `task` tool lists them (empty without one).
+fn agents(doc: &Value) -> String {
+    let messages = doc["messages"].as_array().expect("messages");
+    let listing = messages.iter().find(|m| m["provenance"] == "agents");
+    listing.map_or_else(String::new, |message| {
+        message["text"].as_str().expect("text").to_string()
+    })
+}
+
 /// The preview's region in `doc`, checking that each instruction part is
 /// the inside of one of its wrappers and each other part is sent as is.
 fn region(fixture: &Fixture, doc: &Value) -> String {
@@ -79,7 +91,8 @@ fn region(fixture: &Fixture, doc: &Value) -> String {
     ignore = "recorded on Linux: the agent's wire text holds absolute paths joined with /, which Windows writes with \\"
 )]
 fn every_recorded_copilot_case_matches() {
-    let (mut checked, mut touched, mut listed, mut expanded, mut printed) = (0, 0, 0, 0, 0);
+    let (mut checked, mut touched, mut listed) = (0, 0, 0);
+    let (mut expanded, mut printed, mut agented) = (0, 0, 0);
     for case_dir in cases("copilot") {
         let fixture = Fixture::load(&case_dir);
         assert_eq!(fixture.case["agent_version"], "1.0.102");
@@ -114,6 +127,15 @@ fn every_recorded_copilot_case_matches() {
                 expanded += 1;
             }
         }
+        if let Some(want) = fixture.expected["agents"].as_str() {
+            assert_eq!(
+                agents(&doc),
+                want,
+                "{}: the custom agents differ from GitHub Copilot CLI's",
+                fixture.name()
+            );
+            agented += 1;
+        }
         if let Some(want) = fixture.expected.get("skills") {
             assert_eq!(
                 &skills(&doc),
@@ -139,4 +161,5 @@ fn every_recorded_copilot_case_matches() {
     assert!(listed >= 2, "only {listed} Copilot listings");
     assert!(expanded >= 3, "only {expanded} Copilot expansions");
     assert!(printed >= 1, "only {printed} Copilot print-mode lines");
+    assert!(agented >= 2, "only {agented} Copilot custom-agent listings");
 }

@@ -242,7 +242,8 @@ impl Catalog for CopilotCatalog {
         let mut out = passed_through(input);
         out.withheld = interactive.withheld;
         if let Some(name) = interactive.expansion.name {
-            out.diagnostics.push(Diagnostic::new(Severity::Info, None, print_mode(&name)));
+            out.diagnostics
+                .push(Diagnostic::new(Severity::Info, None, print_mode(&name)));
         }
         Ok(out)
     }

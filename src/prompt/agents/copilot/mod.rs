@@ -19,6 +19,9 @@
 //! [`expand`] renders `/NAME args` as Copilot's interactive session sends
 //! it; `expand --print` shows what `copilot -p` sends: the line as typed.
 //!
+//! Its custom agents (`.github/agents`, §19.7) are [`subagents`]: listed
+//! in Copilot's `task` tool, shown as a message of provenance `agents`.
+//!
 //! Choices the spec leaves open: listed in each module's documentation.
 
 pub mod catalog;
@@ -30,6 +33,7 @@ pub mod region;
 mod run;
 pub mod skills;
 mod spec;
+pub mod subagents;
 pub mod touch;
 
 pub use spec::{
