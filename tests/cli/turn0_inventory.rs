@@ -286,11 +286,13 @@ fn no_hook_or_server_runs_and_no_secret_is_printed_under_any_command_or_profile(
     let env = TestEnv::new();
     let markers = armed(&env);
     let agents: Vec<&str> = Agent::ALL.iter().map(|agent| agent.as_str()).collect();
-    let commands: [&[&str]; 6] = [
+    let commands: [&[&str]; 8] = [
         &["assemble"],
         &["snapshot"],
         &["commands", "list"],
         &["explain", ".mcp.json"],
+        &["explain", ".codex/config.toml"],
+        &["explain", ".gemini/settings.json"],
         &["expand", "/x"],
         &["rules", "list"],
     ];
@@ -509,4 +511,43 @@ fn subagents_above_the_git_root_are_not_read() {
         .map(|a| a["name"].as_str().unwrap())
         .collect();
     assert_eq!(names, ["inside"]);
+}
+
+#[test]
+fn explain_lists_the_servers_of_each_configuration_file() {
+    let env = TestEnv::new();
+    armed(&env);
+    for (agent, file, names) in [
+        ("claude", ".mcp.json", &["db", "web", "off"][..]),
+        ("codex", ".codex/config.toml", &["codex_project"][..]),
+        (
+            "gemini",
+            ".gemini/settings.json",
+            &["gemini_db", "gemini_web"][..],
+        ),
+    ] {
+        let args = [
+            "--trust-project",
+            "--agent",
+            agent,
+            "--format",
+            "json",
+            "explain",
+            file,
+        ];
+        let doc = run(&env, &args).assert_code(0).json();
+        let listed: Vec<&str> = doc["mcp_servers"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{agent} {file}: {doc}"))
+            .iter()
+            .map(|s| s["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(listed, names, "{agent} {file}");
+        let args = ["--trust-project", "--agent", agent, "explain", file];
+        let out = run(&env, &args);
+        let text = &out.assert_code(0).stdout;
+        assert!(text.contains("none started"), "{text}");
+        assert!(text.contains("would add"), "{text}");
+        assert!(!text.contains("secret"), "{text}");
+    }
 }
