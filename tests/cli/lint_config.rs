@@ -217,7 +217,7 @@ fn comments_suppress_a_code_in_a_file_or_on_the_next_line() {
     assert_eq!(
         err,
         "mecatl-prompt: warning: .claude/rules/cursor.md: line 7: unknown lint code \"MP999\" \
-         (the codes are MP001 to MP024); it is ignored\n"
+         (the codes are MP001 to MP036); it is ignored\n"
     );
 }
 
@@ -409,9 +409,9 @@ fn unknown_codes_are_warnings_naming_them() {
     assert_eq!(
         err,
         "mecatl-prompt: warning: .mecatl-prompt.toml: line 3, column 12: unknown lint code \
-         \"MP099\" (the codes are MP001 to MP024); it is ignored\n\
+         \"MP099\" (the codes are MP001 to MP036); it is ignored\n\
          mecatl-prompt: warning: accepted.json: unknown lint code \"XX7\" (the codes are MP001 \
-         to MP024); it is ignored\n"
+         to MP036); it is ignored\n"
     );
     let doc = json(&env.run(&["--format", "json", "lint", "--baseline", "accepted.json"]));
     assert_eq!(doc["diagnostics"].as_array().map(Vec::len), Some(2));

@@ -86,11 +86,28 @@ pub enum Code {
     /// MP024: a repository's `.gemini/system.md` replaces Gemini CLI's
     /// system prompt.
     GeminiSystemPromptReplaced,
+    /// MP030: a file under `.github/instructions/` that is not
+    /// `*.instructions.md`.
+    CopilotInstructionsName,
+    /// MP031: a directory's AGENTS.md, CLAUDE.md and GEMINI.md differ, and
+    /// Copilot sends them all.
+    CopilotDoubled,
+    /// MP032: an import chain deeper than Copilot follows.
+    CopilotImportDepth,
+    /// MP033: a SKILL.md without frontmatter.
+    SkillWithoutFrontmatter,
+    /// MP034: `excludeAgent` in a path-specific instructions file.
+    ExcludeAgent,
+    /// MP035: an `@` import form Claude Code follows and Copilot does not.
+    CopilotImportForm,
+    /// MP036: a path-specific instruction set Copilot reads from neither
+    /// the root nor the start directory.
+    PathSetPlacement,
 }
 
 impl Code {
     /// Every code, in number order.
-    pub const ALL: [Code; 24] = [
+    pub const ALL: [Code; 31] = [
         Code::InvalidYaml,
         Code::UnquotedGlob,
         Code::MisplacedFrontmatter,
@@ -115,6 +132,13 @@ impl Code {
         Code::GeminiSentTwice,
         Code::GeminiCommandRenamed,
         Code::GeminiSystemPromptReplaced,
+        Code::CopilotInstructionsName,
+        Code::CopilotDoubled,
+        Code::CopilotImportDepth,
+        Code::SkillWithoutFrontmatter,
+        Code::ExcludeAgent,
+        Code::CopilotImportForm,
+        Code::PathSetPlacement,
     ];
 
     /// The code as printed: `MP001`…
@@ -192,10 +216,10 @@ struct Entry {
     fix: &'static str,
 }
 
-use Agent::{Claude, Codex, Gemini, Mecatl};
+use Agent::{Claude, Codex, Copilot, Gemini, Mecatl};
 
 /// The table, in the order of [`Code`]'s variants.
-const TABLE: [Entry; 24] = [
+const TABLE: [Entry; 31] = [
     Entry {
         id: "MP001",
         name: "invalid-yaml",
@@ -463,6 +487,80 @@ const TABLE: [Entry; 24] = [
               instructions and the skills listing are gone for everyone who opens the \
               repository",
         fix: "Make sure the replacement is meant; keep instructions in GEMINI.md otherwise",
+    },
+    Entry {
+        id: "MP030",
+        name: "instructions-name",
+        title: "A file under `.github/instructions/` that GitHub Copilot CLI never loads",
+        level: Level::Warning,
+        agents: &[Copilot],
+        why: "Copilot reads only files named `*.instructions.md` below `.github/instructions/`: \
+              any other name there is ignored",
+        fix: "Rename the file to `NAME.instructions.md`",
+    },
+    Entry {
+        id: "MP031",
+        name: "copilot-doubled",
+        title: "AGENTS.md, CLAUDE.md and GEMINI.md of one directory differ",
+        level: Level::Warning,
+        agents: &[Copilot],
+        why: "GitHub Copilot CLI sends every instruction file of a directory (identical bytes \
+              once): different AGENTS.md, CLAUDE.md and GEMINI.md all reach its model, \
+              contradictions included",
+        fix: "Keep one file and make the others symlinks to it, or give them the same text",
+    },
+    Entry {
+        id: "MP032",
+        name: "copilot-import-depth",
+        title: "An `@` import deeper than GitHub Copilot CLI follows",
+        level: Level::Warning,
+        agents: &[Copilot],
+        why: "Copilot inlines imports 8 levels deep; a 9th-level import stays text",
+        fix: "Import the file from a shallower level, or inline its text",
+    },
+    Entry {
+        id: "MP033",
+        name: "skill-without-frontmatter",
+        title: "A SKILL.md without frontmatter",
+        level: Level::Warning,
+        agents: &[Copilot],
+        why: "GitHub Copilot CLI does not load a SKILL.md that has no frontmatter block: the \
+              skill is neither listed nor invocable",
+        fix: "Start the file with `---`, `name:` and `description:` lines and a closing `---`",
+    },
+    Entry {
+        id: "MP034",
+        name: "exclude-agent",
+        title: "`excludeAgent` in a path-specific instructions file",
+        level: Level::Note,
+        agents: &[Copilot],
+        why: "`excludeAgent: \"coding-agent\"` keeps the file from GitHub Copilot CLI (and the \
+              coding agent); `\"code-review\"` only from code review; any other value excludes \
+              nothing",
+        fix: "Nothing, if intended; check the value's spelling otherwise",
+    },
+    Entry {
+        id: "MP035",
+        name: "copilot-import-form",
+        title: "An `@` import Claude Code follows and GitHub Copilot CLI does not",
+        level: Level::Note,
+        agents: &[Copilot],
+        why: "Copilot leaves `@/absolute` and `@~/home` paths as text, and `@../` ones that leave \
+              the workspace: Claude Code inlines them, Copilot's model sees the bare path",
+        fix: "Import a path relative to the file, inside the repository",
+    },
+    Entry {
+        id: "MP036",
+        name: "path-set-placement",
+        title: "Path-specific instructions GitHub Copilot CLI reads from neither the root nor \
+                the start directory",
+        level: Level::Note,
+        agents: &[Copilot],
+        why: "Copilot reads `.github/instructions` and `.claude/rules` only at the repository \
+              root and in the directory it starts in: a set anywhere else loads only when \
+              Copilot starts there",
+        fix: "Move the files to the root's `.github/instructions` (with `applyTo` globs for the \
+              subdirectory), or start Copilot there",
     },
 ];
 

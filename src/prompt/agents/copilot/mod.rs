@@ -19,6 +19,8 @@
 //! [`expand`] renders `/NAME args` as Copilot's interactive session sends
 //! it; `expand --print` shows what `copilot -p` sends: the line as typed.
 //!
+//! Its lint codes, MP030–MP036, are `lint`'s.
+//!
 //! Its custom agents (`.github/agents`, §19.7) are [`subagents`]: listed
 //! in Copilot's `task` tool, shown as a message of provenance `agents`.
 //!
@@ -28,6 +30,7 @@ pub mod catalog;
 pub mod expand;
 pub mod imports;
 pub mod instructions;
+mod lint;
 pub mod paths;
 pub mod region;
 mod run;
@@ -41,6 +44,7 @@ pub use spec::{
     INSTRUCTIONS_DIR, SPEC,
 };
 
+use crate::prompt::lint::report::LintHooks;
 use crate::prompt::profile::seam::{Profile, ProfileRun, ProfileSpec, Setup};
 
 /// GitHub Copilot CLI's registration.
@@ -53,6 +57,10 @@ impl Profile for Copilot {
 
     fn open<'a>(&self, setup: &'a Setup<'a>) -> Box<dyn ProfileRun + 'a> {
         Box::new(run::CopilotRun::new(setup))
+    }
+
+    fn lint(&self) -> Option<&'static dyn LintHooks> {
+        Some(&lint::CopilotLint)
     }
 }
 

@@ -171,12 +171,12 @@ fn unknown_codes_are_warnings_and_change_nothing() {
             (
                 2,
                 21,
-                "unknown lint code \"MP999\" (the codes are MP001 to MP024); it is ignored"
+                "unknown lint code \"MP999\" (the codes are MP001 to MP036); it is ignored"
             ),
             (
                 5,
                 14,
-                "unknown lint code \"XX1\" (the codes are MP001 to MP024); it is ignored"
+                "unknown lint code \"XX1\" (the codes are MP001 to MP036); it is ignored"
             ),
         ]
     );
@@ -260,7 +260,7 @@ fn bad_comments_are_warned_about_and_other_comments_ignored() {
             ),
             (
                 4,
-                "unknown lint code \"MP04\" (the codes are MP001 to MP024); it is ignored"
+                "unknown lint code \"MP04\" (the codes are MP001 to MP036); it is ignored"
                     .to_string()
             ),
         ]
