@@ -551,3 +551,39 @@ fn explain_lists_the_servers_of_each_configuration_file() {
         assert!(!text.contains("secret"), "{text}");
     }
 }
+
+#[test]
+fn lint_notes_every_project_mcp_server_with_its_command() {
+    let env = TestEnv::new();
+    armed(&env);
+    let args = [
+        "--trust-project",
+        "--format",
+        "json",
+        "lint",
+        "--agents",
+        "claude,codex,gemini",
+    ];
+    let doc = run(&env, &args).json();
+    let notes: Vec<(&str, &str)> = doc["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["code"] == "MP025")
+        .map(|f| (f["path"].as_str().unwrap(), f["severity"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        notes,
+        [
+            (".codex/config.toml", "note"),
+            (".gemini/settings.json", "note"),
+            (".gemini/settings.json", "note"),
+            (".mcp.json", "note"),
+            (".mcp.json", "note"),
+            (".mcp.json", "note"),
+        ]
+    );
+    let text = doc["findings"].to_string();
+    assert!(text.contains("runs `touch "), "{text}");
+    assert!(!text.contains("secret"), "{text}");
+}

@@ -86,6 +86,8 @@ pub enum Code {
     /// MP024: a repository's `.gemini/system.md` replaces Gemini CLI's
     /// system prompt.
     GeminiSystemPromptReplaced,
+    /// MP025: a project file configures an MCP server.
+    ProjectMcpServer,
     /// MP030: a file under `.github/instructions/` that is not
     /// `*.instructions.md`.
     CopilotInstructionsName,
@@ -107,7 +109,7 @@ pub enum Code {
 
 impl Code {
     /// Every code, in number order.
-    pub const ALL: [Code; 31] = [
+    pub const ALL: [Code; 32] = [
         Code::InvalidYaml,
         Code::UnquotedGlob,
         Code::MisplacedFrontmatter,
@@ -132,6 +134,7 @@ impl Code {
         Code::GeminiSentTwice,
         Code::GeminiCommandRenamed,
         Code::GeminiSystemPromptReplaced,
+        Code::ProjectMcpServer,
         Code::CopilotInstructionsName,
         Code::CopilotDoubled,
         Code::CopilotImportDepth,
@@ -219,7 +222,7 @@ struct Entry {
 use Agent::{Claude, Codex, Copilot, Gemini, Mecatl};
 
 /// The table, in the order of [`Code`]'s variants.
-const TABLE: [Entry; 31] = [
+const TABLE: [Entry; 32] = [
     Entry {
         id: "MP001",
         name: "invalid-yaml",
@@ -487,6 +490,18 @@ const TABLE: [Entry; 31] = [
               instructions and the skills listing are gone for everyone who opens the \
               repository",
         fix: "Make sure the replacement is meant; keep instructions in GEMINI.md otherwise",
+    },
+    Entry {
+        id: "MP025",
+        name: "project-mcp-server",
+        title: "A project file configures an MCP server",
+        level: Level::Note,
+        agents: &[Claude, Codex, Gemini],
+        why: "`claude -p` starts the servers of `.mcp.json` without asking, Codex those of a \
+              trusted project's `.codex/config.toml` and Gemini CLI those of \
+              `.gemini/settings.json`: the command runs (or the URL is contacted) on the machine \
+              of everyone who opens the repository with that agent",
+        fix: "Nothing, if intended; make sure the command is one every contributor should run",
     },
     Entry {
         id: "MP030",

@@ -35,7 +35,7 @@ use crate::prompt::profile::{NotLoaded, NotLoadedReason, Scope};
 use crate::prompt::walk::WalkDir;
 
 /// The file configuring a project's MCP servers.
-const MCP_JSON: &str = ".mcp.json";
+pub(crate) const MCP_JSON: &str = ".mcp.json";
 
 /// The servers found, with what was withheld and the diagnostics.
 #[derive(Debug, Default)]
@@ -121,7 +121,7 @@ fn disabled_names(settings: &ClaudeSettings) -> Vec<(String, String)> {
 }
 
 /// How `.mcp.json` names a server's parts.
-const KEYS: ServerKeys = ServerKeys {
+pub(crate) const KEYS: ServerKeys = ServerKeys {
     urls: &[("url", Transport::Http)],
     secrets: &["env", "headers"],
 };

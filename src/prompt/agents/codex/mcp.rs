@@ -33,10 +33,10 @@ use crate::prompt::walk::WalkDir;
 use crate::workspace::{Workspace, join};
 
 /// The project's configuration directory.
-const DOT_CODEX: &str = ".codex";
+pub(super) const DOT_CODEX: &str = ".codex";
 
 /// How Codex's tables name a server's parts.
-const KEYS: ServerKeys = ServerKeys {
+pub(super) const KEYS: ServerKeys = ServerKeys {
     urls: &[("url", Transport::Http)],
     secrets: &["env", "http_headers", "env_http_headers"],
 };

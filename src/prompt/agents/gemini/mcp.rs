@@ -27,7 +27,7 @@ use crate::prompt::profile::inventory::{
 };
 
 /// How Gemini's settings name a server's parts.
-const KEYS: ServerKeys = ServerKeys {
+pub(super) const KEYS: ServerKeys = ServerKeys {
     urls: &[("httpUrl", Transport::Http), ("url", Transport::Sse)],
     secrets: &["env", "headers"],
 };
