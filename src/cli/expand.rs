@@ -32,6 +32,11 @@ pub struct ExpandArgs {
     #[arg(long)]
     pub require: bool,
 
+    /// Show what the agent's print mode (`-p LINE`) sends instead of its
+    /// interactive session (GitHub Copilot CLI: the line as typed)
+    #[arg(long, conflicts_with = "require")]
+    pub print: bool,
+
     /// The input line, e.g. `/review src/lib.rs`; words are joined with single spaces; `-` reads it from stdin
     #[arg(
         value_name = "INPUT",
@@ -57,6 +62,7 @@ fn complete_input_on(words: &[OsString], current: &OsStr) -> Vec<CompletionCandi
     let start = ExpandArgs {
         dirs: CommandDirsArgs::default(),
         require: false,
+        print: false,
         input: Vec::new(),
     };
     let Some((args, ctx)) = complete::read_line(words, &["expand"], start) else {
@@ -124,7 +130,11 @@ pub fn run(ctx: &Context, args: &ExpandArgs) -> Result<Status, CliError> {
     ctx.require_text_or_json("expand")?;
     let input = input_line(&args.input)?;
     with_catalog(ctx, &args.dirs.commands_dirs, |catalog| {
-        let outcome = catalog.expand(&input)?;
+        let outcome = if args.print {
+            catalog.expand_print(&input)?
+        } else {
+            catalog.expand(&input)?
+        };
         let mut status = Status::Success;
         let mut found = outcome.diagnostics;
         if let Some(NotExpanded::Withheld { name, source }) = &outcome.not_expanded {

@@ -19,7 +19,11 @@
 //! Under a profile, a NAME that ends in `.md` or holds a `/` past its
 //! first character is an instruction file (a command name has neither):
 //! `explain AGENTS.md --agent codex`, `explain sub/AGENTS.md`,
-//! `explain ~/.codex/AGENTS.md`.
+//! `explain ~/.codex/AGENTS.md`. A file that configures MCP servers
+//! (`.mcp.json`, `.codex/config.toml`, `.gemini/settings.json`, ending in
+//! `.json` or `.toml`) lists its servers as `assemble` does (SPEC §19.4):
+//! transport, command or URL, why they would or would not start, what they
+//! would add, secret keys without values — never started.
 
 use std::ffi::{OsStr, OsString};
 
@@ -34,6 +38,7 @@ use crate::cli::context::with_context_diagnostics;
 use crate::cli::context::{Context, Format};
 use crate::cli::error::{CliError, Status};
 use crate::cli::output::{self, DocHead};
+use crate::cli::parts::server_line;
 use crate::cli::profile::verdict::{self, FileVerdict};
 use crate::cli::profile::{ProfileArgs, profile_turn0};
 use crate::cli::readers::Readers;
@@ -41,10 +46,10 @@ use crate::cli::run_profile::with_catalog;
 use crate::cli::sources::rule_dirs;
 use crate::diagnostic::Diagnostic;
 use crate::prompt::command::NameGrammar;
-use crate::prompt::profile::Agent;
 use crate::prompt::profile::catalog::{
     Catalog, CatalogExplanation, NameDetails, NamePlace, places,
 };
+use crate::prompt::profile::{Agent, McpServer};
 use crate::prompt::rules::discovery::explain_rule;
 use crate::prompt::walk::Scope;
 
@@ -237,6 +242,9 @@ pub(crate) struct ExplainDocument<'a> {
     rule: Option<&'a RuleSection>,
     #[serde(skip_serializing_if = "Option::is_none")]
     file: Option<&'a FileVerdict>,
+    /// The MCP servers the file configures, never started (SPEC §19.4).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mcp_servers: Option<&'a Vec<&'a McpServer>>,
     diagnostics: &'a [Diagnostic],
     trust: Trust,
 }
@@ -507,12 +515,44 @@ fn rule_text(section: &RuleSection) -> String {
 }
 
 /// True when `name` names a file rather than a command or rule: it ends in
-/// `.md` or holds a `/` past its first character, unless the profile's
-/// grammar (`names`) reads it as one nested command name (`/git/commit`).
+/// `.md`, `.json` or `.toml` (configuration files: `.mcp.json`,
+/// `config.toml`), or holds a `/` past its first character, unless the
+/// profile's grammar (`names`) reads it as one nested command name
+/// (`/git/commit`).
 fn names_a_file(names: NameGrammar, name: &str) -> bool {
-    name.ends_with(".md")
+    [".md", ".json", ".toml"]
+        .iter()
+        .any(|ext| name.ends_with(ext))
         || (name.get(1..).is_some_and(|rest| rest.contains('/'))
             && !(names == NameGrammar::Nested && names.is_invocation(name)))
+}
+
+/// The text of the MCP servers a configuration file holds (SPEC §19.4):
+/// one line per server as `assemble` shows it, then why it would or
+/// would not start, its arguments and its secret keys (never values).
+fn servers_text(ctx: &Context, path: &str, servers: &[&McpServer]) -> String {
+    let mut out = format!(
+        "MCP servers of {} ({} profile, at {}): {} configured, none started",
+        output::one_line(path),
+        ctx.agent.as_str(),
+        ctx.at_label(),
+        servers.len()
+    );
+    for server in servers {
+        out.push_str(&format!("\n{}", server_line(server)));
+        out.push_str(&format!("\n  why: {}", output::one_line(&server.why)));
+        if !server.args.is_empty() {
+            let args: Vec<String> = server.args.iter().map(|a| output::one_line(a)).collect();
+            out.push_str(&format!("\n  args: {}", args.join(" ")));
+        }
+        if !server.env_keys.is_empty() {
+            out.push_str(&format!(
+                "\n  env and header keys (values not shown): {}",
+                server.env_keys.join(", ")
+            ));
+        }
+    }
+    out
 }
 
 /// The text of a file's explanation.
@@ -550,6 +590,11 @@ fn run_file(ctx: &Context, name: &str) -> Result<Status, CliError> {
     let verdict = verdict::file_verdict(&turn0, &path, || {
         verdict::lookup(readers.project(), readers.parent(), &path)
     });
+    let servers: Vec<&McpServer> = turn0
+        .mcp_servers
+        .iter()
+        .filter(|server| server.path == path)
+        .collect();
     output::print_diagnostics(ctx, &turn0.diagnostics);
     match ctx.format {
         Format::Json => output::print_json(&ExplainDocument {
@@ -559,10 +604,12 @@ fn run_file(ctx: &Context, name: &str) -> Result<Status, CliError> {
             command: None,
             skill: None,
             rule: None,
-            file: Some(&verdict),
+            file: servers.is_empty().then_some(&verdict),
+            mcp_servers: (!servers.is_empty()).then_some(&servers),
             diagnostics: &turn0.diagnostics,
             trust: ctx.trust,
         })?,
+        _ if !servers.is_empty() => output::print_text(&servers_text(ctx, &path, &servers))?,
         _ => output::print_text(&file_text(ctx, &verdict))?,
     }
     Ok(if verdict.found() {
@@ -638,6 +685,7 @@ pub fn run(ctx: &Context, args: &ExplainArgs) -> Result<Status, CliError> {
             skill: skill.as_ref(),
             rule: rule.as_ref(),
             file: None,
+            mcp_servers: None,
             diagnostics: &diagnostics,
             trust: ctx.trust,
         })?,

@@ -152,21 +152,7 @@ fn push_configured(pieces: &mut Vec<Cow<'_, str>>, turn0: &ProfileTurn0) {
             format!("── MCP servers · {count} configured · none started ──\n"),
         );
         for server in &turn0.mcp_servers {
-            let target = server.command.as_deref().or(server.url.as_deref());
-            let state = if server.enabled {
-                "would start"
-            } else {
-                "would not start"
-            };
-            pieces.push(Cow::Owned(format!(
-                "{} ({}, {}: {}) {}: not run; would add {}\n",
-                output::one_line(&server.name),
-                server.path,
-                transport_word(server.transport),
-                output::one_line(target.unwrap_or_default()),
-                state,
-                server.would_add
-            )));
+            pieces.push(Cow::Owned(format!("{}\n", server_line(server))));
         }
     }
     if !turn0.hooks.is_empty() {
@@ -190,6 +176,26 @@ fn push_configured(pieces: &mut Vec<Cow<'_, str>>, turn0: &ProfileTurn0) {
             )));
         }
     }
+}
+
+/// One server in a text line: its name, file, transport and command or
+/// URL, whether it would start, and what it would add.
+pub(crate) fn server_line(server: &McpServer) -> String {
+    let target = server.command.as_deref().or(server.url.as_deref());
+    let state = if server.enabled {
+        "would start"
+    } else {
+        "would not start"
+    };
+    format!(
+        "{} ({}, {}: {}) {}: not run; would add {}",
+        output::one_line(&server.name),
+        server.path,
+        transport_word(server.transport),
+        output::one_line(target.unwrap_or_default()),
+        state,
+        server.would_add
+    )
 }
 
 /// The transport's word in a text line.

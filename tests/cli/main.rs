@@ -20,6 +20,7 @@ mod golden;
 mod hardening;
 mod lint;
 mod lint_config;
+mod lint_copilot;
 mod mcp;
 mod oracle;
 mod paths;

@@ -152,3 +152,49 @@ fn copilot_joins_the_default_agents_only_where_its_own_files_are() {
         (".github/copilot-instructions.md", "C\n"),
     );
 }
+
+#[test]
+fn custom_agents_are_listed_skipped_with_a_warning_or_withheld() {
+    let env = git_env();
+    env.write(
+        ".github/agents/review.agent.md",
+        "---\ndescription: Reviews\n---\nBody\n",
+    );
+    env.write(".github/agents/bare.agent.md", "no frontmatter\n");
+    let out = copilot(&env, true, &["assemble"]);
+    let doc = out.assert_code(0).json();
+    let agents = doc["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["provenance"] == "agents")
+        .expect("the agents listing");
+    assert_eq!(agents["text"], "- **review**: Reviews");
+    let fates: Vec<(&str, &str)> = doc["subagents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s["path"].as_str().unwrap(), s["fate"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        fates,
+        [
+            (".github/agents/bare.agent.md", "skipped"),
+            (".github/agents/review.agent.md", "listed")
+        ]
+    );
+    assert!(
+        out.problems()
+            .iter()
+            .any(|p| p.contains("custom agent skipped: no frontmatter"))
+    );
+    let doc = copilot(&env, false, &["assemble"]).json();
+    let fates: Vec<&str> = doc["subagents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["fate"].as_str().unwrap())
+        .collect();
+    assert_eq!(fates, ["withheld", "withheld"]);
+    assert!(doc["messages"].as_array().unwrap().is_empty());
+}

@@ -1,6 +1,7 @@
-//! The rest of turn 0 under `--agent claude` (SPEC §19.4–§19.6): MCP
-//! servers and hooks are listed with what they would add, never started or
-//! run, under any command and any profile; `env` values are never printed;
+//! The rest of turn 0 under `--agent claude` (SPEC §19.4–§19.6), and
+//! Codex's and Gemini CLI's MCP servers: MCP servers and hooks are listed
+//! with what they would add, never started or run, under any command and
+//! any profile; `env` values are never printed;
 //! the project's settings and `.mcp.json` are trust-gated.
 
 use mecatl_prompt::prompt::profile::Agent;
@@ -12,10 +13,18 @@ use crate::support::TestEnv;
 /// file if anything ran them. Returns the markers.
 fn armed(env: &TestEnv) -> Vec<std::path::PathBuf> {
     std::fs::create_dir_all(env.ws.join(".git")).unwrap();
-    let markers: Vec<_> = ["hook-ran", "local-hook-ran", "server-ran"]
-        .iter()
-        .map(|name| env.root.join(name))
-        .collect();
+    let markers: Vec<_> = [
+        "hook-ran",
+        "local-hook-ran",
+        "server-ran",
+        "codex-server-ran",
+        "codex-project-server-ran",
+        "gemini-server-ran",
+        "gemini-user-server-ran",
+    ]
+    .iter()
+    .map(|name| env.root.join(name))
+    .collect();
     let quoted = |path: &std::path::Path| path.display().to_string().replace('\\', "\\\\");
     env.write(
         ".claude/settings.json",
@@ -50,7 +59,156 @@ fn armed(env: &TestEnv) -> Vec<std::path::PathBuf> {
         ),
     );
     env.write("CLAUDE.md", "PROJECT\n");
+    arm_codex_and_gemini(env, &markers[3..]);
     markers
+}
+
+/// Codex's and Gemini CLI's configuration files, user and project, each
+/// with a server that would create one of `markers` (and a secret).
+fn arm_codex_and_gemini(env: &TestEnv, markers: &[std::path::PathBuf]) {
+    let literal = |path: &std::path::Path| path.display().to_string();
+    let quoted = |path: &std::path::Path| path.display().to_string().replace('\\', "\\\\");
+    std::fs::create_dir_all(env.home.join(".codex")).unwrap();
+    std::fs::write(
+        env.home.join(".codex/config.toml"),
+        format!(
+            "[mcp_servers.codex_db]\ncommand = \"touch\"\nargs = ['{}']\n\
+             env = {{ TOKEN = \"codex-secret\" }}\n\n\
+             [projects.'{}']\ntrust_level = \"trusted\"\n",
+            literal(&markers[0]),
+            literal(&env.ws)
+        ),
+    )
+    .unwrap();
+    env.write(
+        ".codex/config.toml",
+        format!(
+            "[mcp_servers.codex_project]\ncommand = \"touch\"\nargs = ['{}']\n",
+            literal(&markers[1])
+        ),
+    );
+    env.write(
+        ".gemini/settings.json",
+        format!(
+            r#"{{"mcpServers": {{
+                "gemini_db": {{"command": "touch", "args": ["{}"], "env": {{"KEY": "gemini-secret"}}}},
+                "gemini_web": {{"httpUrl": "http://127.0.0.1:9/mcp", "headers": {{"Authorization": "Bearer gemini-secret"}}}}
+              }}, "mcp": {{"excluded": ["gemini_web"]}}}}"#,
+            quoted(&markers[2])
+        ),
+    );
+    std::fs::create_dir_all(env.home.join(".gemini")).unwrap();
+    std::fs::write(
+        env.home.join(".gemini/settings.json"),
+        format!(
+            r#"{{"mcpServers": {{"gemini_user": {{"command": "touch", "args": ["{}"]}}}}}}"#,
+            quoted(&markers[3])
+        ),
+    )
+    .unwrap();
+}
+
+/// The `(name, scope, transport, enabled)` of every server `agent` lists.
+fn servers_of(env: &TestEnv, agent: &str, trust: bool) -> Vec<(String, String, String, bool)> {
+    let mut args = vec!["--agent", agent, "--format", "json", "assemble"];
+    if trust {
+        args.insert(0, "--trust-project");
+    }
+    let doc = run(env, &args).assert_code(0).json();
+    let servers = doc["mcp_servers"].as_array().unwrap();
+    assert!(servers.iter().all(|s| s["run"] == false));
+    servers
+        .iter()
+        .map(|s| {
+            let text = |key: &str| s[key].as_str().unwrap().to_string();
+            (
+                text("name"),
+                text("scope"),
+                text("transport"),
+                s["enabled"].as_bool().unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn codex_lists_its_users_servers_and_a_trusted_projects() {
+    let env = TestEnv::new();
+    armed(&env);
+    let stdio = |name: &str, scope: &str| {
+        (
+            name.to_string(),
+            scope.to_string(),
+            "stdio".to_string(),
+            true,
+        )
+    };
+    assert_eq!(
+        servers_of(&env, "codex", true),
+        [stdio("codex_db", "user"), stdio("codex_project", "project")]
+    );
+    // Untrusted, the project's file is withheld; the user's still counts.
+    assert_eq!(
+        servers_of(&env, "codex", false),
+        [stdio("codex_db", "user")]
+    );
+    // Codex does not trust a project its user file does not name.
+    std::fs::write(
+        env.home.join(".codex/config.toml"),
+        "[mcp_servers.codex_db]\nurl = \"http://127.0.0.1:9/mcp\"\nenabled = false\n",
+    )
+    .unwrap();
+    let out = run(
+        &env,
+        &[
+            "--trust-project",
+            "--agent",
+            "codex",
+            "--format",
+            "json",
+            "assemble",
+        ],
+    );
+    let doc = out.assert_code(0).json();
+    let servers = doc["mcp_servers"].as_array().unwrap();
+    assert_eq!(servers.len(), 1);
+    assert_eq!(servers[0]["transport"], "http");
+    assert_eq!(servers[0]["enabled"], false);
+    assert_eq!(servers[0]["why"], "enabled = false");
+    assert!(
+        doc["diagnostics"]
+            .to_string()
+            .contains("only for a project it trusts")
+    );
+}
+
+#[test]
+fn gemini_lists_the_servers_of_both_settings_files() {
+    let env = TestEnv::new();
+    armed(&env);
+    let server = |name: &str, scope: &str, transport: &str, on: bool| {
+        (
+            name.to_string(),
+            scope.to_string(),
+            transport.to_string(),
+            on,
+        )
+    };
+    assert_eq!(
+        servers_of(&env, "gemini", true),
+        [
+            server("gemini_user", "user", "stdio", true),
+            server("gemini_db", "project", "stdio", true),
+            server("gemini_web", "project", "http", false),
+        ]
+    );
+    assert_eq!(
+        servers_of(&env, "gemini", false),
+        [server("gemini_user", "user", "stdio", true)]
+    );
+    let out = run(&env, &["--trust-project", "--agent", "gemini", "assemble"]);
+    let warnings = out.stderr.lines().filter(|l| l.contains("not run")).count();
+    assert_eq!(warnings, 2, "{}", out.stderr);
 }
 
 fn trusted(env: &TestEnv, args: &[&str]) -> Outcome {
@@ -128,11 +286,13 @@ fn no_hook_or_server_runs_and_no_secret_is_printed_under_any_command_or_profile(
     let env = TestEnv::new();
     let markers = armed(&env);
     let agents: Vec<&str> = Agent::ALL.iter().map(|agent| agent.as_str()).collect();
-    let commands: [&[&str]; 6] = [
+    let commands: [&[&str]; 8] = [
         &["assemble"],
         &["snapshot"],
         &["commands", "list"],
         &["explain", ".mcp.json"],
+        &["explain", ".codex/config.toml"],
+        &["explain", ".gemini/settings.json"],
         &["expand", "/x"],
         &["rules", "list"],
     ];
@@ -402,14 +562,10 @@ fn lint_notes_servers_and_turn_zero_hooks_and_warns_on_skipped_agents_and_unknow
     ));
     assert!(has(
         "MP027",
-        ".mcp.json:2",
-        "MCP server db: Claude Code starts `touch"
+        ".mcp.json",
+        "MCP server \"db\": claude -p runs `touch"
     ));
-    assert!(has(
-        "MP027",
-        ".mcp.json:3",
-        "connects to http://127.0.0.1:9/mcp"
-    ));
+    assert!(has("MP027", ".mcp.json", "contacts http://127.0.0.1:9/mcp"));
     assert!(has(
         "MP028",
         ".claude/settings.json:2",
@@ -425,4 +581,79 @@ fn lint_notes_servers_and_turn_zero_hooks_and_warns_on_skipped_agents_and_unknow
     for marker in markers {
         assert!(!marker.exists(), "{} was created", marker.display());
     }
+}
+
+#[test]
+fn explain_lists_the_servers_of_each_configuration_file() {
+    let env = TestEnv::new();
+    armed(&env);
+    for (agent, file, names) in [
+        ("claude", ".mcp.json", &["db", "web", "off"][..]),
+        ("codex", ".codex/config.toml", &["codex_project"][..]),
+        (
+            "gemini",
+            ".gemini/settings.json",
+            &["gemini_db", "gemini_web"][..],
+        ),
+    ] {
+        let args = [
+            "--trust-project",
+            "--agent",
+            agent,
+            "--format",
+            "json",
+            "explain",
+            file,
+        ];
+        let doc = run(&env, &args).assert_code(0).json();
+        let listed: Vec<&str> = doc["mcp_servers"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{agent} {file}: {doc}"))
+            .iter()
+            .map(|s| s["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(listed, names, "{agent} {file}");
+        let args = ["--trust-project", "--agent", agent, "explain", file];
+        let out = run(&env, &args);
+        let text = &out.assert_code(0).stdout;
+        assert!(text.contains("none started"), "{text}");
+        assert!(text.contains("would add"), "{text}");
+        assert!(!text.contains("secret"), "{text}");
+    }
+}
+
+#[test]
+fn lint_notes_every_project_mcp_server_with_its_command() {
+    let env = TestEnv::new();
+    armed(&env);
+    let args = [
+        "--trust-project",
+        "--format",
+        "json",
+        "lint",
+        "--agents",
+        "claude,codex,gemini",
+    ];
+    let doc = run(&env, &args).json();
+    let notes: Vec<(&str, &str)> = doc["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["code"] == "MP027")
+        .map(|f| (f["path"].as_str().unwrap(), f["severity"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        notes,
+        [
+            (".codex/config.toml", "note"),
+            (".gemini/settings.json", "note"),
+            (".gemini/settings.json", "note"),
+            (".mcp.json", "note"),
+            (".mcp.json", "note"),
+            (".mcp.json", "note"),
+        ]
+    );
+    let text = doc["findings"].to_string();
+    assert!(text.contains("runs `touch "), "{text}");
+    assert!(!text.contains("secret"), "{text}");
 }

@@ -559,6 +559,7 @@ def extract_opencode_commands(body, case):
 
 COPILOT_REGION_OPEN = "</tools>\n"
 COPILOT_REGION_CLOSE = "<system_notifications>"
+COPILOT_AGENTS_OPEN = "User-provided custom agents:\n"
 
 
 def extract_copilot(body, case):
@@ -578,8 +579,17 @@ def extract_copilot(body, case):
         listing = system[k:system.index("\n</available_skills>", k)] if k >= 0 else ""
         out["skills"] = [b for b in re.findall(r"<skill>\n.*?\n</skill>", listing, re.S)
                          if "<location>builtin</location>" not in b]
-    if case.get("tui"):
-        # The interactive session's message for the typed line, its date line left out.
+    if case.get("agents"):
+        # The custom agents Copilot lists in its `task` tool's description, after its heading.
+        out["agents"] = ""
+        for tool in body.get("tools", []):
+            if tool.get("function", {}).get("name") == "task":
+                text = tool["function"]["description"]
+                k = text.find(COPILOT_AGENTS_OPEN)
+                out["agents"] = text[k + len(COPILOT_AGENTS_OPEN):] if k >= 0 else ""
+    if case.get("tui") or case.get("print"):
+        # The message for the typed line (interactive session, or `-p` with `print`), its date
+        # line left out.
         users = [m for m in body["messages"] if m["role"] == "user"]
         text = users[-1]["content"]
         if isinstance(text, list):

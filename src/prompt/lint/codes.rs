@@ -94,6 +94,23 @@ pub enum Code {
     ProjectMcpServer,
     /// MP028: a hook that runs at the start of a session or on a prompt.
     TurnZeroHook,
+    /// MP030: a file under `.github/instructions/` that is not
+    /// `*.instructions.md`.
+    CopilotInstructionsName,
+    /// MP031: a directory's AGENTS.md, CLAUDE.md and GEMINI.md differ, and
+    /// Copilot sends them all.
+    CopilotDoubled,
+    /// MP032: an import chain deeper than Copilot follows.
+    CopilotImportDepth,
+    /// MP033: a SKILL.md without frontmatter.
+    SkillWithoutFrontmatter,
+    /// MP034: `excludeAgent` in a path-specific instructions file.
+    ExcludeAgent,
+    /// MP035: an `@` import form Claude Code follows and Copilot does not.
+    CopilotImportForm,
+    /// MP036: a path-specific instruction set Copilot reads from neither
+    /// the root nor the start directory.
+    PathSetPlacement,
     /// MP040: `@path` in an instruction file opencode loads (sent as text).
     OpencodeAtPath,
     /// MP041: an empty AGENTS.md or CLAUDE.md blocks a later name on
@@ -118,7 +135,7 @@ pub enum Code {
 
 impl Code {
     /// Every code, in number order.
-    pub const ALL: [Code; 37] = [
+    pub const ALL: [Code; 44] = [
         Code::InvalidYaml,
         Code::UnquotedGlob,
         Code::MisplacedFrontmatter,
@@ -147,6 +164,13 @@ impl Code {
         Code::UnknownOutputStyle,
         Code::ProjectMcpServer,
         Code::TurnZeroHook,
+        Code::CopilotInstructionsName,
+        Code::CopilotDoubled,
+        Code::CopilotImportDepth,
+        Code::SkillWithoutFrontmatter,
+        Code::ExcludeAgent,
+        Code::CopilotImportForm,
+        Code::PathSetPlacement,
         Code::OpencodeAtPath,
         Code::OpencodeEmptyBlocks,
         Code::OpencodeInstructionsUnmatched,
@@ -233,10 +257,10 @@ struct Entry {
     fix: &'static str,
 }
 
-use Agent::{Claude, Codex, Gemini, Mecatl, Opencode};
+use Agent::{Claude, Codex, Copilot, Gemini, Mecatl, Opencode};
 
 /// The table, in the order of [`Code`]'s variants.
-const TABLE: [Entry; 37] = [
+const TABLE: [Entry; 44] = [
     Entry {
         id: "MP001",
         name: "invalid-yaml",
@@ -532,13 +556,14 @@ const TABLE: [Entry; 37] = [
     Entry {
         id: "MP027",
         name: "project-mcp-server",
-        title: "An MCP server the repository configures",
+        title: "A project file configures an MCP server",
         level: Level::Note,
-        agents: &[Claude],
-        why: "A server in `.mcp.json` starts with the agent (`claude -p` starts it without \
-              asking) and runs its command on the user's machine; its tools and instructions \
-              join the model's context",
-        fix: "Nothing, if intended; make sure the command is safe to run in every checkout",
+        agents: &[Claude, Codex, Gemini],
+        why: "`claude -p` starts the servers of `.mcp.json` without asking, Codex those of a \
+              trusted project's `.codex/config.toml` and Gemini CLI those of \
+              `.gemini/settings.json`: the command runs (or the URL is contacted) on the machine \
+              of everyone who opens the repository with that agent",
+        fix: "Nothing, if intended; make sure the command is one every contributor should run",
     },
     Entry {
         id: "MP028",
@@ -550,6 +575,80 @@ const TABLE: [Entry; 37] = [
               before the model answers, and its output joins the model's context; the preview \
               never runs it, so that output is not shown",
         fix: "Nothing, if intended; make sure the command is safe to run in every checkout",
+    },
+    Entry {
+        id: "MP030",
+        name: "instructions-name",
+        title: "A file under `.github/instructions/` that GitHub Copilot CLI never loads",
+        level: Level::Warning,
+        agents: &[Copilot],
+        why: "Copilot reads only files named `*.instructions.md` below `.github/instructions/`: \
+              any other name there is ignored",
+        fix: "Rename the file to `NAME.instructions.md`",
+    },
+    Entry {
+        id: "MP031",
+        name: "copilot-doubled",
+        title: "AGENTS.md, CLAUDE.md and GEMINI.md of one directory differ",
+        level: Level::Warning,
+        agents: &[Copilot],
+        why: "GitHub Copilot CLI sends every instruction file of a directory (identical bytes \
+              once): different AGENTS.md, CLAUDE.md and GEMINI.md all reach its model, \
+              contradictions included",
+        fix: "Keep one file and make the others symlinks to it, or give them the same text",
+    },
+    Entry {
+        id: "MP032",
+        name: "copilot-import-depth",
+        title: "An `@` import deeper than GitHub Copilot CLI follows",
+        level: Level::Warning,
+        agents: &[Copilot],
+        why: "Copilot inlines imports 8 levels deep; a 9th-level import stays text",
+        fix: "Import the file from a shallower level, or inline its text",
+    },
+    Entry {
+        id: "MP033",
+        name: "skill-without-frontmatter",
+        title: "A SKILL.md without frontmatter",
+        level: Level::Warning,
+        agents: &[Copilot],
+        why: "GitHub Copilot CLI does not load a SKILL.md that has no frontmatter block: the \
+              skill is neither listed nor invocable",
+        fix: "Start the file with `---`, `name:` and `description:` lines and a closing `---`",
+    },
+    Entry {
+        id: "MP034",
+        name: "exclude-agent",
+        title: "`excludeAgent` in a path-specific instructions file",
+        level: Level::Note,
+        agents: &[Copilot],
+        why: "`excludeAgent: \"coding-agent\"` keeps the file from GitHub Copilot CLI (and the \
+              coding agent); `\"code-review\"` only from code review; any other value excludes \
+              nothing",
+        fix: "Nothing, if intended; check the value's spelling otherwise",
+    },
+    Entry {
+        id: "MP035",
+        name: "copilot-import-form",
+        title: "An `@` import Claude Code follows and GitHub Copilot CLI does not",
+        level: Level::Note,
+        agents: &[Copilot],
+        why: "Copilot leaves `@/absolute` and `@~/home` paths as text, and `@../` ones that leave \
+              the workspace: Claude Code inlines them, Copilot's model sees the bare path",
+        fix: "Import a path relative to the file, inside the repository",
+    },
+    Entry {
+        id: "MP036",
+        name: "path-set-placement",
+        title: "Path-specific instructions GitHub Copilot CLI reads from neither the root nor \
+                the start directory",
+        level: Level::Note,
+        agents: &[Copilot],
+        why: "Copilot reads `.github/instructions` and `.claude/rules` only at the repository \
+              root and in the directory it starts in: a set anywhere else loads only when \
+              Copilot starts there",
+        fix: "Move the files to the root's `.github/instructions` (with `applyTo` globs for the \
+              subdirectory), or start Copilot there",
     },
     Entry {
         id: "MP040",

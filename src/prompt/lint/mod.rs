@@ -69,6 +69,7 @@ mod frontmatter;
 mod instructions;
 pub mod policy;
 pub mod report;
+pub mod servers;
 pub mod survey;
 mod templates;
 

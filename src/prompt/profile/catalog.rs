@@ -51,6 +51,14 @@ pub trait Catalog {
     /// unknown name or a non-command comes back unchanged.
     fn expand(&self, input: &str) -> Result<CatalogExpansion, ProfileError>;
 
+    /// What the agent's print mode (`-p LINE`) sends for `input`. By
+    /// default the same as [`Catalog::expand`]: an agent whose print mode
+    /// sends something else (GitHub Copilot CLI: the line as typed, SPEC
+    /// §17.7) says so here.
+    fn expand_print(&self, input: &str) -> Result<CatalogExpansion, ProfileError> {
+        self.expand(input)
+    }
+
     /// Why `name`, the name of a file outside the invocation grammar,
     /// cannot be typed.
     fn cannot_invoke(&self, name: &str) -> String;

@@ -4,6 +4,8 @@
 
 use serde::Serialize;
 
+use crate::prompt::profile::{Part, PartKind, ProfileMessage};
+use crate::prompt::turn0::{Provenance, Role};
 use crate::prompt::walk::Scope;
 
 /// What became of a subagent file.
@@ -43,4 +45,51 @@ pub struct Subagent {
     pub fate: SubagentFate,
     /// Why it was shadowed, skipped or withheld (`null` when listed).
     pub reason: Option<String>,
+}
+
+impl Subagent {
+    /// An entry for a file whose content was not read (withheld, or
+    /// skipped before its keys were known).
+    pub fn unread(path: String, scope: Scope, fate: SubagentFate, reason: Option<String>) -> Self {
+        Subagent {
+            name: None,
+            description: None,
+            tools: None,
+            disallowed_tools: None,
+            model: None,
+            path,
+            scope,
+            fate,
+            reason,
+        }
+    }
+}
+
+/// The listing of `lines` (each agent with its line as the agent sends
+/// it, already in the agent's order) as one system message of provenance
+/// `agents`, one part per agent, the lines joined by `separator`; `None`
+/// when nothing is listed.
+pub fn listing_message(lines: Vec<(&Subagent, String)>, separator: &str) -> Option<ProfileMessage> {
+    if lines.is_empty() {
+        return None;
+    }
+    let text = lines
+        .iter()
+        .map(|(_, line)| line.as_str())
+        .collect::<Vec<_>>()
+        .join(separator);
+    let parts = lines
+        .into_iter()
+        .map(|(agent, line)| Part {
+            path: agent.path.clone(),
+            scope: agent.scope,
+            kind: PartKind::Subagent,
+            imported_by: None,
+            content: line,
+            cut: None,
+        })
+        .collect();
+    let mut message = ProfileMessage::with_text(Provenance::Agents, parts, text);
+    message.role = Role::System;
+    Some(message)
 }

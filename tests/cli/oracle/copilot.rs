@@ -9,7 +9,10 @@
 //! json`); for a case recorded with trust, the listing's `<skill>` blocks
 //! (Copilot's built-in ones left out) must equal the skills message's
 //! parts; for a case typed into the interactive session, `expand PROMPT`'s
-//! output must equal the message Copilot sent.
+//! output must equal the message Copilot sent, and for a case typed on
+//! `copilot -p` (`print`), `expand --print PROMPT`'s output must; for a
+//! case with `agents`, the custom agents listed in Copilot's `task` tool
+//! must equal the text of the preview's message of provenance `agents`.
 
 use mecatl_prompt::prompt::agents::copilot::region::{WRAP_CLOSE, WRAP_OPEN};
 use serde_json::Value;
@@ -47,6 +50,16 @@ fn skills(doc: &Value) -> Value {
     Value::Array(blocks)
 }
 
+/// The custom agents of the preview's listing in `doc`, as Copilot's
+/// `task` tool lists them (empty without one).
+fn agents(doc: &Value) -> String {
+    let messages = doc["messages"].as_array().expect("messages");
+    let listing = messages.iter().find(|m| m["provenance"] == "agents");
+    listing.map_or_else(String::new, |message| {
+        message["text"].as_str().expect("text").to_string()
+    })
+}
+
 /// The preview's region in `doc`, checking that each instruction part is
 /// the inside of one of its wrappers and each other part is sent as is.
 fn region(fixture: &Fixture, doc: &Value) -> String {
@@ -78,7 +91,8 @@ fn region(fixture: &Fixture, doc: &Value) -> String {
     ignore = "recorded on Linux: the agent's wire text holds absolute paths joined with /, which Windows writes with \\"
 )]
 fn every_recorded_copilot_case_matches() {
-    let (mut checked, mut touched, mut listed, mut expanded) = (0, 0, 0, 0);
+    let (mut checked, mut touched, mut listed) = (0, 0, 0);
+    let (mut expanded, mut printed, mut agented) = (0, 0, 0);
     for case_dir in cases("copilot") {
         let fixture = Fixture::load(&case_dir);
         assert_eq!(fixture.case["agent_version"], "1.0.102");
@@ -95,14 +109,32 @@ fn every_recorded_copilot_case_matches() {
         );
         if let Some(want) = fixture.expected["expansion"].as_str() {
             let prompt = fixture.case["prompt"].as_str().expect("prompt");
-            let (doc, _stderr) = profile_run(&fixture, "copilot", &["expand", prompt]);
+            let print = fixture.case["print"] == true;
+            let mut args = vec!["expand"];
+            args.extend(print.then_some("--print"));
+            args.push(prompt);
+            let (doc, _stderr) = profile_run(&fixture, "copilot", &args);
             assert_eq!(
                 doc["output"].as_str(),
                 Some(want),
                 "{}: the expansion differs from GitHub Copilot CLI's",
                 fixture.name()
             );
-            expanded += 1;
+            assert_eq!(doc["expanded"], !print, "{}", fixture.name());
+            if print {
+                printed += 1;
+            } else {
+                expanded += 1;
+            }
+        }
+        if let Some(want) = fixture.expected["agents"].as_str() {
+            assert_eq!(
+                agents(&doc),
+                want,
+                "{}: the custom agents differ from GitHub Copilot CLI's",
+                fixture.name()
+            );
+            agented += 1;
         }
         if let Some(want) = fixture.expected.get("skills") {
             assert_eq!(
@@ -128,4 +160,6 @@ fn every_recorded_copilot_case_matches() {
     assert!(touched >= 2, "only {touched} Copilot views");
     assert!(listed >= 2, "only {listed} Copilot listings");
     assert!(expanded >= 3, "only {expanded} Copilot expansions");
+    assert!(printed >= 1, "only {printed} Copilot print-mode lines");
+    assert!(agented >= 2, "only {agented} Copilot custom-agent listings");
 }

@@ -3,15 +3,19 @@
 //! valid YAML (read again with the values quoted, else every key
 //! ignored), and its own checks: skills' names and descriptions (MP013,
 //! MP014), the `@imports` of its files (MP004–MP007, [`import_chain`])
-//! commands its skills shadow (MP015, [`shadowed`]) and the rest of its
-//! turn 0: subagents, output style, MCP servers, hooks (MP025–MP028,
-//! [`inventory`]).
+//! commands its skills shadow (MP015, [`shadowed`]), the servers of
+//! `.mcp.json` files (MP027) and the rest of its turn 0: subagents, output
+//! style, hooks (MP025, MP026, MP028, [`inventory`]).
 
 mod import_chain;
 mod inventory;
 mod shadowed;
 
-use crate::prompt::agents::claude::names;
+use serde_json::Value;
+
+use crate::limits;
+use crate::prompt::agents::claude::settings::read_json_object;
+use crate::prompt::agents::claude::{mcp, names};
 use crate::prompt::command::claude_catalog::{PROJECT_COMMANDS_DIR, PROJECT_SKILLS_DIR};
 use crate::prompt::command::claude_dialect::{self, Reading};
 use crate::prompt::command::misplaced_frontmatter;
@@ -19,8 +23,10 @@ use crate::prompt::lint::codes::Code;
 use crate::prompt::lint::report::{
     BlockError, Doc, DocKind, DocSource, Effect, Lint, LintHooks, Out, SourceKind, quote,
 };
+use crate::prompt::lint::servers;
 use crate::prompt::profile::Agent;
 use crate::prompt::tiers::Layout;
+use crate::workspace::join;
 
 /// Claude Code's directories, read wherever they are.
 const SOURCES: [DocSource; 3] = [
@@ -87,6 +93,25 @@ impl LintHooks for ClaudeLint {
         }
         import_chain::check(lint, docs, out);
         inventory::check(lint, out);
+        mcp_json(lint, out);
+    }
+}
+
+/// MP027 for the servers of every `.mcp.json` of the workspace.
+fn mcp_json(lint: &Lint<'_>, out: &mut Out) {
+    for dir in lint.survey.dirs() {
+        let rel = join(dir, mcp::MCP_JSON);
+        if !lint.survey.has_file(&rel) {
+            continue;
+        }
+        // A file that is not JSON is `assemble`'s warning, not a finding.
+        let Ok(Some(file)) = read_json_object(lint.reader, &rel, limits::MAX_CLAUDE_SETTINGS_BYTES)
+        else {
+            continue;
+        };
+        if let Some(Value::Object(servers)) = file.get("mcpServers") {
+            servers::project_servers(out, &rel, servers, &mcp::KEYS, (Agent::Claude, "claude -p"));
+        }
     }
 }
 

@@ -23,12 +23,14 @@
 //!   `sse`; else `stdio` with a `command`, `http` with a `url`. A server
 //!   with neither is skipped with a warning.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::limits;
 use crate::prompt::agents::claude::settings::{ClaudeSettings, read_json_object};
-use crate::prompt::profile::inventory::{McpServer, Transport};
+use crate::prompt::profile::inventory::{
+    McpServer, ServerEntry, ServerKeys, Transport, not_run_warnings, server_unusable,
+};
 use crate::prompt::profile::{NotLoaded, NotLoadedReason, Scope};
 use crate::prompt::walk::WalkDir;
 
@@ -81,22 +83,12 @@ pub(crate) fn mcp_servers(
         for (name, server) in servers {
             match server_of(name, server, &path, &disabled) {
                 Some(server) => out.servers.push(server),
-                None => out.diagnostics.push(Diagnostic::warning(
-                    path.clone(),
-                    format!("MCP server {name:?} has neither a command nor a url: skipped"),
-                )),
+                None => out.diagnostics.push(server_unusable(&path, name)),
             }
         }
     }
-    for server in out.servers.iter().filter(|server| server.enabled) {
-        out.diagnostics.push(Diagnostic::warning(
-            server.path.clone(),
-            format!(
-                "{}: configured MCP server, not run (would add {})",
-                server.name, server.would_add
-            ),
-        ));
-    }
+    let warnings: Vec<Diagnostic> = not_run_warnings(&out.servers).collect();
+    out.diagnostics.extend(warnings);
     if !out.servers.is_empty() {
         out.diagnostics.push(Diagnostic::new(
             Severity::Info,
@@ -128,6 +120,12 @@ fn disabled_names(settings: &ClaudeSettings) -> Vec<(String, String)> {
         .collect()
 }
 
+/// How `.mcp.json` names a server's parts.
+pub(crate) const KEYS: ServerKeys = ServerKeys {
+    urls: &[("url", Transport::Http)],
+    secrets: &["env", "headers"],
+};
+
 /// One server's entry; `None` when it has neither a command nor a URL.
 fn server_of(
     name: &str,
@@ -135,36 +133,7 @@ fn server_of(
     path: &str,
     disabled: &[(String, String)],
 ) -> Option<McpServer> {
-    let text = |key: &str| server.get(key).and_then(Value::as_str).map(str::to_string);
-    let (command, url) = (text("command"), text("url"));
-    let transport = match (text("type").as_deref(), &command, &url) {
-        (Some("stdio"), Some(_), _) => Transport::Stdio,
-        (Some("http"), _, Some(_)) => Transport::Http,
-        (Some("sse"), _, Some(_)) => Transport::Sse,
-        (_, Some(_), _) => Transport::Stdio,
-        (_, None, Some(_)) => Transport::Http,
-        (_, None, None) => return None,
-    };
-    let args = server
-        .get("args")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-        .map(str::to_string)
-        .collect();
-    let keys = |key: &str| {
-        server
-            .get(key)
-            .and_then(Value::as_object)
-            .map(Map::keys)
-            .into_iter()
-            .flatten()
-            .cloned()
-            .collect::<Vec<_>>()
-    };
-    let mut env_keys = keys("env");
-    env_keys.extend(keys("headers"));
+    let entry = ServerEntry::read(server, &KEYS)?;
     let (enabled, why) = match disabled.iter().find(|(off, _)| off == name) {
         Some((_, file)) => (false, format!("disabledMcpjsonServers in {file}")),
         None => (
@@ -172,26 +141,10 @@ fn server_of(
             "claude -p starts every server of .mcp.json not disabled in the settings".to_string(),
         ),
     };
-    let (command, url) = match transport {
-        Transport::Stdio => (command, None),
-        Transport::Http | Transport::Sse => (None, url),
-    };
-    Some(McpServer {
-        name: name.to_string(),
-        path: path.to_string(),
-        scope: Scope::Project,
-        transport,
-        command,
-        args,
-        url,
-        env_keys,
-        enabled,
-        why,
-        run: false,
-        would_add: format!(
-            "the names mcp__{name}__TOOL of its tools to the deferred-tools list (no schemas) \
-             and its instructions to an MCP-instructions section, or a failed-to-connect line: \
-             not run"
-        ),
-    })
+    let would_add = format!(
+        "the names mcp__{name}__TOOL of its tools to the deferred-tools list (no schemas) \
+         and its instructions to an MCP-instructions section, or a failed-to-connect line: \
+         not run"
+    );
+    Some(entry.server(name, (path, Scope::Project), (enabled, why), would_add))
 }

@@ -43,12 +43,12 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::limits;
 use crate::prompt::agents::claude::names;
 use crate::prompt::command::claude_dialect::{Reading, read_frontmatter};
+use crate::prompt::profile::subagent::listing_message;
 use crate::prompt::profile::{
-    NotLoaded, NotLoadedReason, Part, PartKind, ProfileMessage, Scope, Subagent, SubagentFate,
+    NotLoaded, NotLoadedReason, ProfileMessage, Scope, Subagent, SubagentFate,
 };
 use crate::prompt::text::decode_lossy;
 use crate::prompt::tiers::walk_tree;
-use crate::prompt::turn0::{Provenance, Role};
 use crate::prompt::walk::WalkDir;
 use crate::workspace::{Workspace, join};
 
@@ -109,8 +109,12 @@ pub(crate) fn subagents(sources: &SubagentSources<'_>) -> Subagents {
                     scope: tree.scope,
                     reason: NotLoadedReason::Withheld,
                 });
-                out.found
-                    .push(unread(shown, tree.scope, SubagentFate::Withheld, None));
+                out.found.push(Subagent::unread(
+                    shown,
+                    tree.scope,
+                    SubagentFate::Withheld,
+                    None,
+                ));
                 continue;
             }
             let agent = read_one(tree.reader, &path, shown, tree.scope, &mut out.diagnostics);
@@ -165,21 +169,6 @@ fn trees<'a>(sources: &SubagentSources<'a>) -> Vec<(Tree<'a>, Vec<String>)> {
     listed
 }
 
-/// An entry for a file whose content was not read.
-fn unread(path: String, scope: Scope, fate: SubagentFate, reason: Option<String>) -> Subagent {
-    Subagent {
-        name: None,
-        description: None,
-        tools: None,
-        disallowed_tools: None,
-        model: None,
-        path,
-        scope,
-        fate,
-        reason,
-    }
-}
-
 /// Reads one file: listed, or skipped with the reason.
 pub(crate) fn read_one(
     reader: &dyn Workspace,
@@ -193,7 +182,7 @@ pub(crate) fn read_one(
             shown.clone(),
             format!("subagent skipped: {reason}"),
         ));
-        unread(shown, scope, SubagentFate::Skipped, Some(reason))
+        Subagent::unread(shown, scope, SubagentFate::Skipped, Some(reason))
     };
     let read = match reader.read(rel, limits::MAX_COMMAND_FILE_BYTES) {
         Ok(read) => read,
@@ -322,39 +311,22 @@ fn tools_phrase(agent: &Subagent) -> String {
 
 /// The listing message of the listed agents, sorted by name.
 fn listing(found: &[Subagent]) -> Option<ProfileMessage> {
-    let mut listed: Vec<(&str, &Subagent, String)> = found
+    let mut listed: Vec<(&Subagent, String)> = found
         .iter()
         .filter(|agent| agent.fate == SubagentFate::Listed)
         .filter_map(|agent| {
             let name = agent.name.as_deref()?;
             let description = agent.description.as_deref()?;
             let line = format!("- {name}: {description} (Tools: {})", tools_phrase(agent));
-            Some((name, agent, line))
+            Some((agent, line))
         })
         .collect();
-    if listed.is_empty() {
-        return None;
-    }
-    listed.sort_by(|a, b| (a.0.to_lowercase(), a.0).cmp(&(b.0.to_lowercase(), b.0)));
-    let text = listed
-        .iter()
-        .map(|(_, _, line)| line.as_str())
-        .collect::<Vec<_>>()
-        .join("\n");
-    let parts = listed
-        .into_iter()
-        .map(|(_, agent, line)| Part {
-            path: agent.path.clone(),
-            scope: agent.scope,
-            kind: PartKind::Subagent,
-            imported_by: None,
-            content: line,
-            cut: None,
-        })
-        .collect();
-    let mut message = ProfileMessage::with_text(Provenance::Agents, parts, text);
-    message.role = Role::System;
-    Some(message)
+    let key = |agent: &Subagent| {
+        let name = agent.name.clone().unwrap_or_default();
+        (name.to_lowercase(), name)
+    };
+    listed.sort_by_key(|(agent, _)| key(agent));
+    listing_message(listed, "\n")
 }
 
 #[cfg(test)]
@@ -366,7 +338,7 @@ mod tests {
         Subagent {
             tools: tools.map(names),
             disallowed_tools: denied.map(names),
-            ..unread(String::new(), Scope::Project, SubagentFate::Listed, None)
+            ..Subagent::unread(String::new(), Scope::Project, SubagentFate::Listed, None)
         }
     }
 

@@ -1,8 +1,9 @@
 //! Codex's configuration as the Codex profile needs it (SPEC §14.4): where
 //! `$CODEX_HOME` is, and the three keys of `$CODEX_HOME/config.toml` that
 //! shape the instructions — `project_doc_max_bytes`,
-//! `project_doc_fallback_filenames`, `project_root_markers`. Nothing else
-//! of Codex's configuration is read.
+//! `project_doc_fallback_filenames`, `project_root_markers` — and what it
+//! says about MCP servers (`[mcp_servers.*]`, the trusted `[projects.*]`;
+//! SPEC §19.4). Nothing else of Codex's configuration is read.
 //!
 //! The file is read through a [`Workspace`] rooted at `$CODEX_HOME` (the
 //! composition root builds it, links followed: it is the user's own) and
@@ -34,8 +35,52 @@ pub struct ConfigRead {
     /// The keys the profile honours, defaults where the file says nothing
     /// usable.
     pub config: CodexConfig,
+    /// Its `[mcp_servers.NAME]` tables and the projects it trusts (SPEC
+    /// §19.4).
+    pub mcp: McpTables,
     /// One per problem; never quotes the file.
     pub diagnostics: Vec<Diagnostic>,
+}
+
+/// What a `config.toml` says about MCP servers: its `[mcp_servers.NAME]`
+/// tables (as JSON values, in file order) and the directories its
+/// `[projects."PATH"]` tables mark `trust_level = "trusted"`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct McpTables {
+    /// Each server's name and table.
+    pub servers: Vec<(String, serde_json::Value)>,
+    /// The absolute paths of the projects Codex trusts.
+    pub trusted_projects: Vec<String>,
+}
+
+impl McpTables {
+    /// The MCP keys of a parsed file.
+    fn of(table: &toml::Table) -> Self {
+        let servers = table
+            .get("mcp_servers")
+            .and_then(toml::Value::as_table)
+            .into_iter()
+            .flatten()
+            .filter_map(|(name, server)| {
+                let value = serde_json::to_value(server).ok()?;
+                Some((name.clone(), value))
+            })
+            .collect();
+        let trusted_projects = table
+            .get("projects")
+            .and_then(toml::Value::as_table)
+            .into_iter()
+            .flatten()
+            .filter(|(_, project)| {
+                project.get("trust_level").and_then(toml::Value::as_str) == Some("trusted")
+            })
+            .map(|(path, _)| path.clone())
+            .collect();
+        Self {
+            servers,
+            trusted_projects,
+        }
+    }
 }
 
 /// Reads `config.toml` from `codex_home` (a reader rooted at `$CODEX_HOME`).
@@ -43,9 +88,14 @@ pub struct ConfigRead {
 pub fn load(codex_home: &dyn Workspace) -> ConfigRead {
     let path = codex_home.display(CONFIG_FILE);
     let mut reasons = Vec::new();
-    let config = read_config(codex_home, &mut reasons);
+    let table = read_table(codex_home, CONFIG_FILE, &mut |reason| reasons.push(reason));
+    let config = table
+        .as_ref()
+        .map(|table| config_of(table, &mut |reason| reasons.push(reason)))
+        .unwrap_or_default();
     ConfigRead {
         config,
+        mcp: table.as_ref().map(McpTables::of).unwrap_or_default(),
         diagnostics: reasons
             .into_iter()
             .map(|reason| Diagnostic::warning(&path, reason))
@@ -53,22 +103,45 @@ pub fn load(codex_home: &dyn Workspace) -> ConfigRead {
     }
 }
 
-/// The configuration, with a reason in `warn` for each problem.
-fn read_config(codex_home: &dyn Workspace, warnings: &mut Vec<String>) -> CodexConfig {
-    let mut config = CodexConfig::default();
-    let mut warn = |reason: String| warnings.push(reason);
-    let bytes = match codex_home.read(CONFIG_FILE, limits::MAX_CODEX_CONFIG_BYTES) {
-        Err(WsError::NotFound) => return config,
+/// The MCP keys of the `config.toml` at `rel` below `reader` (a project's
+/// `.codex/config.toml`), with a warning per problem; `None` when there is
+/// no such file.
+pub fn load_mcp(reader: &dyn Workspace, rel: &str) -> Option<(McpTables, Vec<Diagnostic>)> {
+    if reader.stat(rel).is_err() {
+        return None;
+    }
+    let path = reader.display(rel);
+    let mut reasons = Vec::new();
+    let table = read_table(reader, rel, &mut |reason| reasons.push(reason));
+    let diagnostics = reasons
+        .into_iter()
+        .map(|reason| Diagnostic::warning(&path, reason))
+        .collect();
+    Some((
+        table.as_ref().map(McpTables::of).unwrap_or_default(),
+        diagnostics,
+    ))
+}
+
+/// The parsed file `rel` of `reader`, with a reason in `warn` for each
+/// problem; `None` when it is missing or unusable.
+fn read_table(
+    reader: &dyn Workspace,
+    rel: &str,
+    warn: &mut dyn FnMut(String),
+) -> Option<toml::Table> {
+    let bytes = match reader.read(rel, limits::MAX_CODEX_CONFIG_BYTES) {
+        Err(WsError::NotFound) => return None,
         Err(err) => {
             warn(format!("{err}; Codex's defaults apply"));
-            return config;
+            return None;
         }
         Ok(bounded) if bounded.is_truncated() => {
             warn(format!(
                 "larger than {} bytes: ignored, Codex's defaults apply",
                 limits::MAX_CODEX_CONFIG_BYTES
             ));
-            return config;
+            return None;
         }
         Ok(bounded) => bounded.bytes,
     };
@@ -77,10 +150,10 @@ fn read_config(codex_home: &dyn Workspace, warnings: &mut Vec<String>) -> CodexC
             "not valid UTF-8: Codex refuses to start with this file; the preview uses the defaults"
                 .to_string(),
         );
-        return config;
+        return None;
     };
-    let table: toml::Table = match toml::from_str(text) {
-        Ok(table) => table,
+    match toml::from_str(text) {
+        Ok(table) => Some(table),
         Err(err) => {
             let (line, column) = err
                 .span()
@@ -89,9 +162,15 @@ fn read_config(codex_home: &dyn Workspace, warnings: &mut Vec<String>) -> CodexC
                 "malformed TOML at line {line}, column {column}: Codex refuses to start with \
                  this file; the preview uses the defaults"
             ));
-            return config;
+            None
         }
-    };
+    }
+}
+
+/// The keys the profile honours of a parsed file, with a reason in `warn`
+/// for each problem.
+fn config_of(table: &toml::Table, warn: &mut dyn FnMut(String)) -> CodexConfig {
+    let mut config = CodexConfig::default();
     if let Some(value) = table.get("project_doc_max_bytes") {
         match value.as_integer().and_then(|n| u64::try_from(n).ok()) {
             Some(n) if n > limits::MAX_CODEX_DOC_BUDGET_BYTES => {

@@ -2,7 +2,8 @@
 //! kinds, and its own checks: its skills, found by its own search in
 //! `.agents/skills` and `.codex/skills` anywhere (MP001, MP002, MP003,
 //! MP013, MP014, from [`super::skill_meta`]), and its byte budget over the
-//! AGENTS.md chain (MP008, from [`super::chain`]).
+//! AGENTS.md chain (MP008, from [`super::chain`]), and the servers of
+//! every `.codex/config.toml` (MP027).
 
 use crate::prompt::agents::codex::CodexConfig;
 use crate::prompt::agents::codex::chain::{
@@ -15,6 +16,7 @@ use crate::prompt::agents::codex::skills::{
 use crate::prompt::command::misplaced_frontmatter;
 use crate::prompt::lint::codes::{Code, Level};
 use crate::prompt::lint::report::{BlockError, Doc, Effect, Lint, LintHooks, Out, line_at, quote};
+use crate::prompt::lint::servers;
 use crate::prompt::profile::Agent;
 use crate::prompt::walk::{Scope, walk};
 use crate::prompt::yaml::parse_mapping;
@@ -41,6 +43,23 @@ impl LintHooks for CodexLint {
     fn check(&self, lint: &Lint<'_>, _docs: &[Doc], out: &mut Out) {
         skills(lint, out);
         budget(lint, out);
+        mcp_servers(lint, out);
+    }
+}
+
+/// MP027 for the servers of every `.codex/config.toml` of the workspace.
+fn mcp_servers(lint: &Lint<'_>, out: &mut Out) {
+    for dir in lint.survey.dirs_ending(super::mcp::DOT_CODEX) {
+        let rel = join(dir, super::config::CONFIG_FILE);
+        if !lint.survey.has_file(&rel) {
+            continue;
+        }
+        // A malformed file is `assemble`'s warning, not a finding.
+        if let Some((tables, _)) = super::config::load_mcp(lint.reader, &rel) {
+            let servers = tables.servers.iter().map(|(name, table)| (name, table));
+            let agent = (Agent::Codex, "Codex");
+            servers::project_servers(out, &rel, servers, &super::mcp::KEYS, agent);
+        }
     }
 }
 

@@ -12,7 +12,8 @@
 //! [`instructions_text`] joins the two texts as Codex sends them.
 //! [`skills::skill_roots`] and [`skills::list_skills`] find the skills of
 //! the same chain and the user's directories; [`skills::skill_blocks`] is
-//! what a `$NAME` mention adds.
+//! what a `$NAME` mention adds. The MCP servers of its configuration
+//! files are listed, never started, by `mcp` (SPEC §19.4).
 //!
 //! Choices the spec leaves open:
 //! - Codex refuses to start on a malformed `config.toml`; the preview warns
@@ -27,6 +28,7 @@ pub mod chain;
 pub mod config;
 pub mod global;
 mod lint;
+mod mcp;
 mod run;
 pub mod skill_meta;
 pub mod skills;

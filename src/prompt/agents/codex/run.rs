@@ -23,6 +23,7 @@ use crate::prompt::agents::codex::chain::{
 };
 use crate::prompt::agents::codex::config::{self, ConfigRead};
 use crate::prompt::agents::codex::global::global_doc;
+use crate::prompt::agents::codex::mcp;
 use crate::prompt::agents::codex::{CODEX_HOME, SPEC, USER_HOME};
 use crate::prompt::agents::codex::{CodexConfig, instructions_text};
 use crate::prompt::profile::catalog::Catalog;
@@ -69,6 +70,7 @@ impl<'a> CodexRun<'a> {
             Some(home) => config::load(&**home),
             None => ConfigRead {
                 config: CodexConfig::default(),
+                mcp: Default::default(),
                 diagnostics: Vec::new(),
             },
         };
@@ -164,6 +166,15 @@ fn turn0(setup: &Setup<'_>, layout: &Layout<'_>) -> Result<ProfileTurn0, Profile
             text,
         ));
     }
+    let project_root = root.map_or(layout.walk.last(), |root| layout.walk.get(root.index));
+    let servers = mcp::mcp_servers(
+        (&layout.read.mcp, codex_home.as_deref()),
+        project_root,
+        setup.trusted,
+    );
+    turn0.mcp_servers = servers.servers;
+    turn0.not_loaded.extend(servers.not_loaded);
+    turn0.diagnostics.extend(servers.diagnostics);
     turn0.searched = searched(setup, codex_home.as_deref(), chain, root, config);
     touch_adds_nothing_for(&SPEC, setup.touch, &mut turn0);
     Ok(turn0)

@@ -35,6 +35,14 @@ use crate::workspace::Workspace;
 pub const INTERACTIVE: &str = "this is what GitHub Copilot CLI's interactive session sends; \
      `copilot -p` sends the line as typed";
 
+/// The line a print-mode expansion of `/NAME` carries.
+fn print_mode(name: &str) -> String {
+    format!(
+        "`copilot -p` sends the line as typed: /{name} is not expanded; its interactive \
+         session would send the skill's context (expand without --print)"
+    )
+}
+
 /// The line the listing carries.
 pub const NO_BUILTINS: &str = "GitHub Copilot CLI also lists its own built-in skills between \
      the user's skills and the commands; they are not reproduced";
@@ -225,6 +233,19 @@ impl Catalog for CopilotCatalog {
             withheld: false,
             extras: Map::new(),
         })
+    }
+
+    /// `copilot -p LINE` sends the line as typed: nothing expands, and an
+    /// info says what the interactive session would send instead.
+    fn expand_print(&self, input: &str) -> Result<CatalogExpansion, ProfileError> {
+        let interactive = self.expand(input)?;
+        let mut out = passed_through(input);
+        out.withheld = interactive.withheld;
+        if let Some(name) = interactive.expansion.name {
+            out.diagnostics
+                .push(Diagnostic::new(Severity::Info, None, print_mode(&name)));
+        }
+        Ok(out)
     }
 
     fn cannot_invoke(&self, name: &str) -> String {

@@ -149,22 +149,9 @@ impl<'f> Inliner<'f> {
     /// inlined.
     fn expand(&mut self, file: &mut TopLevel, text: &str, dir: &Path, depth: usize) -> String {
         let mut out = String::with_capacity(text.len());
-        let mut fence: Option<(u8, usize)> = None;
-        for line in text.split_inclusive('\n') {
-            if let Some(open) = fence {
-                if closes_fence(line, open) {
-                    fence = None;
-                }
-                out.push_str(line);
-                continue;
-            }
-            if let Some(open) = opens_fence(line) {
-                fence = Some(open);
-                out.push_str(line);
-                continue;
-            }
+        for (line, tokens) in scanned_lines(text) {
             let mut copied = 0;
-            for (start, end) in tokens(line) {
+            for (start, end) in tokens {
                 out.push_str(&line[copied..end]);
                 copied = end;
                 let token = &line[start + 1..end];
@@ -243,6 +230,39 @@ impl<'f> Inliner<'f> {
             "\n\n{IMPORT_OPEN}{source}\">\n{inner}\n{IMPORT_CLOSE}"
         ))
     }
+}
+
+/// Each line of `text` (with its line break) and the byte ranges of its
+/// import tokens (the `@` through the path's last character); a fenced
+/// code block's lines have none.
+fn scanned_lines(text: &str) -> impl Iterator<Item = (&str, Vec<(usize, usize)>)> {
+    let mut fence: Option<(u8, usize)> = None;
+    text.split_inclusive('\n').map(move |line| {
+        if let Some(open) = fence {
+            if closes_fence(line, open) {
+                fence = None;
+            }
+            return (line, Vec::new());
+        }
+        if let Some(open) = opens_fence(line) {
+            fence = Some(open);
+            return (line, Vec::new());
+        }
+        (line, tokens(line))
+    })
+}
+
+/// Every `@` token of `text` as Copilot scans it, with its 1-based line:
+/// the path after the `@`, whether or not Copilot reads it.
+pub fn import_tokens(text: &str) -> Vec<(u64, &str)> {
+    scanned_lines(text)
+        .zip(1u64..)
+        .flat_map(|((line, tokens), number)| {
+            tokens
+                .into_iter()
+                .map(move |(start, end)| (number, &line[start + 1..end]))
+        })
+        .collect()
 }
 
 /// The imports of one top-level file.

@@ -17,10 +17,12 @@
 //! [`catalog`]: `commands list`, the listing, `explain`.
 //!
 //! [`expand`] renders `/NAME args` as Copilot's interactive session sends
-//! it.
+//! it; `expand --print` shows what `copilot -p` sends: the line as typed.
 //!
-//! Not built yet: `expand --print` (what `copilot -p` sends: the line as
-//! typed) and Copilot's lint codes.
+//! Its lint codes, MP030–MP036, are `lint`'s.
+//!
+//! Its custom agents (`.github/agents`, §19.7) are [`subagents`]: listed
+//! in Copilot's `task` tool, shown as a message of provenance `agents`.
 //!
 //! Choices the spec leaves open: listed in each module's documentation.
 
@@ -28,11 +30,13 @@ pub mod catalog;
 pub mod expand;
 pub mod imports;
 pub mod instructions;
+mod lint;
 pub mod paths;
 pub mod region;
 mod run;
 pub mod skills;
 mod spec;
+pub mod subagents;
 pub mod touch;
 
 pub use spec::{
@@ -40,6 +44,7 @@ pub use spec::{
     INSTRUCTIONS_DIR, SPEC,
 };
 
+use crate::prompt::lint::report::LintHooks;
 use crate::prompt::profile::seam::{Profile, ProfileRun, ProfileSpec, Setup};
 
 /// GitHub Copilot CLI's registration.
@@ -52,6 +57,10 @@ impl Profile for Copilot {
 
     fn open<'a>(&self, setup: &'a Setup<'a>) -> Box<dyn ProfileRun + 'a> {
         Box::new(run::CopilotRun::new(setup))
+    }
+
+    fn lint(&self) -> Option<&'static dyn LintHooks> {
+        Some(&lint::CopilotLint)
     }
 }
 

@@ -29,7 +29,7 @@ use crate::prompt::agents::copilot::region::{self, Item, TABLE_PART};
 use crate::prompt::agents::copilot::spec::{
     AGENTS_HOME, COPILOT_HOME, COPILOT_INSTRUCTIONS_MD, CUSTOM_INSTRUCTIONS_DIRS_VAR,
 };
-use crate::prompt::agents::copilot::{paths, touch};
+use crate::prompt::agents::copilot::{paths, subagents, touch};
 use crate::prompt::profile::catalog::Catalog;
 use crate::prompt::profile::extras::{ImportState, PartExtras, PartImport, TableRow};
 use crate::prompt::profile::seam::{ProfileError, ProfileRun, Setup};
@@ -195,6 +195,11 @@ impl ProfileRun for CopilotRun<'_> {
                 parts,
             });
         }
+        let agents = subagents::subagents(&dirs, self.home.as_deref(), setup.trusted);
+        turn0.messages.extend(agents.message);
+        turn0.not_loaded.extend(agents.not_loaded);
+        turn0.diagnostics.extend(agents.diagnostics);
+        turn0.subagents = agents.found;
         turn0.searched = self.searched(&dirs);
         Ok(turn0)
     }

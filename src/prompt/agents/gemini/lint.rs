@@ -8,13 +8,19 @@
 //!   `context.fileName` naming no file (MP019), GEMINI.md against the
 //!   AGENTS.md or CLAUDE.md beside it (MP020), files that load only below
 //!   the start directory (MP021), and the `@imports` of its context files
-//!   as Gemini inlines them (MP004–MP007, MP022).
+//!   as Gemini inlines them (MP004–MP007, MP022);
+//! - the servers of every `.gemini/settings.json` (MP027).
 
 mod context;
 mod imports;
 mod skills;
 
+use crate::prompt::agents::gemini::settings::{self, SETTINGS_FILE};
+use crate::prompt::agents::gemini::spec::DOT_GEMINI;
 use crate::prompt::lint::report::{Doc, Lint, LintHooks, Out};
+use crate::prompt::lint::servers;
+use crate::prompt::profile::Agent;
+use crate::workspace::join;
 
 /// Gemini CLI's hooks.
 pub(super) struct GeminiLint;
@@ -25,6 +31,24 @@ impl LintHooks for GeminiLint {
         super::system::lint(lint, out);
         skills::check(lint, out);
         context::check(lint, out);
+        mcp_servers(lint, out);
+    }
+}
+
+/// MP027 for the servers of every `.gemini/settings.json` of the
+/// workspace.
+fn mcp_servers(lint: &Lint<'_>, out: &mut Out) {
+    for dir in lint.survey.dirs_ending(DOT_GEMINI) {
+        let rel = join(dir, SETTINGS_FILE);
+        if !lint.survey.has_file(&rel) {
+            continue;
+        }
+        // A malformed file is `assemble`'s warning, not a finding.
+        if let Some(read) = settings::read(lint.reader, &rel) {
+            let servers = read.mcp.servers.iter().map(|(name, value)| (name, value));
+            let agent = (Agent::Gemini, "Gemini CLI");
+            servers::project_servers(out, &rel, servers, &super::mcp::KEYS, agent);
+        }
     }
 }
 

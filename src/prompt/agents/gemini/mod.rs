@@ -42,6 +42,7 @@ pub mod context;
 pub mod expand;
 pub mod imports;
 mod lint;
+mod mcp;
 mod run;
 pub mod settings;
 pub mod skills;

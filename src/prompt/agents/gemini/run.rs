@@ -9,6 +9,8 @@
 //!   user files and no user settings: an info line says so.
 //! - A `--touch` path outside every start directory adds nothing, with an
 //!   info line (Gemini only discovers context below where it started).
+//! - The MCP servers of both settings files are listed ([`mcp`]), never
+//!   started.
 //! - Gemini's `~/.gemini/tmp/` memory and its extensions are not modelled:
 //!   an info line says so when `~/.gemini` exists.
 
@@ -19,6 +21,7 @@ use std::sync::Arc;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::prompt::agents::gemini::catalog::GeminiCatalog;
 use crate::prompt::agents::gemini::context::{self, Readers, blocks, chain};
+use crate::prompt::agents::gemini::mcp::{self, McpFile};
 use crate::prompt::agents::gemini::settings::{self, ContextSettings, Effective, SETTINGS_FILE};
 use crate::prompt::agents::gemini::spec::{DOT_GEMINI, GEMINI_HOME};
 use crate::prompt::agents::gemini::system::{self, EnvPlaces, SystemPrompt};
@@ -29,7 +32,8 @@ use crate::prompt::imports::normalise;
 use crate::prompt::profile::catalog::Catalog;
 use crate::prompt::profile::seam::{ProfileError, ProfileRun, Setup};
 use crate::prompt::profile::{
-    NotLoaded, NotLoadedReason, Part, ProfileMessage, ProfileTurn0, Searched, SearchedDir, Touched,
+    McpServer, NotLoaded, NotLoadedReason, Part, ProfileMessage, ProfileTurn0, Searched,
+    SearchedDir, Touched,
 };
 use crate::prompt::turn0::{Provenance, Role};
 use crate::prompt::walk::{Scope, WalkDir, walk};
@@ -53,6 +57,8 @@ struct Layout {
     /// Per start, how many directories its chain holds (the root found
     /// once, by one lookup per directory).
     lengths: Vec<usize>,
+    /// The configured MCP servers, never started.
+    mcp_servers: Vec<McpServer>,
     not_loaded: Vec<NotLoaded>,
     diagnostics: Vec<Diagnostic>,
     /// `.gemini/system.md`, when `GEMINI_SYSTEM_MD` switches it on.
@@ -114,6 +120,22 @@ impl<'a> GeminiRun<'a> {
             }
             None
         };
+        let mut mcp_files = Vec::new();
+        if let (Some(read), Some(home)) = (&user, &self.home) {
+            mcp_files.push(McpFile {
+                mcp: &read.mcp,
+                path: home.display(&settings_rel),
+                scope: Scope::User,
+            });
+        }
+        if let Some(read) = &project {
+            mcp_files.push(McpFile {
+                mcp: &read.mcp,
+                path: setup.project.display(&project_rel),
+                scope: Scope::Project,
+            });
+        }
+        let (mcp_servers, mcp_diagnostics) = mcp::mcp_servers(&mcp_files);
         let mut values = |read: Option<settings::SettingsRead>| -> ContextSettings {
             read.map(|read| {
                 diagnostics.extend(read.diagnostics);
@@ -165,7 +187,9 @@ impl<'a> GeminiRun<'a> {
             trusted: setup.trusted,
         };
         let system = system::find(&places, readers.project, setup.at);
+        diagnostics.extend(mcp_diagnostics);
         Ok(Layout {
+            mcp_servers,
             settings,
             starts,
             roots,
@@ -206,6 +230,7 @@ impl ProfileRun for GeminiRun<'_> {
         let mut turn0 = ProfileTurn0::default();
         turn0.diagnostics.extend(layout.diagnostics.iter().cloned());
         turn0.not_loaded.extend(layout.not_loaded.iter().cloned());
+        turn0.mcp_servers = layout.mcp_servers.clone();
         if let Some(home) = &self.home
             && home.stat(DOT_GEMINI).is_ok()
         {

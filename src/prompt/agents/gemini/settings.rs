@@ -16,7 +16,9 @@
 //! - `fileName` names are trimmed, empty ones dropped and repeats removed
 //!   (case-sensitive); `GEMINI.md` is appended when not listed, so it always
 //!   stays. Markers and directories are kept as written.
-//! - Nothing else of the file is read or shown.
+//! - Besides, `mcpServers` and `mcp.excluded`/`mcp.allowed` are read for
+//!   the MCP servers listed, never started (SPEC §19.4; [`McpSettings`]).
+//!   Nothing else of the file is read or shown.
 
 use serde_json::Value;
 
@@ -46,8 +48,46 @@ pub struct ContextSettings {
 pub struct SettingsRead {
     /// The values it sets.
     pub settings: ContextSettings,
+    /// Its `mcpServers` entries, in file order, and the names of
+    /// `mcp.excluded` and `mcp.allowed` (SPEC §19.4).
+    pub mcp: McpSettings,
     /// Warnings about the file.
     pub diagnostics: Vec<Diagnostic>,
+}
+
+/// What one settings file says about MCP servers.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct McpSettings {
+    /// Each `mcpServers` entry's name and value.
+    pub servers: Vec<(String, Value)>,
+    /// `mcp.excluded`: names never started.
+    pub excluded: Vec<String>,
+    /// `mcp.allowed`: when set, the only names started.
+    pub allowed: Option<Vec<String>>,
+}
+
+impl McpSettings {
+    /// The MCP keys of a parsed file (entries of the wrong type ignored).
+    fn of(value: &Value) -> Self {
+        let servers = value
+            .get("mcpServers")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+            .map(|(name, server)| (name.clone(), server.clone()))
+            .collect();
+        let names = |key: &str| {
+            value
+                .get("mcp")
+                .and_then(|mcp| mcp.get(key))
+                .and_then(|names| strings(names, false))
+        };
+        Self {
+            servers,
+            excluded: names("excluded").unwrap_or_default(),
+            allowed: names("allowed"),
+        }
+    }
 }
 
 /// The values in effect for a run: the project's where it sets a key, else
@@ -95,6 +135,7 @@ pub fn read(reader: &dyn Workspace, rel: &str) -> Option<SettingsRead> {
     match reader.read(rel, limits::MAX_GEMINI_SETTINGS_BYTES + 1) {
         Ok(read) if read.is_truncated() => Some(SettingsRead {
             settings: ContextSettings::default(),
+            mcp: McpSettings::default(),
             diagnostics: vec![Diagnostic::warning(
                 shown,
                 format!(
@@ -107,6 +148,7 @@ pub fn read(reader: &dyn Workspace, rel: &str) -> Option<SettingsRead> {
         Err(WsError::NotFound) => None,
         Err(err) => Some(SettingsRead {
             settings: ContextSettings::default(),
+            mcp: McpSettings::default(),
             diagnostics: vec![Diagnostic::warning(
                 shown,
                 format!("cannot be read ({err}): Gemini's defaults apply"),
@@ -132,6 +174,7 @@ pub fn parse(text: &str, shown: &str) -> SettingsRead {
             return out;
         }
     };
+    out.mcp = McpSettings::of(&value);
     let Some(context) = value.get("context") else {
         return out;
     };

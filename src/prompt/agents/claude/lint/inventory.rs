@@ -5,8 +5,6 @@
 //!   not valid YAML);
 //! - MP026: an `outputStyle` in a project settings file that names no style
 //!   of Claude Code's own nor of the `.claude/output-styles` beside it;
-//! - MP027 (note): every MCP server of a `.mcp.json`, naming its command or
-//!   URL;
 //! - MP028 (note): every command hook of a project settings file that runs
 //!   at the start of a session or when a prompt is sent, naming its command.
 //!
@@ -18,14 +16,13 @@
 //!   MP026's message says a style of the user's would also do.
 //! - `disableAllHooks: true` in the same directory's settings silences
 //!   MP028 there, as it silences the hooks.
-//! - A finding's line is the first line of the file where the key, the
-//!   server's name or the hook's command is written (JSON escapes may hide
+//! - A finding's line is the first line of the file where the key or the
+//!   hook's command is written (JSON escapes may hide
 //!   it: then the finding has no line).
 
 use serde_json::Value;
 
 use crate::prompt::agents::claude::hooks::{at_turn0, hooks};
-use crate::prompt::agents::claude::mcp::{MCP_JSON, mcp_servers};
 use crate::prompt::agents::claude::names::DOT_CLAUDE;
 use crate::prompt::agents::claude::output_style::{StyleDirs, output_style};
 use crate::prompt::agents::claude::settings::{
@@ -37,10 +34,10 @@ use crate::prompt::lint::report::{Lint, Out, line_at};
 use crate::prompt::profile::Agent;
 use crate::prompt::profile::subagent::SubagentFate;
 use crate::prompt::tiers::walk_tree;
-use crate::prompt::walk::{Scope, WalkDir};
+use crate::prompt::walk::Scope;
 use crate::workspace::join;
 
-/// MP025–MP028 over the workspace.
+/// MP025, MP026 and MP028 over the workspace.
 pub(super) fn check(lint: &Lint<'_>, out: &mut Out) {
     subagent_files(lint, out);
     for dir in lint.survey.dirs() {
@@ -52,9 +49,6 @@ pub(super) fn check(lint: &Lint<'_>, out: &mut Out) {
             let settings = read_settings(lint.reader, dir, None, true);
             style(lint, dir, &settings, out);
             turn_zero_hooks(lint, &settings, out);
-        }
-        if lint.survey.has_file(&join(dir, MCP_JSON)) {
-            servers(lint, dir, out);
         }
     }
 }
@@ -153,38 +147,6 @@ fn turn_zero_hooks(lint: &Lint<'_>, settings: &ClaudeSettings, out: &mut Out) {
             format!(
                 "{} hook `{}` runs before the model answers: Claude Code adds {}",
                 hook.event, hook.command, hook.would_add
-            ),
-        );
-    }
-}
-
-/// MP027 for every server of the `.mcp.json` of `dir`.
-fn servers(lint: &Lint<'_>, dir: &str, out: &mut Out) {
-    let walked = [WalkDir {
-        reader: lint.reader,
-        dir: dir.to_string(),
-        scope: Scope::Project,
-    }];
-    let found = mcp_servers(&walked, &ClaudeSettings::default(), true);
-    for server in &found.servers {
-        let runs = match (&server.command, &server.url) {
-            (Some(command), _) => {
-                let mut words = vec![command.clone()];
-                words.extend(server.args.iter().cloned());
-                format!("starts `{}`", words.join(" "))
-            }
-            (None, Some(url)) => format!("connects to {url}"),
-            (None, None) => continue,
-        };
-        let line = line_of(lint, &server.path, &format!("\"{}\"", server.name), out);
-        out.add(
-            Code::ProjectMcpServer,
-            &server.path,
-            line,
-            vec![Agent::Claude],
-            format!(
-                "MCP server {}: Claude Code {runs} and adds {}",
-                server.name, server.would_add
             ),
         );
     }
