@@ -20,6 +20,7 @@ mod golden;
 mod hardening;
 mod lint;
 mod lint_config;
+mod lsp;
 mod oracle;
 mod paths;
 mod profile_commands;
