@@ -213,6 +213,10 @@ fn workspace() -> TestEnv {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "the test names files by file:///path URIs, which Windows paths are not"
+)]
 fn the_lifecycle_and_the_protocol_errors_keep_the_server_up() {
     let env = workspace();
     let mut session = Session::start(&env, &[]);
@@ -277,6 +281,10 @@ fn the_lifecycle_and_the_protocol_errors_keep_the_server_up() {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "the test names files by file:///path URIs, which Windows paths are not"
+)]
 fn diagnostics_follow_edits_of_other_files_and_never_go_stale() {
     let env = workspace();
     let claude = env.ws.join("CLAUDE.md");
@@ -379,6 +387,10 @@ fn diagnostics_follow_edits_of_other_files_and_never_go_stale() {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "the test names files by file:///path URIs, which Windows paths are not"
+)]
 fn hover_lenses_explain_and_definitions_use_the_clis_documents() {
     let env = workspace();
     let before = (snapshot(&env.ws), snapshot(&env.home));
@@ -489,6 +501,10 @@ fn hover_lenses_explain_and_definitions_use_the_clis_documents() {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "the test names files by file:///path URIs, which Windows paths are not"
+)]
 fn untrusted_hover_says_what_is_withheld_and_every_profile_is_shown() {
     let env = workspace();
     let mut session = Session::initialized(
@@ -516,6 +532,10 @@ fn untrusted_hover_says_what_is_withheld_and_every_profile_is_shown() {
 }
 
 #[test]
+#[cfg_attr(
+    windows,
+    ignore = "the test names files by file:///path URIs, which Windows paths are not"
+)]
 fn a_ten_megabyte_document_is_linted_and_hovered() {
     let env = workspace();
     let claude = env.ws.join("CLAUDE.md");

@@ -8,8 +8,9 @@
 //! - Tokens: the estimate of the cell's bytes for an estimating agent; for
 //!   one that counts exactly (Codex), the count of the file's first bytes
 //!   as read through the overlay, as many as the cell says it loads.
-//! - A cell the spec names no title for (`offered`, `touch`, …) reads
-//!   `Agent: STATE`.
+//! - A cell the spec names no title for (`offered`, `touch`, `duplicate`,
+//!   …) reads `Agent: STATE`, with the cell's reason in parentheses when it
+//!   has one.
 //! - The command's `path` is workspace-relative; it is explained in the
 //!   first folder holding a file there (an absolute path: the innermost
 //!   folder holding it).
@@ -96,7 +97,8 @@ fn title(ctx: &Context, agent: Agent, rel: &str, cell: &Value) -> Option<String>
         "not_read" => format!("{name}: not read ({reason})"),
         "shadowed" => format!("{name}: {reason}"),
         "withheld" => format!("{name}: withheld (untrusted)"),
-        other => format!("{name}: {}", other.replace('_', " ")),
+        other if reason.is_empty() => format!("{name}: {}", other.replace('_', " ")),
+        other => format!("{name}: {} ({reason})", other.replace('_', " ")),
     })
 }
 
