@@ -562,3 +562,49 @@ fn a_ten_megabyte_document_is_linted_and_hovered() {
     assert!(!stale, "a republication carries the latest version");
     assert_eq!(session.stop(), 0);
 }
+
+#[test]
+#[cfg_attr(
+    windows,
+    ignore = "the test names files by file:///path URIs, which Windows paths are not"
+)]
+fn the_start_directory_and_the_innermost_folder_decide_what_a_hover_shows() {
+    let env = workspace();
+    let app = uri(&env.ws.join("web/src/app.ts"));
+    let hover = |session: &mut Session| {
+        let result = session.result(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": app}, "position": {"line": 0, "character": 0}}),
+        );
+        result["contents"]["value"].as_str().unwrap().to_string()
+    };
+    let mut session = Session::initialized(
+        &env,
+        &["--trust-project"],
+        json!({"at": "web", "agents": ["claude"]}),
+    );
+    assert_eq!(
+        hover(&mut session),
+        "**Reading `web/src/app.ts`**\n\n**Claude Code** adds 1 file · 22 B · ~6 tokens\n- `.claude/rules/web.md` · rule · 22 B · ~6 tokens",
+        "web/CLAUDE.md loads at start from web"
+    );
+    assert_eq!(session.stop(), 0);
+
+    let mut session = Session::start(&env, &["--trust-project"]);
+    let folders = json!([{"uri": uri(&env.ws), "name": "ws"}, {"uri": uri(&env.ws.join("web")), "name": "web"}]);
+    session.result(
+        "initialize",
+        json!({"rootUri": null, "workspaceFolders": folders, "capabilities": {}, "initializationOptions": {"agents": ["claude"]}}),
+    );
+    let inner = hover(&mut session);
+    let parent_rule = format!(
+        "- `{}` · rule · 22 B",
+        env.ws.join(".claude/rules/web.md").display()
+    );
+    assert!(
+        inner.starts_with("**Reading `src/app.ts`**\n\n**Claude Code** adds 1 file")
+            && inner.contains(&parent_rule),
+        "the innermost folder, web, holds the file; the rule lies above it: {inner}"
+    );
+    assert_eq!(session.stop(), 0);
+}
