@@ -15,8 +15,9 @@
 #   BENCH_BIN=PATH time this binary instead of building one
 #   BENCH_ONLY=RE  time only the scenarios whose name matches RE (grep -E)
 #   BENCH_TIMER=loop  use the bash loop even when hyperfine is installed
-#   MECATL_CORPUS_DIR=DIR  the corpus whose largest workspace `lint` is timed
-#                  on (default ../shared/corpus beside the repository)
+#   MECATL_CORPUS_DIR=DIR  the corpus whose largest workspace `lint`, and
+#                  `lsp`'s hover and code lens, are timed on (default
+#                  ../shared/corpus beside the repository)
 #
 # Method. A wall-time target is the process's own time: the median minus
 # the median of spawning `true` in the same run; ratios compare own times
@@ -727,6 +728,15 @@ main() {
 		largest=${largest%/}
 		own_time "lint, largest corpus workspace (${largest##*/})" 20 65536 "$bin -C $largest lint"
 		mcp_lint "mcp tools/call lint vs lint, largest corpus workspace (${largest##*/})" "$largest"
+		# lsp (SPEC §21.3): one server per measure, driven over stdio by
+		# scripts/lsp-bench.py, which prints its rows: diagnostics after a
+		# change of a 50 KB CLAUDE.md, a 10 MB didOpen, idle CPU, peak RSS,
+		# hover and code lens on this workspace.
+		if selected "lsp" && command -v python3 >/dev/null; then
+			mkdir -p "$tmp/lsp"
+			BENCH_RUNS=$RUNS python3 "$repo/scripts/lsp-bench.py" --tsv "$bin" "$largest" "$tmp/lsp" \
+				>>"$tmp/table.tsv" || true
+		fi
 	fi
 	mcp_lint "mcp tools/call lint vs lint, small workspace" "$tmp/small"
 

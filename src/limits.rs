@@ -316,3 +316,22 @@ pub const MCP_MAX_LINE_BYTES: usize = 1 << 20;
 /// answer to `roots/list`; one more is answered with an error at once
 /// (ours).
 pub const MCP_MAX_WAITING_CALLS: usize = 64;
+
+// Language server (SPEC §21.1).
+
+/// Largest message body `lsp` reads (ours): a 10 MB document sent whole,
+/// JSON-escaped, with room to spare; a larger body is read past and
+/// answered with a parse error, so memory stays bounded.
+pub const LSP_MAX_BODY_BYTES: usize = 48 << 20;
+/// Longest header line `lsp` keeps (ours: `Content-Length: …` and
+/// `Content-Type: …` are a few dozen bytes); a longer line is a malformed
+/// header.
+pub const LSP_MAX_HEADER_LINE: usize = 1 << 10;
+/// Most header lines of one message (ours): past it the header is malformed.
+pub const LSP_MAX_HEADER_LINES: usize = 32;
+/// The wait after a document's last change before it is linted again,
+/// unless `initializationOptions.debounceMs` says otherwise (SPEC §21.1).
+pub const LSP_DEBOUNCE_MS: u64 = 100;
+/// The longest `initializationOptions.debounceMs` taken; larger values are
+/// clamped to it (SPEC §21.1).
+pub const LSP_DEBOUNCE_MAX_MS: u64 = 2_000;

@@ -4,7 +4,8 @@
 //! Two implementations ship: [`OsWorkspace`], rooted at a directory on disk,
 //! and [`MemWorkspace`], an in-memory tree for tests; [`MemoWorkspace`]
 //! wraps either so that one run's readers share what they read
-//! ([`ReadMemo`]). Paths handed to a workspace are relative,
+//! ([`ReadMemo`]); [`OverlayWorkspace`] serves an editor's open buffers
+//! over either. Paths handed to a workspace are relative,
 //! `/`-separated, and never contain `..`.
 
 use std::io;
@@ -13,11 +14,13 @@ use std::path::{Path, PathBuf};
 mod mem;
 mod memo;
 mod os;
+mod overlay;
 
 pub use mem::{MemNode, MemWorkspace};
 pub use memo::{MemoCounts, MemoWorkspace, ReadMemo};
 pub use os::OsWorkspace;
 pub(crate) use os::open_nonblocking;
+pub use overlay::OverlayWorkspace;
 
 /// What a path is, after symbolic links have been resolved (for `stat`) or
 /// as listed (for `list`, where links are reported as [`EntryKind::Symlink`]).
@@ -202,6 +205,15 @@ pub trait Workspace: Send + Sync {
         Ok(components(rel)?
             .iter()
             .fold(self.root().to_path_buf(), |path, part| path.join(part)))
+    }
+}
+
+/// A reader shared as a trait object shows where it is rooted.
+impl std::fmt::Debug for dyn Workspace {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Workspace")
+            .field("root", &self.root())
+            .finish_non_exhaustive()
     }
 }
 

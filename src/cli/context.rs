@@ -259,7 +259,7 @@ pub struct Context {
     /// through symlinks.
     pub workspace: PathBuf,
     /// The project-tier reader, confined to the workspace root.
-    pub reader: Arc<OsWorkspace>,
+    pub reader: Arc<dyn Workspace>,
     /// User-tier locations.
     pub locations: Locations,
     /// The trust decision.
@@ -311,7 +311,8 @@ impl Context {
                 )));
             }
         }
-        let reader = Arc::new(OsWorkspace::new(&workspace, LinkPolicy::Confine));
+        let reader: Arc<dyn Workspace> =
+            Arc::new(OsWorkspace::new(&workspace, LinkPolicy::Confine));
         let at = resolve_at(&workspace, &*reader, global.at.as_deref())?;
         let locations = Locations::from_env();
         let flag = match (global.trust_project, global.no_trust_project) {

@@ -414,7 +414,7 @@ fn sarif(report: &LintReport) -> SarifLog {
             locations: [SarifLocation {
                 physical_location: SarifPhysical {
                     artifact_location: SarifArtifact {
-                        uri: uri_path(&finding.path),
+                        uri: output::uri_path(&finding.path),
                         uri_base_id: "%SRCROOT%",
                     },
                     region: finding.line.map(|start_line| SarifRegion { start_line }),
@@ -441,20 +441,6 @@ fn sarif(report: &LintReport) -> SarifLog {
     }
 }
 
-/// A workspace-relative path as a relative URI reference: every byte
-/// outside the unreserved characters and `/` percent-encoded.
-fn uri_path(path: &str) -> String {
-    let mut out = String::with_capacity(path.len());
-    for byte in path.bytes() {
-        if byte.is_ascii_alphanumeric() || b"-._~/".contains(&byte) {
-            out.push(char::from(byte));
-        } else {
-            out.push_str(&format!("%{byte:02X}"));
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -468,10 +454,10 @@ mod tests {
     #[test]
     fn sarif_uris_are_percent_encoded_relative_references() {
         assert_eq!(
-            uri_path(".claude/commands/a b.md"),
+            output::uri_path(".claude/commands/a b.md"),
             ".claude/commands/a%20b.md"
         );
-        assert_eq!(uri_path("dé/x#1?.md"), "d%C3%A9/x%231%3F.md");
+        assert_eq!(output::uri_path("dé/x#1?.md"), "d%C3%A9/x%231%3F.md");
     }
 
     #[test]

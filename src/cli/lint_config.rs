@@ -24,7 +24,7 @@ use crate::diagnostic::Diagnostic;
 use crate::limits::{MAX_LINT_BASELINE_BYTES, MAX_LINT_CONFIG_BYTES};
 use crate::prompt::lint::policy::{Baseline, CONFIG_FILE, LintPolicy, Parsed};
 use crate::prompt::text::line_column;
-use crate::workspace::{Workspace, WsError};
+use crate::workspace::WsError;
 
 /// The workspace's lint configuration and the warnings about it.
 pub(super) fn read_config(ctx: &Context) -> Result<(Parsed, Vec<Diagnostic>), CliError> {

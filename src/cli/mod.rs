@@ -3,7 +3,8 @@
 //! [`Cli`] and reports the exit status.
 //!
 //! Subcommand files (`build`, `expand`, `commands`, `rules`, `assemble`,
-//! `explain`, `compare`, `snapshot`, `check`, `lint`, `completions`, `man`)
+//! `explain`, `compare`, `snapshot`, `check`, `lint`, `completions`, `man`;
+//! the `lsp` server runs the others through [`run_in`])
 //! import only the shared modules, never each other: `args` (shared
 //! argument groups), `context` (the resolved run), `error` ([`CliError`], [`Status`]),
 //! `output`, `sources` (command and rule locations), `config` (the prompt's
@@ -32,6 +33,7 @@ pub mod expand;
 pub mod explain;
 pub mod lint;
 mod lint_config;
+pub mod lsp;
 pub mod man;
 pub mod manifest;
 pub mod mcp;
@@ -155,6 +157,13 @@ pub enum Command {
     /// Print the man page
     #[command(hide = true)]
     Man,
+    /// Serve the Language Server Protocol on stdin and stdout, for editors
+    ///
+    /// Live lint diagnostics on agent files (debounced, over unsaved buffers), hover on any
+    /// file with what each agent adds when it is read, code lenses with each agent's compare
+    /// cell and an explain command, and go-to-definition on @imports. Trust is this command
+    /// line's, fixed at start; the server never writes a file and logs to stderr.
+    Lsp,
 }
 
 /// Executes a parsed command line.
@@ -163,20 +172,29 @@ pub fn run(cli: Cli) -> Result<Status, CliError> {
         Command::Completions(args) => return completions::run(&args),
         Command::Man => return man::run(),
         Command::Mcp(args) => return mcp::run(&cli.global, &args),
+        Command::Lsp => return lsp::run(&cli.global),
         _ => {}
     }
     let ctx = context::Context::resolve(&cli.global)?;
-    match cli.command {
-        Command::Build(args) => build::run(&ctx, &args),
-        Command::Expand(args) => expand::run(&ctx, &args),
-        Command::Commands(commands::CommandsCommand::List(args)) => commands::run_list(&ctx, &args),
-        Command::Rules(rules::RulesCommand::List(args)) => rules::run_list(&ctx, &args),
-        Command::Assemble(args) => assemble::run(&ctx, &args),
-        Command::Explain(args) => explain::run(&ctx, &args),
-        Command::Compare(args) => compare::run(&ctx, &args),
-        Command::Snapshot(args) => snapshot::run(&ctx, &args),
-        Command::Check(args) => check::run(&ctx, &args),
-        Command::Lint(args) => lint::run(&ctx, &args),
-        Command::Completions(_) | Command::Man | Command::Mcp(_) => Ok(Status::Success),
+    run_in(&ctx, cli.command)
+}
+
+/// Executes `command` in the resolved run `ctx` (a server runs the
+/// subcommands its requests name this way, in its own context).
+pub fn run_in(ctx: &context::Context, command: Command) -> Result<Status, CliError> {
+    match command {
+        Command::Build(args) => build::run(ctx, &args),
+        Command::Expand(args) => expand::run(ctx, &args),
+        Command::Commands(commands::CommandsCommand::List(args)) => commands::run_list(ctx, &args),
+        Command::Rules(rules::RulesCommand::List(args)) => rules::run_list(ctx, &args),
+        Command::Assemble(args) => assemble::run(ctx, &args),
+        Command::Explain(args) => explain::run(ctx, &args),
+        Command::Compare(args) => compare::run(ctx, &args),
+        Command::Snapshot(args) => snapshot::run(ctx, &args),
+        Command::Check(args) => check::run(ctx, &args),
+        Command::Lint(args) => lint::run(ctx, &args),
+        Command::Completions(_) | Command::Man | Command::Mcp(_) | Command::Lsp => {
+            Ok(Status::Success)
+        }
     }
 }

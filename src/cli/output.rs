@@ -189,6 +189,21 @@ pub fn capture<R>(run: impl FnOnce() -> R) -> (R, Captured) {
     (result, captured.unwrap_or_default())
 }
 
+/// A path as a URI reference (SARIF's relative ones, `lsp`'s `file:`
+/// URIs): every byte outside the unreserved characters and `/`
+/// percent-encoded.
+pub fn uri_path(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for byte in path.bytes() {
+        if byte.is_ascii_alphanumeric() || b"-._~/".contains(&byte) {
+            out.push(char::from(byte));
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

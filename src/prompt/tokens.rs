@@ -88,7 +88,7 @@ impl Tokenizer {
 }
 
 /// The estimate for `bytes` bytes: bytes ÷ 4, rounded up.
-fn estimate(bytes: usize) -> usize {
+pub fn estimate(bytes: usize) -> usize {
     bytes.div_ceil(ESTIMATE_BYTES_PER_TOKEN)
 }
 

@@ -21,6 +21,7 @@ mod hardening;
 mod lint;
 mod lint_config;
 mod lint_copilot;
+mod lsp;
 mod mcp;
 mod oracle;
 mod paths;

@@ -26,7 +26,7 @@ use clap::Parser;
 use serde_json::{Map, Value, json};
 
 use crate::cli::context::{Context, GlobalArgs};
-use crate::cli::{Cli, CliError, Command, Status, assemble, compare, explain, lint, output};
+use crate::cli::{Cli, output, run_in};
 use crate::prompt::agents::PROFILES;
 
 /// One argument a tool takes.
@@ -278,7 +278,7 @@ pub(super) fn call(
         Ok(ctx) => ctx,
         Err(err) => return tool_error(format!("mecatl-prompt: error: {err}")),
     };
-    let (ran, captured) = output::capture(|| run(&ctx, cli.command));
+    let (ran, captured) = output::capture(|| run_in(&ctx, cli.command));
     if !captured.stderr.is_empty() && !fixed.global.quiet {
         crate::cli::mcp::log(captured.stderr.trim_end());
     }
@@ -295,18 +295,6 @@ pub(super) fn call(
             Err(err) => tool_error(format!("{name} printed no JSON document: {err}")),
         },
         Err(err) => tool_error(format!("mecatl-prompt: error: {err}")),
-    }
-}
-
-/// The subcommand a tool's command line parsed to, run on `ctx`.
-fn run(ctx: &Context, command: Command) -> Result<Status, CliError> {
-    match command {
-        Command::Assemble(args) => assemble::run(ctx, &args),
-        Command::Compare(args) => compare::run(ctx, &args),
-        Command::Lint(args) => lint::run(ctx, &args),
-        Command::Explain(args) => explain::run(ctx, &args),
-        // The command line is ours and names one of the four.
-        _ => Err(CliError::Message("not a tool".to_string())),
     }
 }
 

@@ -1,0 +1,183 @@
+//! The workspaces of a session (SPEC §21.1, "Workspace"): one [`Context`]
+//! per folder, resolved once at `initialize` (trust is fixed then), whose
+//! project reader is an overlay of the open buffers; and the mapping
+//! between `file:` URIs and workspace-relative paths.
+//!
+//! Choices the spec leaves open:
+//! - A folder whose `--at` (from `initializationOptions.at` or the flag)
+//!   is not a directory inside it starts at its root, with a line on
+//!   stderr; a folder that cannot be resolved at all is left out.
+//! - URIs are compared after percent-decoding and lexical normalisation;
+//!   links are not resolved (the editor names files as it opened them).
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::cli::context::{Context, Format, GlobalArgs, normalise};
+use crate::workspace::{OverlayWorkspace, slashed};
+
+/// One workspace folder.
+#[derive(Debug)]
+pub(super) struct Folder {
+    /// Its root, absolute and normalised.
+    pub(super) root: PathBuf,
+    /// The run every request in it reads with (JSON output).
+    pub(super) ctx: Context,
+    /// The open buffers over its files.
+    pub(super) overlay: Arc<OverlayWorkspace>,
+}
+
+impl Folder {
+    /// The folder at `root` under the server's global options, with `at`
+    /// as its start directory when given.
+    pub(super) fn resolve(global: &GlobalArgs, root: &Path, at: Option<&Path>) -> Option<Folder> {
+        let mut args = global.clone();
+        args.workspace = Some(root.to_path_buf());
+        args.format = Format::Json;
+        if let Some(at) = at {
+            args.at = Some(at.to_path_buf());
+        }
+        let mut ctx = match Context::resolve(&args) {
+            Ok(ctx) => ctx,
+            Err(err) if args.at.is_some() => {
+                eprintln!(
+                    "mecatl-prompt lsp: {}: {err}; starting at its root",
+                    root.display()
+                );
+                args.at = None;
+                Context::resolve(&args)
+                    .map_err(|err| eprintln!("mecatl-prompt lsp: {}: {err}", root.display()))
+                    .ok()?
+            }
+            Err(err) => {
+                eprintln!("mecatl-prompt lsp: {}: {err}", root.display());
+                return None;
+            }
+        };
+        let overlay = Arc::new(OverlayWorkspace::new(ctx.reader.clone()));
+        ctx.reader = overlay.clone();
+        Some(Folder {
+            root: ctx.workspace.clone(),
+            ctx,
+            overlay,
+        })
+    }
+
+    /// `path` relative to this folder, `/`-separated, when inside it.
+    pub(super) fn relative(&self, path: &Path) -> Option<String> {
+        path.strip_prefix(&self.root).ok().map(slashed)
+    }
+}
+
+/// The folder holding `path` that lies deepest, and `path` relative to it.
+pub(super) fn innermost<'f>(
+    folders: &'f [Folder],
+    path: &Path,
+) -> Option<(usize, &'f Folder, String)> {
+    folders
+        .iter()
+        .enumerate()
+        .filter_map(|(i, folder)| Some((i, folder, folder.relative(path)?)))
+        .max_by_key(|(_, folder, _)| folder.root.as_os_str().len())
+}
+
+/// The path a `file:` URI names, normalised; `None` for another scheme.
+pub(super) fn uri_to_path(uri: &str) -> Option<PathBuf> {
+    let rest = uri.strip_prefix("file://")?;
+    let path = rest.strip_prefix("localhost").unwrap_or(rest);
+    let bytes = percent_decode(path)?;
+    let text = String::from_utf8(bytes).ok()?;
+    // `file:///C:/x` on Windows names `C:/x`.
+    let text = match text.as_bytes() {
+        [b'/', drive, b':', ..] if cfg!(windows) && drive.is_ascii_alphabetic() => &text[1..],
+        _ => &text,
+    };
+    let path = PathBuf::from(text);
+    path.is_absolute().then(|| normalise(&path))
+}
+
+/// The `file:` URI of the absolute `path`.
+pub(super) fn path_to_uri(path: &Path) -> String {
+    let text = path.to_string_lossy().replace('\\', "/");
+    let text = if text.starts_with('/') {
+        text
+    } else {
+        format!("/{text}")
+    };
+    format!("file://{}", crate::cli::output::uri_path(&text))
+}
+
+fn percent_decode(text: &str) -> Option<Vec<u8>> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = std::str::from_utf8(bytes.get(i + 1..i + 3)?).ok()?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    Some(out)
+}
+
+/// Whether the workspace-relative `rel` is an agent file (SPEC §21.1):
+/// an instruction file by name in any directory, or anything under
+/// `.claude/`, `.mecatl/`, `.agents/skills/` or `.codex/skills/`.
+pub(super) fn is_agent_file(rel: &str) -> bool {
+    const NAMES: [&str; 5] = [
+        "CLAUDE.md",
+        "CLAUDE.local.md",
+        "AGENTS.md",
+        "AGENTS.override.md",
+        "GEMINI.md",
+    ];
+    const DIRS: [&str; 4] = [".claude/", ".mecatl/", ".agents/skills/", ".codex/skills/"];
+    NAMES.contains(&crate::workspace::base_name(rel))
+        || DIRS
+            .iter()
+            .any(|dir| rel.starts_with(dir) || rel.contains(&format!("/{dir}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn uris_round_trip_with_escapes() {
+        let path = Path::new("/tmp/a b/é#.md");
+        let uri = path_to_uri(path);
+        assert_eq!(uri, "file:///tmp/a%20b/%C3%A9%23.md");
+        assert_eq!(uri_to_path(&uri).as_deref(), Some(path));
+        assert_eq!(
+            uri_to_path("file://localhost/x/./y/../z"),
+            Some(PathBuf::from("/x/z"))
+        );
+        assert_eq!(uri_to_path("untitled:Untitled-1"), None);
+        assert_eq!(uri_to_path("file:///bad%zz"), None);
+    }
+
+    #[test]
+    fn agent_files_are_named_or_under_agent_directories() {
+        for rel in [
+            "CLAUDE.md",
+            "web/AGENTS.override.md",
+            ".claude/rules/a.md",
+            "x/.codex/skills/s/SKILL.md",
+        ] {
+            assert!(is_agent_file(rel), "{rel}");
+        }
+        for rel in [
+            "README.md",
+            "src/claude.md",
+            ".agents/other.md",
+            "x.claude/a",
+        ] {
+            assert!(!is_agent_file(rel), "{rel}");
+        }
+    }
+}
