@@ -204,6 +204,45 @@ pub fn uri_path(path: &str) -> String {
     out
 }
 
+/// The path of a `file:` URI (`file:///a%20b`, `file://localhost/a`), the
+/// inverse of [`uri_path`]; `None` for another scheme or host, a malformed
+/// escape or a path that is not UTF-8. On Windows, `file:///C:/x` is
+/// `C:\x`.
+pub fn file_uri_path(uri: &str) -> Option<std::path::PathBuf> {
+    let rest = uri
+        .strip_prefix("file://")
+        .or_else(|| uri.strip_prefix("FILE://"))?;
+    let rest = rest.strip_prefix("localhost").unwrap_or(rest);
+    if !rest.starts_with('/') {
+        return None;
+    }
+    let decoded = String::from_utf8(percent_decode(rest)?).ok()?;
+    let decoded = if cfg!(windows) && decoded.as_bytes().get(2) == Some(&b':') {
+        decoded[1..].replace('/', "\\")
+    } else {
+        decoded
+    };
+    Some(std::path::PathBuf::from(decoded))
+}
+
+/// `%XX` escapes decoded; `None` when an escape is malformed.
+fn percent_decode(text: &str) -> Option<Vec<u8>> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = std::str::from_utf8(bytes.get(i + 1..i + 3)?).ok()?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    Some(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::cli::context::{Context, Format, GlobalArgs, normalise};
+use crate::cli::output::file_uri_path;
 use crate::workspace::{OverlayWorkspace, slashed};
 
 /// One workspace folder.
@@ -81,19 +82,12 @@ pub(super) fn innermost<'f>(
         .max_by_key(|(_, folder, _)| folder.root.as_os_str().len())
 }
 
-/// The path a `file:` URI names, normalised; `None` for another scheme.
+/// The path a `file:` URI names, normalised; `None` for another scheme
+/// or a path that is not absolute.
 pub(super) fn uri_to_path(uri: &str) -> Option<PathBuf> {
-    let rest = uri.strip_prefix("file://")?;
-    let path = rest.strip_prefix("localhost").unwrap_or(rest);
-    let bytes = percent_decode(path)?;
-    let text = String::from_utf8(bytes).ok()?;
-    // `file:///C:/x` on Windows names `C:/x`.
-    let text = match text.as_bytes() {
-        [b'/', drive, b':', ..] if cfg!(windows) && drive.is_ascii_alphabetic() => &text[1..],
-        _ => &text,
-    };
-    let path = PathBuf::from(text);
-    path.is_absolute().then(|| normalise(&path))
+    file_uri_path(uri)
+        .filter(|path| path.is_absolute())
+        .map(|path| normalise(&path))
 }
 
 /// The `file:` URI of the absolute `path`.
@@ -105,23 +99,6 @@ pub(super) fn path_to_uri(path: &Path) -> String {
         format!("/{text}")
     };
     format!("file://{}", crate::cli::output::uri_path(&text))
-}
-
-fn percent_decode(text: &str) -> Option<Vec<u8>> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = std::str::from_utf8(bytes.get(i + 1..i + 3)?).ok()?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    Some(out)
 }
 
 /// Whether the workspace-relative `rel` is an agent file (SPEC §21.1):

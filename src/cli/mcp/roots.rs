@@ -6,6 +6,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+use crate::cli::output::file_uri_path;
+
 /// Where tools may look: the client's roots once it told them, else the
 /// start directory.
 #[derive(Debug, Clone)]
@@ -90,44 +92,6 @@ impl Roots {
             ))
         }
     }
-}
-
-/// The path of a `file:` URI (`file:///a%20b`, `file://localhost/a`);
-/// `None` for another scheme or host. On Windows, `file:///C:/x` is `C:\x`.
-pub(super) fn file_uri_path(uri: &str) -> Option<PathBuf> {
-    let rest = uri
-        .strip_prefix("file://")
-        .or_else(|| uri.strip_prefix("FILE://"))?;
-    let rest = rest.strip_prefix("localhost").unwrap_or(rest);
-    if !rest.starts_with('/') {
-        return None;
-    }
-    let decoded = percent_decode(rest)?;
-    let decoded = if cfg!(windows) && decoded.as_bytes().get(2) == Some(&b':') {
-        decoded[1..].replace('/', "\\")
-    } else {
-        decoded
-    };
-    Some(PathBuf::from(decoded))
-}
-
-/// `%XX` escapes decoded; `None` when the result is not UTF-8 or an escape
-/// is malformed.
-fn percent_decode(text: &str) -> Option<String> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = std::str::from_utf8(bytes.get(i + 1..i + 3)?).ok()?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).ok()
 }
 
 /// `path` without the `\\?\` prefix Windows' canonical paths carry, as the
