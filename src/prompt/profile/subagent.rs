@@ -4,9 +4,12 @@
 
 use serde::Serialize;
 
+use crate::limits;
 use crate::prompt::profile::{Part, PartKind, ProfileMessage};
+use crate::prompt::text::decode_lossy;
 use crate::prompt::turn0::{Provenance, Role};
 use crate::prompt::walk::Scope;
+use crate::workspace::Workspace;
 
 /// What became of a subagent file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -45,6 +48,21 @@ pub struct Subagent {
     pub fate: SubagentFate,
     /// Why it was shadowed, skipped or withheld (`null` when listed).
     pub reason: Option<String>,
+}
+
+/// The text of the subagent file `rel` (decoded lossily), or why it could
+/// not be read: larger than [`limits::MAX_COMMAND_FILE_BYTES`], or a read
+/// error. Every profile's subagent reader starts here.
+pub fn read_text(reader: &dyn Workspace, rel: &str) -> Result<String, String> {
+    match reader.read(rel, limits::MAX_COMMAND_FILE_BYTES) {
+        Ok(read) if read.is_truncated() => Err(format!(
+            "over {} bytes ({} bytes)",
+            limits::MAX_COMMAND_FILE_BYTES,
+            read.size
+        )),
+        Ok(read) => Ok(decode_lossy(&read.bytes).into_owned()),
+        Err(err) => Err(format!("cannot be read: {err}")),
+    }
 }
 
 impl Subagent {

@@ -33,21 +33,19 @@
 //! - Names sort by their lowercase form, then as written (Claude Code
 //!   compares with JavaScript's `localeCompare`; the two agree on ASCII
 //!   names).
-//! - A file over [`limits::MAX_COMMAND_FILE_BYTES`] is skipped with a
+//! - A file over [`crate::limits::MAX_COMMAND_FILE_BYTES`] is skipped with a
 //!   warning; untrusted, the project's files are withheld (listed, never
 //!   read).
 
 use serde_json::Value;
 
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::limits;
 use crate::prompt::agents::claude::names;
 use crate::prompt::command::claude_dialect::{Reading, read_frontmatter};
-use crate::prompt::profile::subagent::listing_message;
+use crate::prompt::profile::subagent::{self, listing_message};
 use crate::prompt::profile::{
     NotLoaded, NotLoadedReason, ProfileMessage, Scope, Subagent, SubagentFate,
 };
-use crate::prompt::text::decode_lossy;
 use crate::prompt::tiers::walk_tree;
 use crate::prompt::walk::WalkDir;
 use crate::workspace::{Workspace, join};
@@ -184,19 +182,10 @@ pub(crate) fn read_one(
         ));
         Subagent::unread(shown, scope, SubagentFate::Skipped, Some(reason))
     };
-    let read = match reader.read(rel, limits::MAX_COMMAND_FILE_BYTES) {
-        Ok(read) => read,
-        Err(err) => return skipped(shown, format!("cannot be read: {err}"), diagnostics),
+    let text = match subagent::read_text(reader, rel) {
+        Ok(text) => text,
+        Err(reason) => return skipped(shown, reason, diagnostics),
     };
-    if read.is_truncated() {
-        let reason = format!(
-            "over {} bytes ({} bytes)",
-            limits::MAX_COMMAND_FILE_BYTES,
-            read.size
-        );
-        return skipped(shown, reason, diagnostics);
-    }
-    let text = decode_lossy(&read.bytes);
     let front = read_frontmatter(&text);
     match &front.reading {
         Reading::Requoted(err) => diagnostics.push(Diagnostic::warning(

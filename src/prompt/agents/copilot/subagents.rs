@@ -27,20 +27,18 @@
 //! - Untrusted, the project's files are withheld (listed, never read),
 //!   although Copilot lists them without `--trust-folder`: the preview
 //!   never reads an untrusted project file (§14.1).
-//! - A file over [`limits::MAX_COMMAND_FILE_BYTES`] is skipped with a
+//! - A file over [`crate::limits::MAX_COMMAND_FILE_BYTES`] is skipped with a
 //!   warning; `tools` and `model` are reported in JSON only.
 
 use serde_json::Value;
 
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::limits;
 use crate::prompt::agents::copilot::instructions::Dirs;
 use crate::prompt::command::claude_dialect::split_frontmatter;
-use crate::prompt::profile::subagent::listing_message;
+use crate::prompt::profile::subagent::{self, listing_message};
 use crate::prompt::profile::{
     NotLoaded, NotLoadedReason, ProfileMessage, Scope, Subagent, SubagentFate,
 };
-use crate::prompt::text::decode_lossy;
 use crate::prompt::tiers::walk_tree;
 use crate::prompt::yaml::parse_mapping;
 use crate::workspace::Workspace;
@@ -130,19 +128,10 @@ fn read_one(
         ));
         Subagent::unread(shown, scope, SubagentFate::Skipped, Some(reason))
     };
-    let read = match reader.read(rel, limits::MAX_COMMAND_FILE_BYTES) {
-        Ok(read) if read.is_truncated() => {
-            let reason = format!(
-                "over {} bytes ({} bytes)",
-                limits::MAX_COMMAND_FILE_BYTES,
-                read.size
-            );
-            return skipped(shown, reason, diagnostics);
-        }
-        Ok(read) => read,
-        Err(err) => return skipped(shown, format!("cannot be read: {err}"), diagnostics),
+    let text = match subagent::read_text(reader, rel) {
+        Ok(text) => text,
+        Err(reason) => return skipped(shown, reason, diagnostics),
     };
-    let text = decode_lossy(&read.bytes);
     let keys = match split_frontmatter(&text).0.map(parse_mapping) {
         Some(Ok(keys)) => keys,
         Some(Err(err)) => {
