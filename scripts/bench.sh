@@ -237,6 +237,37 @@ make_gemini() {
 	printf '# Gemini notes for the sub-package\n\n%s' "$PARAGRAPH" >"$ws/sub/GEMINI.md"
 }
 
+# The Gemini workspace with GitHub Copilot CLI's and opencode's own files
+# too, so that compare shows all six profiles by default.
+make_six() {
+	local ws=$1
+	cp -a "$tmp/gemini" "$ws"
+	mkdir -p "$ws/.github/instructions" "$ws/.opencode/command"
+	printf '# Copilot notes\n\n%s' "$PARAGRAPH" >"$ws/.github/copilot-instructions.md"
+	printf -- '---\napplyTo: "src/**/*.ts"\n---\nTypeScript notes.\n' \
+		>"$ws/.github/instructions/ts.instructions.md"
+	printf '{"instructions": ["docs/*.md"]}\n' >"$ws/opencode.json"
+	mkdir -p "$ws/docs" && printf 'Docs for opencode.\n' >"$ws/docs/guide.md"
+	# shellcheck disable=SC2016 # $1 and $ARGUMENTS are the command's placeholders
+	printf 'Review $1 with $ARGUMENTS.\n' >"$ws/.opencode/command/review.md"
+}
+
+# A workspace whose every hook and MCP server, for every profile that reads
+# them, would start a program if anything ran it (SPEC §19.1).
+make_armed() {
+	local ws=$1
+	mkdir -p "$ws/.claude" "$ws/.gemini" "$ws/.codex" "$ws/.git"
+	printf 'Armed.\n' >"$ws/CLAUDE.md"
+	printf '{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "touch %s/hook-ran"}]}]}}\n' \
+		"$tmp" >"$ws/.claude/settings.json"
+	printf '{"mcpServers": {"s": {"command": "touch", "args": ["%s/server-ran"]}}}\n' "$tmp" >"$ws/.mcp.json"
+	printf '{"mcpServers": {"g": {"command": "touch", "args": ["%s/gemini-ran"]}}}\n' "$tmp" \
+		>"$ws/.gemini/settings.json"
+	printf '[mcp_servers.c]\ncommand = "touch"\nargs = ["%s/codex-ran"]\n' "$tmp" >"$ws/.codex/config.toml"
+	printf '{"mcp": {"o": {"type": "local", "command": ["touch", "%s/opencode-ran"]}}}\n' "$tmp" \
+		>"$ws/opencode.json"
+}
+
 # A monorepo of about 100,000 files: 100 packages of 999 files each, a
 # `.git`, a CLAUDE.md, a GEMINI.md and five rules at the root, and a
 # 12-level path l1/…/l12 with a CLAUDE.md and a GEMINI.md every third level
@@ -665,6 +696,37 @@ main() {
 		twice4=$(opened_paths "$tmp/strace.out" | grep "^$tmp/gemini/" | sort | uniq -d | wc -l)
 		row "compare, four profiles, files opened twice (strace)" "-" "-" "-" "-" "-" "-" \
 			"0 files, got $twice4" "$(verdict "$(le "$twice4" 0)")"
+	fi
+
+	# GitHub Copilot CLI and opencode (SPEC §17.9, §18.5): the small
+	# workspace, and compare over all six profiles against one assemble.
+	make_six "$tmp/six"
+	own_time "assemble --agent copilot, small workspace" 3 8192 \
+		"$bin -C $tmp/six --trust-project --agent copilot --at sub assemble"
+	own_time "assemble --agent opencode, small workspace" 3 8192 \
+		"$bin -C $tmp/six --trust-project --agent opencode --at sub assemble"
+	against "compare, six profiles, small workspace" "assemble --agent codex --stats" 3 131072 \
+		"$bin -C $tmp/six --trust-project --at sub compare" \
+		"$bin -C $tmp/six --trust-project --agent codex --at sub assemble --stats"
+
+	# Nothing runs (SPEC §19.1): every subcommand under every profile on a
+	# workspace whose hooks and servers would each start `touch`; strace
+	# counts the programs started besides the binary itself.
+	if command -v strace >/dev/null && selected "nothing runs"; then
+		local agent sub started=0 n
+		make_armed "$tmp/armed"
+		for agent in mecatl claude codex gemini copilot opencode; do
+			for sub in assemble compare lint snapshot "commands list" "explain .mcp.json"; do
+				# shellcheck disable=SC2086 # $sub is a subcommand and its words
+				strace -f -e trace=execve -o "$tmp/execve.out" \
+					"$bin" -C "$tmp/armed" --trust-project --agent "$agent" $sub >/dev/null 2>&1 || true
+				n=$(grep -c 'execve(' "$tmp/execve.out" || true)
+				started=$((started + n - 1))
+			done
+		done
+		n=$(find "$tmp" -maxdepth 1 -name '*-ran' | wc -l)
+		row "nothing runs: programs started, markers made (strace execve)" "-" "-" "-" "-" "-" "-" \
+			"0 and 0, got $started and $n" "$(verdict "$(both "$(le "$started" 0)" "$(le "$n" 0)")")"
 	fi
 
 	local files=() i
