@@ -25,6 +25,7 @@ use crate::prompt::command::{Expansion, NotExpanded};
 use crate::prompt::compare::Offered;
 use crate::prompt::profile::ProfileError;
 use crate::prompt::profile::ProfileTurn0;
+use crate::prompt::text::{aligned_columns, one_line};
 use crate::prompt::tiers::{Fate, NameResolution, SearchDir, Tier};
 use crate::prompt::walk::Scope;
 
@@ -228,6 +229,32 @@ pub struct CatalogExpansion {
     pub withheld: bool,
     /// What only this agent reports, flattened into the JSON document.
     pub extras: Map<String, Value>,
+}
+
+/// The `NAME KIND SCOPE DESCRIPTION` table of a `commands list` whose
+/// rows are commands (shown as `/NAME`) and skills, with each row's
+/// description cell made by `describe`; empty when there is no row.
+pub fn name_kind_scope_table(
+    rows: &[CatalogRow],
+    describe: impl Fn(&CatalogRow) -> String,
+) -> String {
+    if rows.is_empty() {
+        return String::new();
+    }
+    let mut lines = vec![["NAME", "KIND", "SCOPE", "DESCRIPTION"].map(String::from)];
+    for row in rows {
+        let name = match row.kind {
+            "command" => format!("/{}", one_line(&row.name)),
+            _ => one_line(&row.name),
+        };
+        lines.push([
+            name,
+            row.kind.to_string(),
+            row.scope.as_str().to_string(),
+            describe(row),
+        ]);
+    }
+    aligned_columns(&lines)
 }
 
 /// An agent's own fields of an expansion as the map `expand`'s JSON

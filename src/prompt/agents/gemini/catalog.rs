@@ -32,13 +32,13 @@ use crate::prompt::command::{Expansion, cannot_invoke};
 use crate::prompt::compare::{Offered, OfferedKind};
 use crate::prompt::profile::catalog::{
     Catalog, CatalogExpansion, CatalogExplanation, CatalogListing, CatalogRow, CatalogTexts,
-    EntryText, NamePlace, ResolvedName, extras, unknown_command,
+    EntryText, NamePlace, ResolvedName, extras, name_kind_scope_table, unknown_command,
 };
 use crate::prompt::profile::seam::ProfileError;
 use crate::prompt::profile::{
     NotLoaded, NotLoadedReason, Part, PartKind, ProfileMessage, ProfileTurn0,
 };
-use crate::prompt::text::{aligned_columns, cell, one_line};
+use crate::prompt::text::{cell, one_line};
 use crate::prompt::tiers::{Fate, Tier};
 use crate::prompt::turn0::{Provenance, Role};
 use crate::prompt::walk::Scope;
@@ -256,16 +256,8 @@ impl Catalog for GeminiCatalog<'_> {
     /// `NAME KIND SCOPE DESCRIPTION`, commands as `/NAME`, a note on a
     /// renamed or refused file.
     fn table(&self, rows: &[CatalogRow]) -> String {
-        if rows.is_empty() {
-            return String::new();
-        }
-        let mut lines = vec![["NAME", "KIND", "SCOPE", "DESCRIPTION"].map(String::from)];
-        for row in rows {
-            let name = match row.kind {
-                "command" => format!("/{}", one_line(&row.name)),
-                _ => one_line(&row.name),
-            };
-            let description = match (row.fate, &row.renamed_from, &row.shadowed_by) {
+        name_kind_scope_table(rows, |row| {
+            match (row.fate, &row.renamed_from, &row.shadowed_by) {
                 ("winner", Some(from), _) => format!(
                     "{}  (renamed from /{} on a name clash)",
                     cell(row.description.as_deref().unwrap_or_default()),
@@ -274,15 +266,8 @@ impl Catalog for GeminiCatalog<'_> {
                 ("winner", None, _) => cell(row.description.as_deref().unwrap_or_default()),
                 ("shadowed", _, Some(by)) => format!("(lost to {} in a name clash)", one_line(by)),
                 (fate, _, _) => format!("({fate}: {}, not offered)", one_line(&row.source)),
-            };
-            lines.push([
-                name,
-                row.kind.to_string(),
-                row.scope.as_str().to_string(),
-                description,
-            ]);
-        }
-        aligned_columns(&lines)
+            }
+        })
     }
 
     fn completion_names(&self) -> Vec<(String, Option<String>)> {

@@ -24,13 +24,13 @@ use crate::prompt::command::{Expansion, NameGrammar, cannot_invoke};
 use crate::prompt::compare::{Offered, OfferedKind};
 use crate::prompt::profile::catalog::{
     Catalog, CatalogExpansion, CatalogExplanation, CatalogListing, CatalogRow, CatalogTexts,
-    EntryText, NamePlace, ResolvedName, extras, unknown_command,
+    EntryText, NamePlace, ResolvedName, extras, name_kind_scope_table, unknown_command,
 };
 use crate::prompt::profile::seam::ProfileError;
 use crate::prompt::profile::{
     NotLoaded, NotLoadedReason, Part, PartKind, ProfileMessage, ProfileTurn0,
 };
-use crate::prompt::text::{aligned_columns, cell, is_js_space, one_line};
+use crate::prompt::text::{cell, is_js_space, one_line};
 use crate::prompt::tiers::{Fate, Tier};
 use crate::prompt::turn0::{Provenance, Role};
 use crate::prompt::walk::Scope;
@@ -119,27 +119,10 @@ impl Catalog for OpencodeCatalog {
     /// `NAME KIND SCOPE DESCRIPTION`, commands as `/NAME`, a loser saying
     /// what it lost to.
     fn table(&self, rows: &[CatalogRow]) -> String {
-        if rows.is_empty() {
-            return String::new();
-        }
-        let mut lines = vec![["NAME", "KIND", "SCOPE", "DESCRIPTION"].map(String::from)];
-        for row in rows {
-            let name = match row.kind {
-                "command" => format!("/{}", one_line(&row.name)),
-                _ => one_line(&row.name),
-            };
-            let description = match &row.shadowed_by {
-                Some(by) => format!("(shadowed by {})", one_line(by)),
-                None => cell(row.description.as_deref().unwrap_or_default()),
-            };
-            lines.push([
-                name,
-                row.kind.to_string(),
-                row.scope.as_str().to_string(),
-                description,
-            ]);
-        }
-        aligned_columns(&lines)
+        name_kind_scope_table(rows, |row| match &row.shadowed_by {
+            Some(by) => format!("(shadowed by {})", one_line(by)),
+            None => cell(row.description.as_deref().unwrap_or_default()),
+        })
     }
 
     fn completion_names(&self) -> Vec<(String, Option<String>)> {
