@@ -17,8 +17,8 @@
 //! - `disableAllHooks: true` in the same directory's settings silences
 //!   MP028 there, as it silences the hooks.
 //! - A finding's line is the first line of the file where the key or the
-//!   hook's command is written (JSON escapes may hide
-//!   it: then the finding has no line).
+//!   hook's command is written as JSON escapes it (a Windows path's `\`
+//!   is `\\` in the file).
 
 use serde_json::Value;
 
@@ -53,10 +53,15 @@ pub(super) fn check(lint: &Lint<'_>, out: &mut Out) {
     }
 }
 
-/// The first line of the file `path` holding `needle`, if any.
+/// The first line of the JSON file `path` holding the string `needle` as
+/// JSON writes it (escapes and all), else as it reads, if any.
 fn line_of(lint: &Lint<'_>, path: &str, needle: &str, out: &mut Out) -> Option<u64> {
     let text = lint.read(path, out)?;
-    text.find(needle).map(|at| line_at(&text, at))
+    let escaped = serde_json::to_string(needle).ok()?;
+    let escaped = &escaped[1..escaped.len() - 1];
+    text.find(escaped)
+        .or_else(|| text.find(needle))
+        .map(|at| line_at(&text, at))
 }
 
 /// MP025 for every `.claude/agents` file Claude Code skips or reads
@@ -109,7 +114,7 @@ fn style(lint: &Lint<'_>, dir: &str, settings: &ClaudeSettings, out: &mut Out) {
         return;
     };
     if unknown {
-        let line = line_of(lint, &file.path, "\"outputStyle\"", out);
+        let line = line_of(lint, &file.path, "outputStyle", out);
         out.add(
             Code::UnknownOutputStyle,
             &file.path,
