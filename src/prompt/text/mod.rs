@@ -9,7 +9,8 @@
 //! - `js`: JavaScript's whitespace, `trim()` and UTF-16 lengths, as Claude
 //!   Code applies them;
 //! - `position`: a byte offset as a line and column, and SHA-256 digests;
-//! - `table`: one-line cells and aligned columns of text tables.
+//! - `table`: one-line cells and aligned columns of text tables;
+//! - `xml`: XML's special characters escaped.
 //!
 //! Everything is re-exported here, so callers name `text::canonicalise`
 //! whatever file it lives in.
@@ -21,6 +22,7 @@ mod shapes;
 mod table;
 mod timestamp;
 mod utf8;
+mod xml;
 
 pub use canonical::{canonicalise, fence_json_string, is_format_char, is_line_break};
 pub use js::{is_js_space, js_replace_all, js_trim, utf16_floor, utf16_len};
@@ -32,3 +34,4 @@ pub use utf8::{
     Decoded, INVALID_UTF8_REPLACED, decode_lossy, decode_read, floor_char_boundary, truncate_utf8,
     whole_chars,
 };
+pub use xml::xml_escape;

@@ -28,10 +28,10 @@
 use crate::diagnostic::Diagnostic;
 use crate::limits;
 use crate::prompt::agents::copilot::instructions::Dirs;
-use crate::prompt::agents::copilot::touch::xml_escape;
 use crate::prompt::agents::files::{CLAUDE_COMMANDS_DIR, CLAUDE_SKILLS_DIR, SKILL_MD};
 use crate::prompt::command::claude_dialect::split_frontmatter;
 use crate::prompt::profile::Scope;
+use crate::prompt::text::xml_escape;
 use crate::prompt::yaml::parse_mapping;
 use crate::workspace::{EntryKind, Workspace, join};
 

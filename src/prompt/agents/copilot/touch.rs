@@ -29,6 +29,7 @@ use crate::prompt::agents::copilot::instructions::{self, Files};
 use crate::prompt::agents::copilot::paths::PathFile;
 use crate::prompt::glob::PathMatcher;
 use crate::prompt::profile::{Part, PartKind};
+use crate::prompt::text::xml_escape;
 use crate::prompt::walk::{Scope, WalkDir};
 use crate::workspace::{Workspace, parent};
 
@@ -40,22 +41,6 @@ pub const REMINDER_CLOSE: &str = "\n</system_reminder>";
 /// Copilot's lead line for the file named `path`.
 pub fn lead(path: &str) -> String {
     format!("Custom instructions from {path}. Apply these to any code you write here:")
-}
-
-/// `text` with `&<>"'` escaped as Copilot escapes a reminder's content.
-pub fn xml_escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// One block: the lead naming `named`, a blank line, `text` escaped.

@@ -28,6 +28,7 @@ use crate::diagnostic::Diagnostic;
 use crate::limits;
 use crate::prompt::agents::opencode::collate::locale_compare;
 use crate::prompt::agents::opencode::commands::front;
+use crate::prompt::text::xml_escape;
 use crate::prompt::tiers::walk_tree;
 use crate::prompt::walk::{Scope, absolute};
 use crate::workspace::{EntryKind, Workspace};
@@ -80,22 +81,6 @@ impl OpencodeSkill {
             xml_escape(&self.location)
         )
     }
-}
-
-/// `text` with XML's five special characters escaped.
-fn xml_escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// The listing's text around `entries`.
