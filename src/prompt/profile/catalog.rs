@@ -22,9 +22,9 @@ use serde_json::{Map, Value};
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::prompt::command::{Expansion, NotExpanded};
-use crate::prompt::compare::Offered;
+use crate::prompt::compare::{Offered, OfferedKind};
 use crate::prompt::profile::ProfileError;
-use crate::prompt::profile::ProfileTurn0;
+use crate::prompt::profile::{NotLoaded, NotLoadedReason, ProfileTurn0};
 use crate::prompt::text::{aligned_columns, one_line};
 use crate::prompt::tiers::{Fate, NameResolution, SearchDir, Tier};
 use crate::prompt::walk::Scope;
@@ -229,6 +229,30 @@ pub struct CatalogExpansion {
     pub withheld: bool,
     /// What only this agent reports, flattened into the JSON document.
     pub extras: Map<String, Value>,
+}
+
+/// The project's command and skill directories trust withheld (`dirs`):
+/// each becomes a `compare` row that was not read and a `not_loaded`
+/// entry of the turn.
+pub fn withhold_dirs<'d>(
+    dirs: impl IntoIterator<Item = &'d String>,
+    offered: &mut Vec<Offered>,
+    turn0: &mut ProfileTurn0,
+) {
+    for dir in dirs {
+        offered.push(Offered {
+            path: dir.clone(),
+            scope: Scope::Project,
+            kind: OfferedKind::Unread,
+            nested: false,
+            withheld: true,
+        });
+        turn0.not_loaded.push(NotLoaded {
+            path: dir.clone(),
+            scope: Scope::Project,
+            reason: NotLoadedReason::Withheld,
+        });
+    }
 }
 
 /// The `NAME KIND SCOPE DESCRIPTION` table of a `commands list` whose

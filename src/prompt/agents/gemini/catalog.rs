@@ -33,11 +33,10 @@ use crate::prompt::compare::{Offered, OfferedKind};
 use crate::prompt::profile::catalog::{
     Catalog, CatalogExpansion, CatalogExplanation, CatalogListing, CatalogRow, CatalogTexts,
     EntryText, NamePlace, ResolvedName, extras, name_kind_scope_table, unknown_command,
+    withhold_dirs,
 };
 use crate::prompt::profile::seam::ProfileError;
-use crate::prompt::profile::{
-    NotLoaded, NotLoadedReason, Part, PartKind, ProfileMessage, ProfileTurn0,
-};
+use crate::prompt::profile::{Part, PartKind, ProfileMessage, ProfileTurn0};
 use crate::prompt::text::{cell, one_line};
 use crate::prompt::tiers::{Fate, Tier};
 use crate::prompt::turn0::{Provenance, Role};
@@ -304,21 +303,7 @@ impl Catalog for GeminiCatalog<'_> {
             nested: false,
             withheld: false,
         }));
-        let unread = found.withheld.iter().chain(withheld);
-        for dir in unread {
-            offered.push(Offered {
-                path: dir.clone(),
-                scope: Scope::Project,
-                kind: OfferedKind::Unread,
-                nested: false,
-                withheld: true,
-            });
-            turn0.not_loaded.push(NotLoaded {
-                path: dir.clone(),
-                scope: Scope::Project,
-                reason: NotLoadedReason::Withheld,
-            });
-        }
+        withhold_dirs(found.withheld.iter().chain(withheld), &mut offered, turn0);
         turn0.diagnostics.extend(skill_diagnostics.iter().cloned());
         if skills.is_empty() {
             return Ok(offered);

@@ -25,11 +25,10 @@ use crate::prompt::compare::{Offered, OfferedKind};
 use crate::prompt::profile::catalog::{
     Catalog, CatalogExpansion, CatalogExplanation, CatalogListing, CatalogRow, CatalogTexts,
     EntryText, NamePlace, ResolvedName, extras, name_kind_scope_table, unknown_command,
+    withhold_dirs,
 };
 use crate::prompt::profile::seam::ProfileError;
-use crate::prompt::profile::{
-    NotLoaded, NotLoadedReason, Part, PartKind, ProfileMessage, ProfileTurn0,
-};
+use crate::prompt::profile::{Part, PartKind, ProfileMessage, ProfileTurn0};
 use crate::prompt::text::{cell, is_js_space, one_line};
 use crate::prompt::tiers::{Fate, Tier};
 use crate::prompt::turn0::{Provenance, Role};
@@ -153,20 +152,8 @@ impl Catalog for OpencodeCatalog {
             nested: false,
             withheld: false,
         }));
-        for dir in self.commands.withheld.iter().chain(&self.skills.withheld) {
-            offered.push(Offered {
-                path: dir.clone(),
-                scope: Scope::Project,
-                kind: OfferedKind::Unread,
-                nested: false,
-                withheld: true,
-            });
-            turn0.not_loaded.push(NotLoaded {
-                path: dir.clone(),
-                scope: Scope::Project,
-                reason: NotLoadedReason::Withheld,
-            });
-        }
+        let withheld = self.commands.withheld.iter().chain(&self.skills.withheld);
+        withhold_dirs(withheld, &mut offered, turn0);
         turn0
             .diagnostics
             .extend(self.skills.diagnostics.iter().cloned());
