@@ -179,6 +179,24 @@ pub fn run(cli: Cli) -> Result<Status, CliError> {
     run_in(&ctx, cli.command)
 }
 
+/// Parses a command line the way `main` does, for a server that runs the
+/// CLI's subcommands per request: the parser is built once per thread and
+/// reused, because building it costs about as much as a small assembly.
+pub fn parse_words<I, T>(argv: I) -> Result<Cli, clap::Error>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    use clap::{CommandFactory, FromArgMatches};
+    thread_local! {
+        static PARSER: std::cell::RefCell<clap::Command> = std::cell::RefCell::new(Cli::command());
+    }
+    PARSER.with(|parser| {
+        let mut matches = parser.borrow_mut().try_get_matches_from_mut(argv)?;
+        Cli::from_arg_matches_mut(&mut matches)
+    })
+}
+
 /// Executes `command` in the resolved run `ctx` (a server runs the
 /// subcommands its requests name this way, in its own context).
 pub fn run_in(ctx: &context::Context, command: Command) -> Result<Status, CliError> {

@@ -6,12 +6,16 @@
 //! component, `**` crosses components, `{a,b}` alternates and `[…]` are
 //! classes. A leading `./` is ignored on both sides.
 
-use globset::{Candidate, Glob, GlobBuilder, GlobMatcher};
+use globset::{Candidate, Glob, GlobBuilder, GlobSet, GlobSetBuilder};
 
-/// The compiled globs of one rule.
+/// The compiled globs of one rule: one [`GlobSet`] for all of them, which
+/// matches the common shapes (`**/*.rs`, `**/Cargo.toml`) without building
+/// a regex for each.
 #[derive(Debug, Clone, Default)]
 pub struct PathMatcher {
-    globs: Vec<(String, GlobMatcher)>,
+    /// The patterns as written, in the set's order.
+    patterns: Vec<String>,
+    set: GlobSet,
 }
 
 /// A pattern that could not be compiled, with the reason.
@@ -27,16 +31,26 @@ impl PathMatcher {
     /// Compiles `patterns`. A pattern that does not compile matches nothing
     /// and is reported in the returned list, in pattern order.
     pub fn new<S: AsRef<str>>(patterns: &[S]) -> (PathMatcher, Vec<PatternError>) {
-        let mut globs = Vec::new();
+        let mut kept = Vec::new();
+        let mut set = GlobSetBuilder::new();
         let mut errors = Vec::new();
         for pattern in patterns {
             let pattern = pattern.as_ref();
             match parse(pattern) {
-                Ok(glob) => globs.push((pattern.to_string(), glob.compile_matcher())),
+                Ok(glob) => {
+                    set.add(glob);
+                    kept.push(pattern.to_string());
+                }
                 Err(err) => errors.push(err),
             }
         }
-        (PathMatcher { globs }, errors)
+        // Every glob parsed on its own, so the set builds.
+        let set = set.build().unwrap_or_else(|_| GlobSet::empty());
+        let matcher = PathMatcher {
+            patterns: kept,
+            set,
+        };
+        (matcher, errors)
     }
 
     /// The patterns of `patterns` that do not compile, in order: what
@@ -52,10 +66,8 @@ impl PathMatcher {
     /// `path`, if any.
     pub fn matching_pattern(&self, path: &str) -> Option<&str> {
         let candidate = Candidate::new(strip_dot_slash(path));
-        self.globs
-            .iter()
-            .find(|(_, glob)| glob.is_match_candidate(&candidate))
-            .map(|(pattern, _)| pattern.as_str())
+        let first = *self.set.matches_candidate(&candidate).first()?;
+        self.patterns.get(first).map(String::as_str)
     }
 }
 

@@ -40,14 +40,13 @@ use std::path::PathBuf;
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use clap::Parser;
 use lsp_server::{Notification, Request, RequestId};
 use serde_json::{Value, json};
 
 use crate::cli::context::{Context, GlobalArgs, normalise};
 use crate::cli::error::{CliError, Status};
 use crate::cli::output;
-use crate::cli::{Cli, run_in};
+use crate::cli::{parse_words, run_in};
 use crate::limits;
 use crate::prompt::profile::Agent;
 
@@ -541,7 +540,7 @@ fn range_of(range: Option<&Value>) -> Option<[usize; 4]> {
 /// Runs the subcommand `words` (as typed after `mecatl-prompt`) in `ctx`
 /// and returns the JSON document it printed.
 fn cli_json(ctx: &Context, words: &[&str]) -> Result<Value, String> {
-    let cli = Cli::try_parse_from(std::iter::once("mecatl-prompt").chain(words.iter().copied()))
+    let cli = parse_words(std::iter::once("mecatl-prompt").chain(words.iter().copied()))
         .map_err(|err| err.to_string())?;
     let (result, captured) = output::capture(|| run_in(ctx, cli.command));
     result.map_err(|err| err.to_string())?;

@@ -22,11 +22,10 @@
 use std::ffi::OsString;
 use std::path::Path;
 
-use clap::Parser;
 use serde_json::{Map, Value, json};
 
 use crate::cli::context::{Context, GlobalArgs};
-use crate::cli::{Cli, output, run_in};
+use crate::cli::{output, parse_words, run_in};
 use crate::prompt::agents::PROFILES;
 
 /// One argument a tool takes.
@@ -270,7 +269,7 @@ pub(super) fn call(
         Ok(argv) => argv,
         Err(message) => return tool_error(message),
     };
-    let cli = match Cli::try_parse_from(argv) {
+    let cli = match parse_words(argv) {
         Ok(cli) => cli,
         Err(err) => return tool_error(err.to_string().trim_end().to_string()),
     };
@@ -417,7 +416,7 @@ mod tests {
             "name": "--trust-project", "at": "--help", "rule": true
         }))
         .unwrap();
-        let global = crate::cli::Cli::try_parse_from(["mecatl-prompt", "mcp"])
+        let global = crate::cli::parse_words(["mecatl-prompt", "mcp"])
             .unwrap()
             .global;
         let line = command_line(&TOOLS[3], &args, Path::new("/w"), &global).unwrap();

@@ -34,7 +34,7 @@
 //!   `*`, as gitignore does.
 //! - Paths are workspace-style: relative, `/`-separated, no `.` or `..`.
 
-use globset::{GlobBuilder, GlobMatcher};
+use globset::{Glob, GlobBuilder, GlobSet, GlobSetBuilder};
 
 use crate::prompt::glob::PatternError;
 
@@ -65,20 +65,22 @@ impl Activation {
     }
 }
 
-/// One compiled gitignore line.
+/// One gitignore line, its glob compiled into the rule's set.
 #[derive(Debug, Clone)]
 struct Line {
-    glob: GlobMatcher,
     /// `!pattern`: a match re-includes.
     negated: bool,
     /// `pattern/`: only directories match.
     dir_only: bool,
 }
 
-/// A rule's patterns compiled for matching.
+/// A rule's patterns compiled for matching: one [`GlobSet`] of every
+/// line's glob (the common `**/*.rs` shapes then need no regex), and each
+/// line's flags at its index.
 #[derive(Debug, Clone, Default)]
 pub struct RulePaths {
     lines: Vec<Line>,
+    set: GlobSet,
     errors: Vec<PatternError>,
 }
 
@@ -87,10 +89,14 @@ impl RulePaths {
     /// kept in [`RulePaths::errors`] and match nothing.
     pub fn new<S: AsRef<str>>(patterns: &[S]) -> RulePaths {
         let mut paths = RulePaths::default();
+        let mut set = GlobSetBuilder::new();
         for pattern in patterns {
             let pattern = pattern.as_ref();
             match compile(pattern) {
-                Ok(Some(line)) => paths.lines.push(line),
+                Ok(Some((glob, line))) => {
+                    set.add(glob);
+                    paths.lines.push(line);
+                }
                 Ok(None) => {}
                 Err(reason) => paths.errors.push(PatternError {
                     pattern: pattern.to_string(),
@@ -98,6 +104,8 @@ impl RulePaths {
                 }),
             }
         }
+        // Every glob compiled on its own, so the set builds.
+        paths.set = set.build().unwrap_or_else(|_| GlobSet::empty());
         paths
     }
 
@@ -128,17 +136,19 @@ impl RulePaths {
     /// Whether the last line matching `path` (a directory when `is_dir`)
     /// excludes it.
     fn verdict(&self, path: &str, is_dir: bool) -> bool {
-        self.lines
-            .iter()
+        self.set
+            .matches(path)
+            .into_iter()
             .rev()
-            .filter(|line| is_dir || !line.dir_only)
-            .find(|line| line.glob.is_match(path))
+            .map(|index| &self.lines[index])
+            .find(|line| is_dir || !line.dir_only)
             .is_some_and(|line| !line.negated)
     }
 }
 
-/// Compiles one gitignore line: `Ok(None)` for a blank line or a comment.
-fn compile(pattern: &str) -> Result<Option<Line>, String> {
+/// Compiles one gitignore line into its glob and flags: `Ok(None)` for a
+/// blank line or a comment.
+fn compile(pattern: &str) -> Result<Option<(Glob, Line)>, String> {
     let mut text = trim_unescaped_end(pattern);
     if text.is_empty() || text.starts_with('#') {
         return Ok(None);
@@ -161,11 +171,7 @@ fn compile(pattern: &str) -> Result<Option<Line>, String> {
         .backslash_escape(true)
         .build()
         .map_err(|err| err.kind().to_string())?;
-    Ok(Some(Line {
-        glob: glob.compile_matcher(),
-        negated,
-        dir_only,
-    }))
+    Ok(Some((glob, Line { negated, dir_only })))
 }
 
 /// `text` without trailing spaces, except one escaped with a backslash.
