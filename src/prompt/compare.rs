@@ -538,8 +538,10 @@ pub fn normalised(content: &str) -> String {
 /// True for a line whose words are all `@path` imports (`found` of them
 /// were found on it).
 fn only_imports(line: &str, found: usize) -> bool {
-    let words: Vec<&str> = line.split_whitespace().collect();
-    found > 0 && words.len() == found && words.iter().all(|word| word.starts_with('@'))
+    found > 0 && {
+        let mut words = line.split_whitespace();
+        words.clone().count() == found && words.all(|word| word.starts_with('@'))
+    }
 }
 
 #[cfg(test)]

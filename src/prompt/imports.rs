@@ -99,6 +99,10 @@ pub fn normalise(path: &Path) -> PathBuf {
 /// Every import in `text` (a file's content after its frontmatter), in document order,
 /// duplicates included.
 pub fn scan(text: &str) -> Vec<Import> {
+    // Every import starts with `@`: a text without one needs no parse.
+    if !text.contains('@') {
+        return Vec::new();
+    }
     let mut found = Vec::new();
     let mut run = Run::default();
     let mut html: Option<Run> = None;
