@@ -8,6 +8,7 @@
 //! - A `--touch` path that adds nothing says so in an info line (outside
 //!   the cwd, or every file on its way already loaded).
 
+use std::path::Path;
 use std::sync::Arc;
 
 use crate::diagnostic::{Diagnostic, Severity};
@@ -25,12 +26,13 @@ use crate::prompt::agents::opencode::spec::{
 };
 use crate::prompt::agents::opencode::subagents::{self, AGENT_DIRS};
 use crate::prompt::command::claude_catalog::ExpandEnv;
+use crate::prompt::imports::normalise;
 use crate::prompt::profile::catalog::Catalog;
 use crate::prompt::profile::seam::{ProfileError, ProfileRun, Setup};
 use crate::prompt::profile::{ProfileMessage, ProfileTurn0, Searched, SearchedDir, Touched};
 use crate::prompt::turn0::{Provenance, Role};
 use crate::prompt::walk::{Scope, WalkDir, walk};
-use crate::workspace::{Workspace, join};
+use crate::workspace::{Workspace, join, slashed};
 
 /// opencode over one workspace.
 pub(super) struct OpencodeRun<'a> {
@@ -223,10 +225,9 @@ impl<'a> OpencodeRun<'a> {
     }
 }
 
-/// The `skills.paths` of the merged configs as skill directories (a
-/// relative one below the cwd, `~/` ones of the user's config in the home;
-/// others are not read), and a line for each `skills.urls` entry, never
-/// fetched.
+/// The `skills.paths` of the merged configs as skill directories (see
+/// [`skill_path_dir`]; a warning for one a project config points out of
+/// the workspace), and a line for each `skills.urls` entry, never fetched.
 fn skill_paths<'r>(
     readers: &Readers<'r>,
     at: &str,
@@ -257,29 +258,66 @@ fn skill_paths<'r>(
             ));
         }
         for path in strings("paths") {
-            let home = path
-                .strip_prefix("~/")
-                .filter(|_| config.scope == Scope::User);
-            let dir = match (home, readers.home) {
-                (Some(rel), Some(home)) => Some((home, rel.to_string(), Scope::User)),
-                _ if path.starts_with('/') || path.starts_with('~') || path.contains("..") => None,
-                _ => Some((readers.project, join(at, &path), Scope::Project)),
-            };
-            match dir {
+            match skill_path_dir(readers, at, config.scope, &path) {
                 Some((reader, rel, scope)) => dirs.push(SkillDir {
                     reader,
                     rel,
                     scope,
                     rank: 3 * RANK_STEP,
                 }),
-                None => said.push(Diagnostic::info(
+                None if config.scope == Scope::User => said.push(Diagnostic::info(
                     &config.shown,
-                    format!("skills.paths entry {path}: outside the workspace, not read"),
+                    format!(
+                        "skills.paths entry {path}: outside the workspace and the home \
+                         directory, not read"
+                    ),
+                )),
+                None => said.push(Diagnostic::warning(
+                    &config.shown,
+                    format!(
+                        "skills.paths entry {path} leaves the workspace: opencode reads the \
+                         skills there, the preview never reads outside the workspace on a \
+                         project file's word"
+                    ),
                 )),
             }
         }
     }
     dirs
+}
+
+/// Where one `skills.paths` entry of a config of `scope` points, as a
+/// reader, a path below its root and a scope: a relative entry below the
+/// cwd `at` (`..` resolved against it), an absolute one inside the
+/// workspace, a `~/` one of the user's config in the home. `None` for
+/// anything else: the preview does not read outside the workspace on a
+/// project file's word, and has no reader for the rest of the machine.
+fn skill_path_dir<'r>(
+    readers: &Readers<'r>,
+    at: &str,
+    scope: Scope,
+    path: &str,
+) -> Option<(&'r dyn Workspace, String, Scope)> {
+    if let Some(rest) = path.strip_prefix("~/") {
+        let home = readers.home.filter(|_| scope == Scope::User)?;
+        let rel = normalise(Path::new(rest));
+        let inside = !rel.starts_with("..");
+        return inside.then(|| (home, slashed(&rel), Scope::User));
+    }
+    if path.starts_with('~') {
+        return None;
+    }
+    let written = Path::new(path);
+    let rel = if written.has_root() {
+        normalise(written)
+            .strip_prefix(readers.project.root())
+            .ok()?
+            .to_path_buf()
+    } else {
+        normalise(&Path::new(at).join(written))
+    };
+    let inside = !rel.starts_with("..");
+    inside.then(|| (readers.project, slashed(&rel), Scope::Project))
 }
 
 impl ProfileRun for OpencodeRun<'_> {

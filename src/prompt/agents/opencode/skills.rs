@@ -17,6 +17,11 @@
 //!   skill files in all the rest are not read (a warning); a file over
 //!   [`limits::MAX_CODEX_SKILL_FILE_BYTES`], or one that is not a regular
 //!   file (a FIFO), is skipped with a warning.
+//! - A `skills.paths` entry is read where it lands inside the workspace (a
+//!   relative one from the cwd, `..` resolved against it; an absolute one
+//!   inside the workspace; `~/` from the user's config in the home); one a
+//!   project config points out of the workspace is not read, with a
+//!   warning naming the entry (opencode would read it).
 //! - The location is the absolute path with `&`, `<`, `>`, `"` and `'`
 //!   escaped as XML; name and description are sent raw. The listing's text
 //!   is the `<available_skills>` block without opencode's built-in skill

@@ -105,3 +105,42 @@ fn expand_reads_nested_names() {
     assert_eq!(out.expansion.output, "msg: a b c");
     assert_eq!(out.expansion.name.as_deref(), Some("git/commit"));
 }
+
+#[test]
+#[cfg_attr(
+    windows,
+    ignore = "fixture workspace, parents and home are the Unix paths /top/w, / and /h"
+)]
+fn skills_paths_are_read_inside_the_workspace_and_named_when_they_leave_it() {
+    let skill = |name: &str| format!("---\nname: {name}\ndescription: d {name}\n---\nbody\n");
+    let config = r#"{"skills": {"paths": ["x/../near", "../far", "/top/w/abs", "../../up", "/elsewhere", "~/mine"]}}"#;
+    let world = new_world()
+        .ws(".git/HEAD", "ref")
+        .ws("opencode.json", config)
+        .ws("a/near/n/SKILL.md", &skill("near"))
+        .ws("far/f/SKILL.md", &skill("far"))
+        .ws("abs/b/SKILL.md", &skill("abs"));
+    let (names, warnings) = world.with_run("a", true, &[], |run| {
+        let listing = run.catalog().expect("catalog").list().expect("list");
+        let names: Vec<String> = listing.rows.iter().map(|row| row.name.clone()).collect();
+        let warnings: Vec<String> = listing
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Warning)
+            .map(|d| d.reason.clone())
+            .collect();
+        (names, warnings)
+    });
+    for name in ["near", "far", "abs"] {
+        assert!(names.iter().any(|n| n == name), "{name} in {names:?}");
+    }
+    for entry in ["../../up", "/elsewhere", "~/mine"] {
+        assert!(
+            warnings
+                .iter()
+                .any(|w| w.starts_with(&format!("skills.paths entry {entry} leaves the workspace"))),
+            "{entry} in {warnings:?}"
+        );
+    }
+    assert_eq!(warnings.len(), 3, "{warnings:?}");
+}
