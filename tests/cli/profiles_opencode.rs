@@ -236,6 +236,11 @@ fn lint_reports_opencodes_own_codes() {
         "{\"instructions\": [\"none/*.md\", \"https://x.test/a.md\"]}\n",
     );
     env.write(".opencode/opencode.jsonc", "{\n  \"instructions\": [\n");
+    env.write(
+        ".opencode/opencode.json",
+        "{\"mcp\": {\"db\": {\"type\": \"local\", \"command\": [\"db-mcp\", \"--ro\"]},\n\
+         \"off\": {\"type\": \"remote\", \"url\": \"https://x.test\", \"enabled\": false}}}\n",
+    );
     let doc = opencode(&env, true, &["lint", "--agents", "opencode"]).json();
     let codes: Vec<&str> = doc["findings"]
         .as_array()
@@ -248,4 +253,19 @@ fn lint_reports_opencodes_own_codes() {
     ] {
         assert!(codes.contains(&code), "{code} in {codes:?}");
     }
+    let servers: Vec<&str> = doc["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .filter(|f| f["code"] == "MP027")
+        .filter_map(|f| f["message"].as_str())
+        .collect();
+    assert_eq!(
+        servers,
+        [
+            "MCP server \"db\": opencode runs `db-mcp --ro` when it starts in this repository \
+          (the preview never does)"
+        ],
+        "the enabled server only"
+    );
 }

@@ -558,10 +558,11 @@ const TABLE: [Entry; 44] = [
         name: "project-mcp-server",
         title: "A project file configures an MCP server",
         level: Level::Note,
-        agents: &[Claude, Codex, Gemini],
+        agents: &[Claude, Codex, Gemini, Opencode],
         why: "`claude -p` starts the servers of `.mcp.json` without asking, Codex those of a \
-              trusted project's `.codex/config.toml` and Gemini CLI those of \
-              `.gemini/settings.json`: the command runs (or the URL is contacted) on the machine \
+              trusted project's `.codex/config.toml`, Gemini CLI those of \
+              `.gemini/settings.json` and opencode the enabled ones of `opencode.json`: the \
+              command runs (or the URL is contacted) on the machine \
               of everyone who opens the repository with that agent",
         fix: "Nothing, if intended; make sure the command is one every contributor should run",
     },

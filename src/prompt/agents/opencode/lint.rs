@@ -4,7 +4,9 @@
 //!   blocks a later name (MP041);
 //! - configs (`opencode.json(c)`, `.opencode/opencode.json(c)`): one that
 //!   does not parse (MP046, line and column), `instructions` entries that
-//!   match nothing (MP042) or are URLs or outside the workspace (MP043);
+//!   match nothing (MP042) or are URLs or outside the workspace (MP043),
+//!   an `mcp` server opencode would start (MP027, `enabled: false` ones
+//!   left out);
 //! - commands: `$0` (MP044); skills: same-name skills (MP045), a SKILL.md
 //!   without `name:` (MP047); `.claude/commands` present (MP048).
 //!
@@ -25,14 +27,15 @@
 
 use crate::prompt::agents::files::{AGENTS_MD, CLAUDE_MD};
 use crate::prompt::agents::opencode::commands::{self, COMMAND_DIRS, Place};
-use crate::prompt::agents::opencode::config;
 use crate::prompt::agents::opencode::expand::mentions;
 use crate::prompt::agents::opencode::glob;
 use crate::prompt::agents::opencode::instructions::{is_relative, is_url};
 use crate::prompt::agents::opencode::skills::{self, SkillDir};
 use crate::prompt::agents::opencode::spec::{CONFIG_FILES, CONTEXT_MD, DOT_OPENCODE};
+use crate::prompt::agents::opencode::{config, mcp};
 use crate::prompt::lint::codes::Code;
 use crate::prompt::lint::report::{Doc, Lint, LintHooks, Out, line_at, quote};
+use crate::prompt::lint::servers;
 use crate::prompt::profile::Agent;
 use crate::prompt::walk::Scope;
 use crate::workspace::{base_name, join, parent};
@@ -167,6 +170,19 @@ fn configs(lint: &Lint<'_>, out: &mut Out) {
             for entry in entries {
                 instruction_entry(lint, holder, &rel, &text, entry, out);
             }
+            project_servers(&rel, &value, out);
+        }
+    }
+}
+
+/// MP027 for each server the config `rel` (its parsed `value`) would have
+/// opencode start: those whose `enabled` is not `false`.
+fn project_servers(rel: &str, value: &serde_json::Value, out: &mut Out) {
+    let servers = value.get("mcp").and_then(serde_json::Value::as_object);
+    for (name, server) in servers.into_iter().flatten() {
+        let enabled = server.get("enabled").and_then(serde_json::Value::as_bool) != Some(false);
+        if let Some(entry) = mcp::entry(server).filter(|_| enabled) {
+            servers::project_server(out, rel, name, &entry, (Agent::Opencode, "opencode"));
         }
     }
 }

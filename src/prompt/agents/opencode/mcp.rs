@@ -21,7 +21,7 @@ use serde_json::{Map, Value};
 
 use crate::diagnostic::Diagnostic;
 use crate::prompt::agents::opencode::config::Parsed;
-use crate::prompt::profile::inventory::{McpServer, Transport};
+use crate::prompt::profile::inventory::{McpServer, ServerEntry, Transport};
 
 /// The servers of `configs`, and what was said about them.
 pub fn servers(configs: &[Parsed]) -> (Vec<McpServer>, Vec<Diagnostic>) {
@@ -76,10 +76,11 @@ fn keys(entry: &Map<String, Value>, key: &str) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// One server entry, or `None` when it is neither kind.
-fn server(name: &str, entry: &Value, config: &Parsed) -> Option<McpServer> {
+/// One server entry as opencode's `mcp` object writes it, or `None` when
+/// it is neither kind.
+pub fn entry(entry: &Value) -> Option<ServerEntry> {
     let entry = entry.as_object()?;
-    let (transport, command, args, url, env_keys) = match entry.get("type")?.as_str()? {
+    Some(match entry.get("type")?.as_str()? {
         "local" => {
             let words: Vec<String> = entry
                 .get("command")?
@@ -88,45 +89,44 @@ fn server(name: &str, entry: &Value, config: &Parsed) -> Option<McpServer> {
                 .map(|w| w.as_str().map(str::to_string))
                 .collect::<Option<_>>()?;
             let (program, args) = words.split_first()?;
-            let env = keys(entry, "environment");
-            (
-                Transport::Stdio,
-                Some(program.clone()),
-                args.to_vec(),
-                None,
-                env,
-            )
+            ServerEntry {
+                transport: Transport::Stdio,
+                command: Some(program.clone()),
+                args: args.to_vec(),
+                url: None,
+                env_keys: keys(entry, "environment"),
+            }
         }
-        "remote" => {
-            let url = entry.get("url")?.as_str()?.to_string();
-            let headers = keys(entry, "headers");
-            (Transport::Http, None, Vec::new(), Some(url), headers)
-        }
+        "remote" => ServerEntry {
+            transport: Transport::Http,
+            command: None,
+            args: Vec::new(),
+            url: Some(entry.get("url")?.as_str()?.to_string()),
+            env_keys: keys(entry, "headers"),
+        },
         _ => return None,
-    };
-    let enabled = entry.get("enabled").and_then(Value::as_bool) != Some(false);
+    })
+}
+
+/// One server as listed, or `None` when it is neither kind.
+fn server(name: &str, value: &Value, config: &Parsed) -> Option<McpServer> {
+    let listed = entry(value)?;
+    let enabled = value.get("enabled").and_then(Value::as_bool) != Some(false);
     let why = if enabled {
         "opencode starts every configured server whose `enabled` is not false".to_string()
     } else {
         "`enabled: false`".to_string()
     };
-    Some(McpServer {
-        name: name.to_string(),
-        path: config.shown.clone(),
-        scope: config.scope,
-        transport,
-        command,
-        args,
-        url,
-        env_keys,
-        enabled,
-        why,
-        run: false,
-        would_add: format!(
-            "each of its tools, as {name}_TOOL with its full input schema, to the request's \
-             tools, and its instructions; not run"
-        ),
-    })
+    let would_add = format!(
+        "each of its tools, as {name}_TOOL with its full input schema, to the request's tools, \
+         and its instructions; not run"
+    );
+    Some(listed.server(
+        name,
+        (&config.shown, config.scope),
+        (enabled, why),
+        would_add,
+    ))
 }
 
 #[cfg(test)]
