@@ -528,6 +528,16 @@ fn codex_profile_goldens() {
     }
 }
 
+/// What `assemble --agent claude` says on stderr about the demo's MCP
+/// server and SessionStart hook: listed, never run.
+const DEMO_INVENTORY_WARNINGS: &str = "mecatl-prompt: warning: .mcp.json: ledger-db: configured \
+MCP server, not run (would add the names mcp__ledger-db__TOOL of its tools to the deferred-tools \
+list (no schemas) and its instructions to an MCP-instructions section, or a failed-to-connect \
+line: not run)\nmecatl-prompt: warning: .claude/settings.json: SessionStart hook `touch \
+.session-start-hook-ran && git log --oneline -5`: not run (would add its output, trailing \
+newlines trimmed, as a paragraph `SessionStart:startup hook success: OUTPUT` at the start of \
+Claude Code's system message (not run))\n";
+
 /// The demo under Claude Code: the root CLAUDE.md and its import, then what
 /// reading a component adds (web/CLAUDE.md, its import, the nested rule and
 /// the root's matching rule). Claude Code takes rule files in the order the
@@ -556,14 +566,14 @@ fn claude_profile_goldens() {
         Case {
             golden: "assemble-claude.txt",
             args: claude("text"),
-            stderr: "",
+            stderr: DEMO_INVENTORY_WARNINGS,
             code: 0,
             keys: None,
         },
         Case {
             golden: "assemble-claude.json",
             args: claude("json"),
-            stderr: "",
+            stderr: DEMO_INVENTORY_WARNINGS,
             code: 0,
             keys: Some(PROFILE_ASSEMBLE_KEYS),
         },
