@@ -223,7 +223,9 @@ pub fn run(ctx: &Context, args: &CompareArgs) -> Result<Status, CliError> {
         .into_iter()
         .filter(|a| agents.contains(a))
     {
-        runs.push((agent, agent_run(&readers, agent, &profile_args)?));
+        let mut run = agent_run(&readers, agent, &profile_args)?;
+        run.offered.extend(compare::inventory(&run.turn0));
+        runs.push((agent, run));
     }
     runs.sort_by_key(|(agent, _)| agents.iter().position(|a| a == agent));
     let profiled: Vec<Profiled<'_>> = runs

@@ -56,6 +56,7 @@ use serde::Serialize;
 
 use crate::prompt::agents::gemini::imports::is_marker_line;
 use crate::prompt::imports;
+use crate::prompt::profile::subagent::SubagentFate;
 use crate::prompt::profile::{Agent, Cut, NotLoadedReason, Part, PartKind, ProfileTurn0, Scope};
 use divergence::{Divergence, FileSizes};
 
@@ -82,9 +83,18 @@ pub enum OfferedKind {
     /// their files, so an untrusted workspace's root is not searched): its
     /// path is the directory, its entries are not counted.
     Unread,
+    /// A subagent file the agent lists to the model.
+    Subagent,
+    /// An MCP server the agent would start: its path is the configuration
+    /// file, which is the row.
+    Server,
+    /// A command hook: its path is the settings file, which is the row.
+    Hook,
 }
 
-/// A command or skill an agent offers, for the per-directory rows.
+/// A command, skill or subagent an agent offers, or an MCP server or hook
+/// it would run, for the per-directory (per-file for servers and hooks)
+/// rows.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Offered {
     /// Its file, named like a part's path: a command's `.md`, a skill's
@@ -108,11 +118,55 @@ impl Offered {
         let parent = |path: &'_ str| -> usize { path.rfind('/').unwrap_or(0) };
         let file_dir = &self.path[..parent(&self.path)];
         match self.kind {
-            OfferedKind::Command => file_dir,
+            OfferedKind::Command | OfferedKind::Subagent => file_dir,
             OfferedKind::Skill => &file_dir[..parent(file_dir)],
-            OfferedKind::Unread => &self.path,
+            OfferedKind::Unread | OfferedKind::Server | OfferedKind::Hook => &self.path,
         }
     }
+
+    /// The row it is counted in: its directory, ending in `/`, or for a
+    /// server or hook the configuration file itself.
+    pub fn row(&self) -> String {
+        match self.kind {
+            OfferedKind::Server | OfferedKind::Hook => self.path.clone(),
+            _ => format!("{}/", self.directory()),
+        }
+    }
+}
+
+/// The subagents a turn 0 lists (or withholds), the MCP servers it would
+/// start and its command hooks, as offered entries: `compare` counts them
+/// in rows beside the commands and skills, never running any.
+pub fn inventory(turn0: &ProfileTurn0) -> Vec<Offered> {
+    let entry = |path: &str, scope, kind, withheld| Offered {
+        path: path.to_string(),
+        scope,
+        kind,
+        nested: false,
+        withheld,
+    };
+    let subagents = turn0.subagents.iter().filter_map(|agent| match agent.fate {
+        SubagentFate::Listed => Some(entry(
+            &agent.path,
+            agent.scope,
+            OfferedKind::Subagent,
+            false,
+        )),
+        SubagentFate::Withheld => {
+            Some(entry(&agent.path, agent.scope, OfferedKind::Subagent, true))
+        }
+        SubagentFate::Shadowed | SubagentFate::Skipped => None,
+    });
+    let servers = turn0
+        .mcp_servers
+        .iter()
+        .filter(|server| server.enabled)
+        .map(|server| entry(&server.path, server.scope, OfferedKind::Server, false));
+    let hooks = turn0
+        .hooks
+        .iter()
+        .map(|hook| entry(&hook.path, hook.scope, OfferedKind::Hook, false));
+    subagents.chain(servers).chain(hooks).collect()
 }
 
 /// What became of a file under one agent.
@@ -155,12 +209,18 @@ pub struct OfferCounts {
     pub skills: usize,
     /// Directories left unread, whose entries are not counted.
     pub unread: usize,
+    /// Subagents.
+    pub subagents: usize,
+    /// MCP servers that would start.
+    pub servers: usize,
+    /// Command hooks.
+    pub hooks: usize,
 }
 
 impl OfferCounts {
-    /// Commands and skills together.
+    /// Every counted entry: commands, skills, subagents, servers, hooks.
     pub fn entries(self) -> usize {
-        self.commands + self.skills
+        self.commands + self.skills + self.subagents + self.servers + self.hooks
     }
 
     fn add(&mut self, offered: &Offered) {
@@ -171,6 +231,9 @@ impl OfferCounts {
             }
             OfferedKind::Skill => self.skills += 1,
             OfferedKind::Unread => self.unread += 1,
+            OfferedKind::Subagent => self.subagents += 1,
+            OfferedKind::Server => self.servers += 1,
+            OfferedKind::Hook => self.hooks += 1,
         }
     }
 }
@@ -378,14 +441,15 @@ pub fn compare(profiles: &[Profiled<'_>], sizes: &FileSizes<'_>) -> Comparison {
     comparison
 }
 
-/// One row per directory any agent offers commands or skills from (or
-/// withholds them from), its path ending in `/`.
+/// One row per directory any agent offers commands, skills or subagents
+/// from (or withholds them from), its path ending in `/`, and one per file
+/// configuring MCP servers or hooks.
 fn directory_rows(profiles: &[Profiled<'_>]) -> Vec<FileRow> {
     type Counts = Vec<(OfferCounts, OfferCounts)>;
-    let mut dirs: HashMap<&str, (Scope, Counts)> = HashMap::new();
+    let mut dirs: HashMap<String, (Scope, Counts)> = HashMap::new();
     for (at, profile) in profiles.iter().enumerate() {
         for offered in profile.offered {
-            let (_, counts) = dirs.entry(offered.directory()).or_insert_with(|| {
+            let (_, counts) = dirs.entry(offered.row()).or_insert_with(|| {
                 let none = (OfferCounts::default(), OfferCounts::default());
                 (offered.scope, vec![none; profiles.len()])
             });
@@ -398,8 +462,8 @@ fn directory_rows(profiles: &[Profiled<'_>]) -> Vec<FileRow> {
         }
     }
     dirs.into_iter()
-        .map(|(dir, (scope, counts))| FileRow {
-            path: format!("{dir}/"),
+        .map(|(path, (scope, counts))| FileRow {
+            path,
             scope,
             kind: None,
             cells: counts

@@ -657,3 +657,48 @@ fn lint_notes_every_project_mcp_server_with_its_command() {
     assert!(text.contains("runs `touch "), "{text}");
     assert!(!text.contains("secret"), "{text}");
 }
+
+#[test]
+#[cfg_attr(
+    windows,
+    ignore = "README shows Linux's listing order of .claude/commands and Unix paths"
+)]
+fn the_readme_shows_the_demos_real_turn_zero_extras_and_nothing_ran() {
+    let env = TestEnv::demo();
+    std::fs::create_dir_all(env.ws.join(".git")).unwrap();
+    let readme = std::fs::read_to_string(crate::support::repo_file("README.md")).unwrap();
+    let out = run(&env, &["--trust-project", "--agent", "claude", "assemble"]);
+    let stdout = &out.assert_code(0).stdout;
+    let from = stdout
+        .find("── 3 · project · .claude/output-styles")
+        .expect("the output style's part");
+    assert!(
+        readme.contains(&format!(
+            "$ mecatl-prompt -C examples/demo --trust-project --agent claude assemble\n…\n{}```",
+            &stdout[from..]
+        )),
+        "README's turn-0 extras are not the real output:\n{}",
+        &stdout[from..]
+    );
+    let args = [
+        "--trust-project",
+        "--agent",
+        "claude",
+        "--quiet",
+        "explain",
+        ".mcp.json",
+    ];
+    let out = run(&env, &args);
+    assert!(
+        readme.contains(&format!(
+            "$ mecatl-prompt -C examples/demo {}\n{}```",
+            args.join(" "),
+            out.assert_code(0).stdout
+        )),
+        "README's explain .mcp.json is not the real output"
+    );
+    assert!(!out.stdout.contains("not-a-real-password"));
+    for marker in [".mcp-server-ran", ".session-start-hook-ran"] {
+        assert!(!env.ws.join(marker).exists(), "{marker} exists");
+    }
+}

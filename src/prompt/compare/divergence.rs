@@ -345,7 +345,7 @@ fn commands(profiles: &[Profiled<'_>]) -> Vec<Divergence> {
         if who.len() == profiles.len() {
             continue;
         }
-        let dir = format!("{}/", entry.directory());
+        let dir = entry.row();
         let group = match groups.iter().position(|group| group.agents == who) {
             Some(at) => &mut groups[at],
             None => {
@@ -403,8 +403,9 @@ fn commands(profiles: &[Profiled<'_>]) -> Vec<Divergence> {
         .collect()
 }
 
-/// Commands and skills counted in words: `7 nested commands`, `3 commands
-/// (1 nested) and 2 skills` (a divergence's sentence, a directory's cell).
+/// Commands, skills, subagents, MCP servers and hooks counted in words:
+/// `7 nested commands`, `3 commands (1 nested) and 2 skills`, `1 subagent,
+/// 1 MCP server and 1 hook` (a divergence's sentence, a row's cell).
 pub fn offer_words(counts: OfferCounts) -> String {
     let count = |n: usize, one: &str| match n {
         1 => format!("1 {one}"),
@@ -421,7 +422,19 @@ pub fn offer_words(counts: OfferCounts) -> String {
     if counts.skills > 0 {
         words.push(count(counts.skills, "skill"));
     }
-    words.join(" and ")
+    if counts.subagents > 0 {
+        words.push(count(counts.subagents, "subagent"));
+    }
+    if counts.servers > 0 {
+        words.push(count(counts.servers, "MCP server"));
+    }
+    if counts.hooks > 0 {
+        words.push(count(counts.hooks, "hook"));
+    }
+    match words.split_last() {
+        Some((last, first)) if !first.is_empty() => format!("{} and {last}", first.join(", ")),
+        _ => words.join(""),
+    }
 }
 
 /// Per `--touch` path, the files it adds when they differ between agents.
@@ -890,9 +903,18 @@ mod tests {
                 commands: 3,
                 nested: 1,
                 skills: 2,
-                unread: 0
+                ..OfferCounts::default()
             }),
             "3 commands (1 nested) and 2 skills"
+        );
+        assert_eq!(
+            offer_words(OfferCounts {
+                subagents: 2,
+                servers: 1,
+                hooks: 3,
+                ..OfferCounts::default()
+            }),
+            "2 subagents, 1 MCP server and 3 hooks"
         );
     }
 
