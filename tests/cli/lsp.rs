@@ -31,8 +31,12 @@ fn frame(body: &[u8]) -> Vec<u8> {
     out
 }
 
+/// The `file:` URI of the absolute `path`, as an editor sends it
+/// (`file:///C:/…` for a Windows path).
 fn uri(path: &Path) -> String {
-    format!("file://{}", path.display()).replace(' ', "%20")
+    let text = path.display().to_string().replace('\\', "/");
+    let slash = if text.starts_with('/') { "" } else { "/" };
+    format!("file://{slash}{text}").replace(' ', "%20")
 }
 
 impl Session {
@@ -213,10 +217,6 @@ fn workspace() -> TestEnv {
 }
 
 #[test]
-#[cfg_attr(
-    windows,
-    ignore = "the test names files by file:///path URIs, which Windows paths are not"
-)]
 fn the_lifecycle_and_the_protocol_errors_keep_the_server_up() {
     let env = workspace();
     let mut session = Session::start(&env, &[]);
@@ -281,10 +281,6 @@ fn the_lifecycle_and_the_protocol_errors_keep_the_server_up() {
 }
 
 #[test]
-#[cfg_attr(
-    windows,
-    ignore = "the test names files by file:///path URIs, which Windows paths are not"
-)]
 fn diagnostics_follow_edits_of_other_files_and_never_go_stale() {
     let env = workspace();
     let claude = env.ws.join("CLAUDE.md");
@@ -387,10 +383,6 @@ fn diagnostics_follow_edits_of_other_files_and_never_go_stale() {
 }
 
 #[test]
-#[cfg_attr(
-    windows,
-    ignore = "the test names files by file:///path URIs, which Windows paths are not"
-)]
 fn hover_lenses_explain_and_definitions_use_the_clis_documents() {
     let env = workspace();
     let before = (snapshot(&env.ws), snapshot(&env.home));
@@ -501,10 +493,6 @@ fn hover_lenses_explain_and_definitions_use_the_clis_documents() {
 }
 
 #[test]
-#[cfg_attr(
-    windows,
-    ignore = "the test names files by file:///path URIs, which Windows paths are not"
-)]
 fn untrusted_hover_says_what_is_withheld_and_every_profile_is_shown() {
     let env = workspace();
     let mut session = Session::initialized(
@@ -532,10 +520,6 @@ fn untrusted_hover_says_what_is_withheld_and_every_profile_is_shown() {
 }
 
 #[test]
-#[cfg_attr(
-    windows,
-    ignore = "the test names files by file:///path URIs, which Windows paths are not"
-)]
 fn a_ten_megabyte_document_is_linted_and_hovered() {
     let env = workspace();
     let claude = env.ws.join("CLAUDE.md");
@@ -564,10 +548,6 @@ fn a_ten_megabyte_document_is_linted_and_hovered() {
 }
 
 #[test]
-#[cfg_attr(
-    windows,
-    ignore = "the test names files by file:///path URIs, which Windows paths are not"
-)]
 fn the_start_directory_and_the_innermost_folder_decide_what_a_hover_shows() {
     let env = workspace();
     let app = uri(&env.ws.join("web/src/app.ts"));
@@ -599,7 +579,11 @@ fn the_start_directory_and_the_innermost_folder_decide_what_a_hover_shows() {
     let inner = hover(&mut session);
     let parent_rule = format!(
         "- `{}` · rule · 22 B",
-        env.ws.join(".claude/rules/web.md").display()
+        env.ws
+            .join(".claude")
+            .join("rules")
+            .join("web.md")
+            .display()
     );
     assert!(
         inner.starts_with("**Reading `src/app.ts`**\n\n**Claude Code** adds 1 file")

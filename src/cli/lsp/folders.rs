@@ -90,7 +90,8 @@ pub(super) fn uri_to_path(uri: &str) -> Option<PathBuf> {
         .map(|path| normalise(&path))
 }
 
-/// The `file:` URI of the absolute `path`.
+/// The `file:` URI of the absolute `path`; a Windows drive keeps its
+/// colon, as editors write it (`file:///C:/x`).
 pub(super) fn path_to_uri(path: &Path) -> String {
     let text = path.to_string_lossy().replace('\\', "/");
     let text = if text.starts_with('/') {
@@ -98,7 +99,10 @@ pub(super) fn path_to_uri(path: &Path) -> String {
     } else {
         format!("/{text}")
     };
-    format!("file://{}", crate::cli::output::uri_path(&text))
+    let bytes = text.as_bytes();
+    let drive = bytes.len() >= 3 && bytes[1].is_ascii_alphabetic() && bytes[2] == b':';
+    let (head, rest) = text.split_at(if drive { 3 } else { 0 });
+    format!("file://{head}{}", crate::cli::output::uri_path(rest))
 }
 
 /// Whether the workspace-relative `rel` is an agent file (SPEC §21.1):
@@ -136,6 +140,19 @@ mod tests {
         );
         assert_eq!(uri_to_path("untitled:Untitled-1"), None);
         assert_eq!(uri_to_path("file:///bad%zz"), None);
+    }
+
+    #[cfg(windows)]
+    #[test]
+    fn windows_uris_keep_the_drive_colon_and_round_trip() {
+        let path = Path::new(r"C:\w s\a.md");
+        let uri = path_to_uri(path);
+        assert_eq!(uri, "file:///C:/w%20s/a.md");
+        assert_eq!(uri_to_path(&uri).as_deref(), Some(path));
+        assert_eq!(
+            uri_to_path("file:///c%3A/w/a.md"),
+            Some(PathBuf::from(r"c:\w\a.md"))
+        );
     }
 
     #[test]
