@@ -234,3 +234,36 @@ fn the_readme_shows_the_demo_under_gemini_as_it_is() {
         "README's Gemini example is not the real output:\n{shown}"
     );
 }
+
+#[test]
+fn the_readme_shows_the_demos_toml_command_expanded_with_nothing_run() {
+    let env = TestEnv::demo();
+    let args = [
+        "--trust-project",
+        "--agent",
+        "gemini",
+        "--quiet",
+        "expand",
+        "/migration",
+        "add_fx_rates",
+    ];
+    let out = run(&env, &args);
+    out.assert_code(0);
+    assert!(
+        out.stdout
+            .contains("[mecatl-prompt did not run: ls migrations]"),
+        "{}",
+        out.stdout
+    );
+    let shown = format!(
+        "$ mecatl-prompt -C examples/demo {}\n{}```",
+        args.join(" "),
+        out.stdout
+    );
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    assert!(
+        readme.contains(&shown),
+        "README's Gemini command example is not the real output:\n{shown}"
+    );
+}
