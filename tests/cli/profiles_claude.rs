@@ -296,3 +296,33 @@ fn the_config_dir_moves_the_user_files_and_the_approval() {
         ]
     );
 }
+
+#[test]
+#[cfg_attr(
+    windows,
+    ignore = "NTFS lists .claude/rules by name, Linux in creation order, which README shows"
+)]
+fn readmes_stats_started_in_web_are_the_real_output() {
+    let env = TestEnv::demo();
+    std::fs::create_dir_all(env.ws.join(".git")).unwrap();
+    let out = crate::hardening::run(
+        &env,
+        &[
+            "--trust-project",
+            "--agent",
+            "claude",
+            "--at",
+            "web",
+            "assemble",
+            "--stats",
+        ],
+    );
+    out.assert_code(0);
+    assert_eq!(
+        crate::support::readme_block(
+            "mecatl-prompt -C examples/demo --trust-project --agent claude --at web assemble \
+             --stats > /dev/null"
+        ),
+        out.stderr
+    );
+}

@@ -4,7 +4,7 @@
 //! catalog that says it is not modelled yet, and the default columns of
 //! `compare` and `lint`, which gain `opencode` only where its files are.
 
-use crate::hardening::Outcome;
+use crate::hardening::{Outcome, run};
 use crate::profile_support::{
     agent_run, assemble_with_var, git_env, joins_the_default_agents_only_where_its_files_are,
     withheld,
@@ -267,5 +267,76 @@ fn lint_reports_opencodes_own_codes() {
           (the preview never does)"
         ],
         "the enabled server only"
+    );
+}
+
+#[test]
+#[cfg_attr(
+    windows,
+    ignore = "the listing shows the skill's absolute Unix path and Linux's directory order"
+)]
+fn readmes_opencode_and_copilot_examples_are_the_real_output() {
+    let env = TestEnv::demo();
+    std::fs::create_dir_all(env.ws.join(".git")).unwrap();
+    let demo = "mecatl-prompt -C examples/demo --trust-project";
+    let stats = run(
+        &env,
+        &[
+            "--trust-project",
+            "--agent",
+            "opencode",
+            "--at",
+            "web",
+            "assemble",
+            "--stats",
+        ],
+    );
+    stats.assert_code(0);
+    // The skills listing and opencode's `Instructions from:` wrappers hold
+    // absolute paths: their sizes depend on where the demo lies, so those
+    // rows are compared by their label only.
+    let shown = crate::support::readme_block(&format!(
+        "{demo} --agent opencode --at web assemble --stats > /dev/null"
+    ));
+    let placed = |line: &str| {
+        ["part 4 ", "turn-0/separators", "turn-0 total"]
+            .iter()
+            .any(|label| line.starts_with(label))
+    };
+    assert_eq!(
+        shown.lines().count(),
+        stats.stderr.lines().count(),
+        "{shown}"
+    );
+    for (want, got) in shown.lines().zip(stats.stderr.lines()) {
+        if placed(want) {
+            assert_eq!(want.split("  ").next(), got.split("  ").next());
+        } else {
+            assert_eq!(want, got);
+        }
+    }
+    let listed = run(
+        &env,
+        &["--trust-project", "--agent", "opencode", "commands", "list"],
+    );
+    listed.assert_code(0);
+    assert_eq!(
+        crate::support::readme_block(&format!("{demo} --agent opencode commands list")),
+        listed.stdout
+    );
+    let print = [
+        "--agent",
+        "copilot",
+        "-v",
+        "expand",
+        "--print",
+        "/release-notes",
+        "2.0",
+    ];
+    let printed = run(&env, &[&["--trust-project"][..], &print].concat());
+    printed.assert_code(0);
+    assert_eq!(
+        crate::support::readme_block(&format!("{demo} {}", print.join(" "))),
+        format!("{}{}", printed.stderr, printed.stdout)
     );
 }

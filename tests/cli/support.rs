@@ -356,3 +356,15 @@ fn strace_lines_name_the_paths_they_open() {
         ]
     );
 }
+
+/// The block README shows under `$ COMMAND`, up to its closing fence.
+pub(crate) fn readme_block(command: &str) -> String {
+    let readme = std::fs::read_to_string(repo_file("README.md")).unwrap();
+    let head = format!("$ {command}\n");
+    let at = readme
+        .find(&head)
+        .unwrap_or_else(|| panic!("README shows `{command}`"))
+        + head.len();
+    let end = readme[at..].find("```").expect("a closing fence") + at;
+    readme[at..end].to_string()
+}
