@@ -457,6 +457,73 @@ def extract_claude_output_style(body, case):
     return {"output_style": None}
 
 
+def claude_system_message(body):
+    """The text of Claude Code's system message (the `system` role message after the first
+    user turn, where the environment, listings and hook paragraphs go)."""
+    for role, text in claude_texts(body, "system"):
+        return text
+    fail("no system message in the request")
+
+
+# A hook's paragraph: `EVENT[:SOURCE] hook success: OUTPUT` or
+# `EVENT hook additional context: TEXT`, up to the next blank line.
+HOOK_RE = re.compile(r"(?:^|(?<=\n\n))((\w+)(?::\w+)? hook (?:success|additional context): )"
+                     r"(.*?)(?=\n\n|$)", re.S)
+ENVIRONMENT_HEAD = "# Environment\n"
+SKILLS_HEAD = "The following skills are available for use with the Skill tool"
+
+
+def extract_claude_hooks(body, case):
+    """Every hook paragraph of the system message: its event, the prefix up to the output
+    (a wire marker), the output, and where it sits: `start` (before the environment section,
+    at the very start of the message), `after-skills` (after the skills listing) or `other`."""
+    text = claude_system_message(body)
+    env = text.find(ENVIRONMENT_HEAD)
+    skills = text.find(SKILLS_HEAD)
+    paragraphs = []
+    for m in HOOK_RE.finditer(text):
+        if env >= 0 and m.start() < env:
+            place = "start"
+        elif 0 <= skills < m.start():
+            place = "after-skills"
+        else:
+            place = "other"
+        paragraphs.append({"event": m.group(2), "prefix": m.group(1), "output": m.group(3),
+                           "place": place})
+    return {"paragraphs": paragraphs}
+
+
+MCP_TOOL_RE = re.compile(r"^mcp__[^\s]+$", re.M)
+MCP_FAILED_RE = re.compile(r"^([^\s()]+) \(([A-Z_]+)\): ", re.M)
+MCP_INSTRUCTIONS_HEAD = "# MCP Server Instructions"
+
+
+def extract_claude_mcp(body, case):
+    """The MCP facts of the system message: the `mcp__…` names of the deferred-tools list,
+    whether any of them also came with a schema in the request's tools, the servers listed as
+    failed to connect (name and error code, not the message), and the servers' instructions
+    (`## NAME` blocks under their heading), with whether that section precedes the skills
+    listing."""
+    text = claude_system_message(body)
+    tools = MCP_TOOL_RE.findall(text)
+    schemas = [t["name"] for t in body.get("tools", []) if t.get("name", "").startswith("mcp__")]
+    failed = [{"name": m.group(1), "code": m.group(2)} for m in MCP_FAILED_RE.finditer(text)]
+    instructions, before_skills = {}, None
+    i = text.find(MCP_INSTRUCTIONS_HEAD + "\n")
+    if i >= 0:
+        blocks = text[i:].split("\n\n")[2:]
+        for block in blocks:
+            if not block.startswith("## "):
+                break
+            name, _, content = block[3:].partition("\n")
+            instructions[name] = content
+        skills = text.find(SKILLS_HEAD)
+        before_skills = skills > i
+    return {"deferred_tools": tools, "schemas_sent": schemas, "failed": failed,
+            "instructions_heading": MCP_INSTRUCTIONS_HEAD if i >= 0 else None,
+            "instructions": instructions, "instructions_before_skills": before_skills}
+
+
 SKILL_RE = re.compile(r"  <skill>\n    <name>.*?</name>\n    <description>.*?</description>\n"
                       r"    <location>(.*?)</location>\n  </skill>", re.S)
 
@@ -607,6 +674,8 @@ EXTRACT = {
     "claude-instructions": extract_claude_instructions,
     "claude-output-style": extract_claude_output_style,
     "claude-subagents": extract_claude_subagents,
+    "claude-hooks": extract_claude_hooks,
+    "claude-mcp": extract_claude_mcp,
     "claude-commands": extract_claude_commands,
     "codex": extract_codex,
     "gemini": extract_gemini,

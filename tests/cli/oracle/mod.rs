@@ -20,6 +20,7 @@ use tempfile::TempDir;
 use crate::support::copy_tree;
 
 mod claude_commands;
+mod claude_hooks;
 mod claude_instructions;
 mod claude_subagents;
 mod codex;

@@ -8,11 +8,23 @@
 //! - `SessionStart` hooks whose matcher is absent, empty, `*` or matches
 //!   `startup` would put their output (trailing newlines trimmed) at the
 //!   start of Claude Code's system message, as a paragraph
-//!   `SessionStart:startup hook success: OUTPUT`; several run in parallel
+//!   `SessionStart:startup hook success: OUTPUT`, or, when the output is
+//!   JSON with `hookSpecificOutput.additionalContext`,
+//!   `SessionStart hook additional context: TEXT`; several run in parallel
 //!   and their paragraphs come in completion order; a failing one adds
 //!   nothing. `UserPromptSubmit` hooks would add
-//!   `UserPromptSubmit hook success: OUTPUT` after the skills listing.
+//!   `UserPromptSubmit hook success: OUTPUT` (JSON:
+//!   `UserPromptSubmit hook additional context: TEXT`) to the same system
+//!   message, after the skills listing and before the date line.
 //!   Each of those is a warning naming its command and `not run`.
+//!
+//! Observed with Claude Code 2.1.328 (`tests/oracle/cases/claude-hooks/`):
+//! the paragraphs above as written; hooks of the user's, the project's and
+//! the local settings all run; a `resume` matcher adds nothing;
+//! `disableAllHooks: true` in `.claude/settings.local.json` alone turns
+//! the project's hooks off too; a hook exiting 1 adds nothing (not even
+//! its stdout); the order of several `SessionStart` paragraphs changes
+//! from run to run.
 //! - Other events are listed as not at turn 0.
 //! - `disableAllHooks: true` (the file of highest precedence setting it)
 //!   turns every hook off: they are still listed, adding nothing, with one
@@ -123,15 +135,18 @@ fn starts_up(matcher: Option<&str>) -> bool {
 fn would_add(event: &str, matcher: Option<&str>) -> String {
     match event {
         SESSION_START if starts_up(matcher) => "its output, trailing newlines trimmed, as a \
-             paragraph `SessionStart:startup hook success: OUTPUT` at the start of Claude Code's \
-             system message (not run)"
+             paragraph `SessionStart:startup hook success: OUTPUT` (JSON additionalContext: \
+             `SessionStart hook additional context: TEXT`) at the start of Claude Code's \
+             system message; nothing if it fails (not run)"
             .to_string(),
         SESSION_START => format!(
             "nothing at turn 0: it runs on {} sessions, not at startup (not run)",
             matcher.unwrap_or_default()
         ),
-        USER_PROMPT_SUBMIT => "its output as `UserPromptSubmit hook success: OUTPUT` after the \
-             skills listing, with the first prompt (not run)"
+        USER_PROMPT_SUBMIT => "its output as a paragraph `UserPromptSubmit hook success: \
+             OUTPUT` (JSON additionalContext: `UserPromptSubmit hook additional context: TEXT`) \
+             in Claude Code's system message after the skills listing, before the date line; \
+             nothing if it fails (not run)"
             .to_string(),
         other => format!("nothing at turn 0: it runs on {other} (not run)"),
     }

@@ -8,9 +8,18 @@
 //!   names in `disabledMcpjsonServers` of the cwd's project settings;
 //!   interactive Claude Code asks first (one info line says so).
 //! - What a server would add: the names `mcp__NAME__TOOL` of its tools in
-//!   the deferred-tools list (no schemas) and its instructions under an
-//!   MCP-instructions section — or a failed-to-connect line. Each enabled
-//!   server is a warning saying it was not run.
+//!   the deferred-tools list (no schemas) and its instructions as
+//!   `## NAME\nINSTRUCTIONS` under `# MCP Server Instructions` (after the
+//!   agents listing, before the skills listing) — or, when it fails to
+//!   start, a line `NAME (ERROR): MESSAGE` in the failed-to-connect list
+//!   after the deferred tools. Each enabled server is a warning saying it
+//!   was not run.
+//!
+//! Observed with Claude Code 2.1.328 (`tests/oracle/cases/claude-mcp/`):
+//! `claude -p` starts a `.mcp.json` stdio server before the first request;
+//! its tools are listed by name only (none in the request's `tools`); a
+//! server named in `disabledMcpjsonServers` is neither started nor listed
+//! as failed; a command that does not exist is `NAME (ENOENT): …`.
 //! - `.mcp.json` is a project file: trust-gated (untrusted: withheld,
 //!   never read), confined, capped at [`limits::MAX_CLAUDE_SETTINGS_BYTES`]
 //!   (over it: skipped with a warning); a file that is not a JSON object
@@ -143,7 +152,8 @@ fn server_of(
     };
     let would_add = format!(
         "the names mcp__{name}__TOOL of its tools to the deferred-tools list (no schemas) \
-         and its instructions to an MCP-instructions section, or a failed-to-connect line: \
+         and its instructions as `## {name}` under `# MCP Server Instructions`, or, if it \
+         fails to start, a line `{name} (ERROR): MESSAGE` in the failed-to-connect list: \
          not run"
     );
     Some(entry.server(name, (path, Scope::Project), (enabled, why), would_add))
