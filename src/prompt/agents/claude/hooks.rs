@@ -30,14 +30,25 @@
 //!   turns every hook off: they are still listed, adding nothing, with one
 //!   info line.
 //!
+//! - A `SessionStart` matcher is read as Claude Code 2.1.328 reads it
+//!   (observed, `claude-hooks/matchers-regex`): absent, empty or `*`
+//!   matches every session; made of letters, digits, `_` and `|` only, it
+//!   is a list of exact names split at `|` (`Startup` does not match); any
+//!   other pattern is an unanchored regular expression (`start.*`,
+//!   `^startup$` match).
+//!
 //! Choices the spec leaves open:
-//! - A matcher is split at `|` and matches `startup` when one alternative
-//!   is `startup` or `*`; other pattern syntax is taken literally.
+//! - The regular expression is compiled by Rust's `regex-automata`, not
+//!   JavaScript: a pattern it cannot compile (lookaround, backreferences)
+//!   or larger than [`limits::MAX_HOOK_MATCHER_REGEX_BYTES`] compiled
+//!   matches nothing, as a JavaScript syntax error does in Claude Code.
 //! - Hooks of other types (`prompt`, …) run no command and are not listed.
 
+use regex_automata::meta::Regex;
 use serde_json::Value;
 
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::limits;
 use crate::prompt::agents::claude::settings::ClaudeSettings;
 use crate::prompt::profile::inventory::Hook;
 
@@ -120,15 +131,33 @@ pub(crate) fn at_turn0(event: &str, matcher: Option<&str>) -> bool {
     }
 }
 
+/// The source of a new session, which `SessionStart` matchers are tested
+/// against.
+const STARTUP: &str = "startup";
+
 /// Whether a `SessionStart` matcher matches a new session (`startup`).
 fn starts_up(matcher: Option<&str>) -> bool {
-    match matcher.map(str::trim) {
-        None | Some("") => true,
-        Some(pattern) => pattern
-            .split('|')
-            .map(str::trim)
-            .any(|alternative| alternative == "*" || alternative == "startup"),
+    match matcher {
+        None | Some("" | "*") => true,
+        Some(names)
+            if names
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '|') =>
+        {
+            names.split('|').any(|name| name == STARTUP)
+        }
+        Some(pattern) => regex_matches(pattern, STARTUP),
     }
+}
+
+/// Whether the unanchored regular expression `pattern` matches `text`;
+/// `false` when it does not compile within the limit.
+fn regex_matches(pattern: &str, text: &str) -> bool {
+    let config = Regex::config().nfa_size_limit(Some(limits::MAX_HOOK_MATCHER_REGEX_BYTES));
+    Regex::builder()
+        .configure(config)
+        .build(pattern)
+        .is_ok_and(|regex| regex.is_match(text))
 }
 
 /// What a hook of `event` with `matcher` would add, in one sentence.
@@ -164,10 +193,22 @@ mod tests {
             Some("*"),
             Some("startup"),
             Some("resume|startup"),
+            Some("start.*"),
+            Some("^startup$"),
+            Some("tar."),
         ] {
             assert!(starts_up(matcher), "{matcher:?}");
         }
-        for matcher in [Some("resume"), Some("clear|compact"), Some("startups")] {
+        for matcher in [
+            Some("resume"),
+            Some("clear|compact"),
+            Some("startups"),
+            Some("Startup"),
+            Some("tar"),
+            Some("startup "),
+            Some("(?=startup)"),
+            Some("(startup"),
+        ] {
             assert!(!starts_up(matcher), "{matcher:?}");
         }
     }
