@@ -524,6 +524,25 @@ def extract_claude_mcp(body, case):
             "instructions": instructions, "instructions_before_skills": before_skills}
 
 
+GEMINI_INSTRUCTIONS_RE = re.compile(
+    r"'([^'\n]+)':\n---\[start of server instructions\]---\n(.*?)\n---\[end of server instructions\]---",
+    re.S)
+
+
+def extract_gemini_mcp(body, case):
+    """The MCP facts of Gemini's request: each server's instructions in the first user
+    message (name -> text, in order, from the `---[start of server instructions]---` blocks)
+    and the `mcp_` function declarations (name, and whether a schema came with it)."""
+    first = body["contents"][0]
+    text = "".join(p.get("text", "") for p in first["parts"])
+    instructions = [{"server": m.group(1), "text": m.group(2)}
+                    for m in GEMINI_INSTRUCTIONS_RE.finditer(text)]
+    tools = [{"name": d["name"], "schema": "parametersJsonSchema" in d or "parameters" in d}
+             for t in body.get("tools", []) for d in t.get("functionDeclarations", [])
+             if d["name"].startswith("mcp_")]
+    return {"instructions": instructions, "tools": tools}
+
+
 SKILL_RE = re.compile(r"  <skill>\n    <name>.*?</name>\n    <description>.*?</description>\n"
                       r"    <location>(.*?)</location>\n  </skill>", re.S)
 
@@ -679,6 +698,7 @@ EXTRACT = {
     "claude-commands": extract_claude_commands,
     "codex": extract_codex,
     "gemini": extract_gemini,
+    "gemini-mcp": extract_gemini_mcp,
     "opencode": extract_opencode,
     "opencode-commands": extract_opencode_commands,
     "copilot": extract_copilot,

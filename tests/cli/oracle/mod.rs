@@ -27,6 +27,7 @@ mod codex;
 mod copilot;
 mod gemini;
 mod gemini_commands;
+mod mcp_servers;
 mod opencode;
 mod opencode_commands;
 
