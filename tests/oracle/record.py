@@ -543,6 +543,38 @@ def extract_gemini_mcp(body, case):
     return {"instructions": instructions, "tools": tools}
 
 
+OPENCODE_SERVER_RE = re.compile(r'^  <server name="([^"]*)">\n(.*?)\n  </server>$', re.M | re.S)
+_BUILT_IN_OPENCODE_TOOLS = []
+
+
+def extract_opencode_mcp(body, case):
+    """The MCP facts of opencode's request: each server's instructions of the system message's
+    `<mcp_instructions>` block (server -> text, the block's 4-space indent removed, in order),
+    and the request's tools less those of an empty workspace's request (opencode's own), each
+    with its schema."""
+    if not _BUILT_IN_OPENCODE_TOOLS:
+        tmp = os.path.realpath(tempfile.mkdtemp(prefix="mp-oracle-empty-"))
+        try:
+            empty = {"agent": "opencode", "env": case.get("env", {})}
+            _BUILT_IN_OPENCODE_TOOLS.extend(
+                t["function"]["name"] for t in capture(tmp, empty, tmp, tmp)["tools"])
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+    system = body["messages"][0]["content"]
+    instructions = []
+    i = system.find("<mcp_instructions>\n")
+    j = system.find("\n</mcp_instructions>", i)
+    if i >= 0 and j > i:
+        for m in OPENCODE_SERVER_RE.finditer(system[i:j + 1]):
+            text = "\n".join(line[4:] if line.startswith("    ") else line
+                             for line in m.group(2).split("\n"))
+            instructions.append({"server": m.group(1), "text": text})
+    tools = [{"name": t["function"]["name"], "parameters": t["function"].get("parameters")}
+             for t in body.get("tools", [])
+             if t["function"]["name"] not in _BUILT_IN_OPENCODE_TOOLS]
+    return {"instructions": instructions, "tools": tools}
+
+
 SKILL_RE = re.compile(r"  <skill>\n    <name>.*?</name>\n    <description>.*?</description>\n"
                       r"    <location>(.*?)</location>\n  </skill>", re.S)
 
@@ -701,6 +733,7 @@ EXTRACT = {
     "gemini-mcp": extract_gemini_mcp,
     "opencode": extract_opencode,
     "opencode-commands": extract_opencode_commands,
+    "opencode-mcp": extract_opencode_mcp,
     "copilot": extract_copilot,
 }
 
