@@ -575,6 +575,24 @@ def extract_opencode_mcp(body, case):
     return {"instructions": instructions, "tools": tools}
 
 
+CODEX_NAMESPACES_RE = re.compile(r"^<tools>\nDeferred tool namespaces:\n(.*)\n</tools>$", re.S)
+
+
+def extract_codex_mcp(body, case):
+    """The `- NAMESPACE: INSTRUCTIONS` lines of Codex's `Deferred tool namespaces:` block
+    (`<tools>` … `</tools>`), and the names of any `mcp__` tools of the request's tools."""
+    namespaces = []
+    for text in codex_texts(body):
+        m = CODEX_NAMESPACES_RE.match(text)
+        if m:
+            for line in m.group(1).split("\n"):
+                namespace, _, instructions = line.removeprefix("- ").partition(": ")
+                namespaces.append({"namespace": namespace, "instructions": instructions})
+    tools = body.get("tools", []) if isinstance(body, dict) else []
+    return {"namespaces": namespaces,
+            "tools": [t.get("name") for t in tools if str(t.get("name")).startswith("mcp__")]}
+
+
 SKILL_RE = re.compile(r"  <skill>\n    <name>.*?</name>\n    <description>.*?</description>\n"
                       r"    <location>(.*?)</location>\n  </skill>", re.S)
 
@@ -729,6 +747,7 @@ EXTRACT = {
     "claude-mcp": extract_claude_mcp,
     "claude-commands": extract_claude_commands,
     "codex": extract_codex,
+    "codex-mcp": extract_codex_mcp,
     "gemini": extract_gemini,
     "gemini-mcp": extract_gemini_mcp,
     "opencode": extract_opencode,

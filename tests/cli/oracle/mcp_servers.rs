@@ -1,5 +1,6 @@
-//! Replays of `tests/oracle/cases/gemini-mcp/` and `opencode-mcp/`: which
-//! configured MCP servers Gemini CLI 0.61.0 and opencode 1.18.33 started,
+//! Replays of `tests/oracle/cases/gemini-mcp/`, `opencode-mcp/` and
+//! `codex-mcp/`: which configured MCP servers Gemini CLI 0.61.0, opencode
+//! 1.18.33 and Codex CLI 0.169.0 started,
 //! whose instructions they sent and whose tools they declared, checked
 //! against the profile's `mcp_servers` entries on the same files. The
 //! preview never starts a server, so it cannot know whether one fails: a
@@ -28,14 +29,19 @@ fn fails(fixture: &Fixture) -> Vec<&str> {
 /// each enabled one is a warning and its `would_add` names `marker` (where
 /// its instructions go) and says a failing server adds nothing.
 fn check_started(fixture: &Fixture, doc: &Value, stderr: &str, marker: &str) {
-    let name = fixture.name();
-    let fails = fails(fixture);
     let instructed: Vec<&str> = fixture.expected["instructions"]
         .as_array()
         .unwrap()
         .iter()
         .map(|i| text(i, "server"))
         .collect();
+    check_servers(fixture, doc, stderr, &instructed, marker);
+}
+
+/// [`check_started`] with the started servers given: `instructed`.
+fn check_servers(fixture: &Fixture, doc: &Value, stderr: &str, instructed: &[&str], marker: &str) {
+    let name = fixture.name();
+    let fails = fails(fixture);
     let servers = doc["mcp_servers"].as_array().unwrap();
     let enabled: Vec<&str> = servers
         .iter()
@@ -130,5 +136,26 @@ fn every_recorded_opencode_mcp_fact_matches() {
             );
             assert!(would_add.contains(&form), "{name}: {would_add}");
         }
+    }
+}
+
+#[test]
+fn every_recorded_codex_mcp_fact_matches() {
+    for case_dir in cases("codex-mcp") {
+        let fixture = Fixture::load(&case_dir);
+        assert_eq!(fixture.case["agent_version"], "0.169.0");
+        let (doc, stderr) = assemble_profile(&fixture, "codex", &[]);
+        assert_eq!(fixture.expected["tools"], serde_json::json!([]));
+        let started: Vec<&str> = fixture.expected["namespaces"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| {
+                let namespace = text(n, "namespace");
+                namespace.strip_prefix("mcp__").expect("an mcp__ namespace")
+            })
+            .collect();
+        let marker = "a line `- mcp__NAME: INSTRUCTIONS` under `Deferred tool namespaces:`";
+        check_servers(&fixture, &doc, &stderr, &started, marker);
     }
 }
