@@ -20,7 +20,10 @@
 //!
 //! Observed with Claude Code 2.1.328 (`tests/oracle/cases/claude-hooks/`):
 //! the paragraphs above as written; hooks of the user's, the project's and
-//! the local settings all run; a `resume` matcher adds nothing;
+//! the local settings all run; a `resume` matcher adds nothing; a
+//! `UserPromptSubmit` hook's matcher is ignored; a hook printing nothing,
+//! exiting 2, or printing JSON without `additionalContext` (say only
+//! `systemMessage`) adds nothing;
 //! `disableAllHooks: true` in `.claude/settings.local.json` alone turns
 //! the project's hooks off too; a hook exiting 1 adds nothing (not even
 //! its stdout); the order of several `SessionStart` paragraphs changes
@@ -164,18 +167,20 @@ fn regex_matches(pattern: &str, text: &str) -> bool {
 fn would_add(event: &str, matcher: Option<&str>) -> String {
     match event {
         SESSION_START if starts_up(matcher) => "its output, trailing newlines trimmed, as a \
-             paragraph `SessionStart:startup hook success: OUTPUT` (JSON additionalContext: \
-             `SessionStart hook additional context: TEXT`) at the start of Claude Code's \
-             system message; nothing if it fails (not run)"
+             paragraph `SessionStart:startup hook success: OUTPUT` (output that is JSON: only \
+             its additionalContext, as `SessionStart hook additional context: TEXT`) at the \
+             start of Claude Code's system message; nothing if it fails or prints nothing \
+             (not run)"
             .to_string(),
         SESSION_START => format!(
             "nothing at turn 0: it runs on {} sessions, not at startup (not run)",
             matcher.unwrap_or_default()
         ),
         USER_PROMPT_SUBMIT => "its output as a paragraph `UserPromptSubmit hook success: \
-             OUTPUT` (JSON additionalContext: `UserPromptSubmit hook additional context: TEXT`) \
-             in Claude Code's system message after the skills listing, before the date line; \
-             nothing if it fails (not run)"
+             OUTPUT` (output that is JSON: only its additionalContext, as \
+             `UserPromptSubmit hook additional context: TEXT`) in Claude Code's system message \
+             after the skills listing, before the date line; nothing if it fails or prints \
+             nothing (not run)"
             .to_string(),
         other => format!("nothing at turn 0: it runs on {other} (not run)"),
     }
