@@ -476,7 +476,8 @@ SKILLS_HEAD = "The following skills are available for use with the Skill tool"
 def extract_claude_hooks(body, case):
     """Every hook paragraph of the system message: its event, the prefix up to the output
     (a wire marker), the output, and where it sits: `start` (before the environment section,
-    at the very start of the message), `after-skills` (after the skills listing) or `other`."""
+    at the very start of the message), `after-skills` (after the skills listing) or `other`;
+    sorted by place (`start` first), then output."""
     text = claude_system_message(body)
     env = text.find(ENVIRONMENT_HEAD)
     skills = text.find(SKILLS_HEAD)
@@ -490,6 +491,10 @@ def extract_claude_hooks(body, case):
             place = "other"
         paragraphs.append({"event": m.group(2), "prefix": m.group(1), "output": m.group(3),
                            "place": place})
+    # Several SessionStart hooks run in parallel and their paragraphs come in completion
+    # order, which changes from run to run: sorted within each place, so a re-recording is
+    # stable.
+    paragraphs.sort(key=lambda p: (p["place"] != "start", p["output"]))
     return {"paragraphs": paragraphs}
 
 
