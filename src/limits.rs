@@ -212,6 +212,10 @@ pub const MAX_CLAUDE_JSON_BYTES: u64 = 32 << 20;
 /// Claude Code's project settings files and `.mcp.json` (SPEC §19.1): over
 /// this, skipped with a warning.
 pub const MAX_CLAUDE_SETTINGS_BYTES: u64 = 1 << 20;
+
+/// The compiled size of a hook matcher taken as a regular expression
+/// (SPEC §19.5): a pattern compiling to more matches nothing.
+pub const MAX_HOOK_MATCHER_REGEX_BYTES: usize = 1 << 20;
 /// Largest git worktree pointer read (a `.git` file, a `commondir`) to find the
 /// main repository Claude Code files a worktree under (ours: they hold one line).
 pub const MAX_GIT_POINTER_BYTES: u64 = 4 << 10;

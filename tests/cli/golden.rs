@@ -532,11 +532,13 @@ fn codex_profile_goldens() {
 /// server and SessionStart hook: listed, never run.
 const DEMO_INVENTORY_WARNINGS: &str = "mecatl-prompt: warning: .mcp.json: ledger-db: configured \
 MCP server, not run (would add the names mcp__ledger-db__TOOL of its tools to the deferred-tools \
-list (no schemas) and its instructions to an MCP-instructions section, or a failed-to-connect \
-line: not run)\nmecatl-prompt: warning: .claude/settings.json: SessionStart hook `touch \
-.session-start-hook-ran && git log --oneline -5`: not run (would add its output, trailing \
-newlines trimmed, as a paragraph `SessionStart:startup hook success: OUTPUT` at the start of \
-Claude Code's system message (not run))\n";
+list (no schemas) and its instructions as `## ledger-db` under `# MCP Server Instructions`, or, if \
+it fails to start, a line `ledger-db (ERROR): MESSAGE` in the failed-to-connect list: not \
+run)\nmecatl-prompt: warning: .claude/settings.json: SessionStart hook `touch \
+.session-start-hook-ran && git log --oneline -5`: not run (would add its output, trailing newlines \
+trimmed, as a paragraph `SessionStart:startup hook success: OUTPUT` (output that is JSON: only its \
+additionalContext, as `SessionStart hook additional context: TEXT`) at the start of Claude Code's \
+system message; nothing if it fails or prints nothing (not run))\n";
 
 /// The demo under Claude Code: the root CLAUDE.md and its import, then what
 /// reading a component adds (web/CLAUDE.md, its import, the nested rule and

@@ -457,6 +457,147 @@ def extract_claude_output_style(body, case):
     return {"output_style": None}
 
 
+def claude_system_message(body):
+    """The text of Claude Code's system message (the `system` role message after the first
+    user turn, where the environment, listings and hook paragraphs go)."""
+    for role, text in claude_texts(body, "system"):
+        return text
+    fail("no system message in the request")
+
+
+# A hook's paragraph: `EVENT[:SOURCE] hook success: OUTPUT` or
+# `EVENT hook additional context: TEXT`, up to the next blank line.
+HOOK_RE = re.compile(r"(?:^|(?<=\n\n))((\w+)(?::\w+)? hook (?:success|additional context): )"
+                     r"(.*?)(?=\n\n|$)", re.S)
+ENVIRONMENT_HEAD = "# Environment\n"
+SKILLS_HEAD = "The following skills are available for use with the Skill tool"
+
+
+def extract_claude_hooks(body, case):
+    """Every hook paragraph of the system message: its event, the prefix up to the output
+    (a wire marker), the output, and where it sits: `start` (before the environment section,
+    at the very start of the message), `after-skills` (after the skills listing) or `other`;
+    sorted by place (`start` first), then output."""
+    text = claude_system_message(body)
+    env = text.find(ENVIRONMENT_HEAD)
+    skills = text.find(SKILLS_HEAD)
+    paragraphs = []
+    for m in HOOK_RE.finditer(text):
+        if env >= 0 and m.start() < env:
+            place = "start"
+        elif 0 <= skills < m.start():
+            place = "after-skills"
+        else:
+            place = "other"
+        paragraphs.append({"event": m.group(2), "prefix": m.group(1), "output": m.group(3),
+                           "place": place})
+    # Several SessionStart hooks run in parallel and their paragraphs come in completion
+    # order, which changes from run to run: sorted within each place, so a re-recording is
+    # stable.
+    paragraphs.sort(key=lambda p: (p["place"] != "start", p["output"]))
+    return {"paragraphs": paragraphs}
+
+
+MCP_TOOL_RE = re.compile(r"^mcp__[^\s]+$", re.M)
+MCP_FAILED_RE = re.compile(r"^([^\s()]+) \(([A-Z_]+)\): ", re.M)
+MCP_INSTRUCTIONS_HEAD = "# MCP Server Instructions"
+
+
+def extract_claude_mcp(body, case):
+    """The MCP facts of the system message: the `mcp__…` names of the deferred-tools list,
+    whether any of them also came with a schema in the request's tools, the servers listed as
+    failed to connect (name and error code, not the message), and the servers' instructions
+    (`## NAME` blocks under their heading), with whether that section precedes the skills
+    listing."""
+    text = claude_system_message(body)
+    tools = MCP_TOOL_RE.findall(text)
+    schemas = [t["name"] for t in body.get("tools", []) if t.get("name", "").startswith("mcp__")]
+    failed = [{"name": m.group(1), "code": m.group(2)} for m in MCP_FAILED_RE.finditer(text)]
+    instructions, before_skills = {}, None
+    i = text.find(MCP_INSTRUCTIONS_HEAD + "\n")
+    if i >= 0:
+        blocks = text[i:].split("\n\n")[2:]
+        for block in blocks:
+            if not block.startswith("## "):
+                break
+            name, _, content = block[3:].partition("\n")
+            instructions[name] = content
+        skills = text.find(SKILLS_HEAD)
+        before_skills = skills > i
+    return {"deferred_tools": tools, "schemas_sent": schemas, "failed": failed,
+            "instructions_heading": MCP_INSTRUCTIONS_HEAD if i >= 0 else None,
+            "instructions": instructions, "instructions_before_skills": before_skills}
+
+
+GEMINI_INSTRUCTIONS_RE = re.compile(
+    r"'([^'\n]+)':\n---\[start of server instructions\]---\n(.*?)\n---\[end of server instructions\]---",
+    re.S)
+
+
+def extract_gemini_mcp(body, case):
+    """The MCP facts of Gemini's request: each server's instructions in the first user
+    message (name -> text, in order, from the `---[start of server instructions]---` blocks)
+    and the `mcp_` function declarations (name, and whether a schema came with it)."""
+    first = body["contents"][0]
+    text = "".join(p.get("text", "") for p in first["parts"])
+    instructions = [{"server": m.group(1), "text": m.group(2)}
+                    for m in GEMINI_INSTRUCTIONS_RE.finditer(text)]
+    tools = [{"name": d["name"], "schema": "parametersJsonSchema" in d or "parameters" in d}
+             for t in body.get("tools", []) for d in t.get("functionDeclarations", [])
+             if d["name"].startswith("mcp_")]
+    return {"instructions": instructions, "tools": tools}
+
+
+OPENCODE_SERVER_RE = re.compile(r'^  <server name="([^"]*)">\n(.*?)\n  </server>$', re.M | re.S)
+_BUILT_IN_OPENCODE_TOOLS = []
+
+
+def extract_opencode_mcp(body, case):
+    """The MCP facts of opencode's request: each server's instructions of the system message's
+    `<mcp_instructions>` block (server -> text, the block's 4-space indent removed, in order),
+    and the request's tools less those of an empty workspace's request (opencode's own), each
+    with its schema."""
+    if not _BUILT_IN_OPENCODE_TOOLS:
+        tmp = os.path.realpath(tempfile.mkdtemp(prefix="mp-oracle-empty-"))
+        try:
+            empty = {"agent": "opencode", "env": case.get("env", {})}
+            _BUILT_IN_OPENCODE_TOOLS.extend(
+                t["function"]["name"] for t in capture(tmp, empty, tmp, tmp)["tools"])
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+    system = body["messages"][0]["content"]
+    instructions = []
+    i = system.find("<mcp_instructions>\n")
+    j = system.find("\n</mcp_instructions>", i)
+    if i >= 0 and j > i:
+        for m in OPENCODE_SERVER_RE.finditer(system[i:j + 1]):
+            text = "\n".join(line[4:] if line.startswith("    ") else line
+                             for line in m.group(2).split("\n"))
+            instructions.append({"server": m.group(1), "text": text})
+    tools = [{"name": t["function"]["name"], "parameters": t["function"].get("parameters")}
+             for t in body.get("tools", [])
+             if t["function"]["name"] not in _BUILT_IN_OPENCODE_TOOLS]
+    return {"instructions": instructions, "tools": tools}
+
+
+CODEX_NAMESPACES_RE = re.compile(r"^<tools>\nDeferred tool namespaces:\n(.*)\n</tools>$", re.S)
+
+
+def extract_codex_mcp(body, case):
+    """The `- NAMESPACE: INSTRUCTIONS` lines of Codex's `Deferred tool namespaces:` block
+    (`<tools>` … `</tools>`), and the names of any `mcp__` tools of the request's tools."""
+    namespaces = []
+    for text in codex_texts(body):
+        m = CODEX_NAMESPACES_RE.match(text)
+        if m:
+            for line in m.group(1).split("\n"):
+                namespace, _, instructions = line.removeprefix("- ").partition(": ")
+                namespaces.append({"namespace": namespace, "instructions": instructions})
+    tools = body.get("tools", []) if isinstance(body, dict) else []
+    return {"namespaces": namespaces,
+            "tools": [t.get("name") for t in tools if str(t.get("name")).startswith("mcp__")]}
+
+
 SKILL_RE = re.compile(r"  <skill>\n    <name>.*?</name>\n    <description>.*?</description>\n"
                       r"    <location>(.*?)</location>\n  </skill>", re.S)
 
@@ -607,11 +748,16 @@ EXTRACT = {
     "claude-instructions": extract_claude_instructions,
     "claude-output-style": extract_claude_output_style,
     "claude-subagents": extract_claude_subagents,
+    "claude-hooks": extract_claude_hooks,
+    "claude-mcp": extract_claude_mcp,
     "claude-commands": extract_claude_commands,
     "codex": extract_codex,
+    "codex-mcp": extract_codex_mcp,
     "gemini": extract_gemini,
+    "gemini-mcp": extract_gemini_mcp,
     "opencode": extract_opencode,
     "opencode-commands": extract_opencode_commands,
+    "opencode-mcp": extract_opencode_mcp,
     "copilot": extract_copilot,
 }
 

@@ -20,12 +20,14 @@ use tempfile::TempDir;
 use crate::support::copy_tree;
 
 mod claude_commands;
+mod claude_hooks;
 mod claude_instructions;
 mod claude_subagents;
 mod codex;
 mod copilot;
 mod gemini;
 mod gemini_commands;
+mod mcp_servers;
 mod opencode;
 mod opencode_commands;
 

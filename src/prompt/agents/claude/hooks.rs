@@ -8,24 +8,50 @@
 //! - `SessionStart` hooks whose matcher is absent, empty, `*` or matches
 //!   `startup` would put their output (trailing newlines trimmed) at the
 //!   start of Claude Code's system message, as a paragraph
-//!   `SessionStart:startup hook success: OUTPUT`; several run in parallel
+//!   `SessionStart:startup hook success: OUTPUT`, or, when the output is
+//!   JSON with `hookSpecificOutput.additionalContext`,
+//!   `SessionStart hook additional context: TEXT`; several run in parallel
 //!   and their paragraphs come in completion order; a failing one adds
 //!   nothing. `UserPromptSubmit` hooks would add
-//!   `UserPromptSubmit hook success: OUTPUT` after the skills listing.
+//!   `UserPromptSubmit hook success: OUTPUT` (JSON:
+//!   `UserPromptSubmit hook additional context: TEXT`) to the same system
+//!   message, after the skills listing and before the date line.
 //!   Each of those is a warning naming its command and `not run`.
+//!
+//! Observed with Claude Code 2.1.328 (`tests/oracle/cases/claude-hooks/`):
+//! the paragraphs above as written; hooks of the user's, the project's and
+//! the local settings all run; a `resume` matcher adds nothing; a
+//! `UserPromptSubmit` hook's matcher is ignored; a hook printing nothing,
+//! exiting 2, or printing JSON without `additionalContext` (say only
+//! `systemMessage`) adds nothing;
+//! `disableAllHooks: true` in `.claude/settings.local.json` alone turns
+//! the project's hooks off too; a hook exiting 1 adds nothing (not even
+//! its stdout); the order of several `SessionStart` paragraphs changes
+//! from run to run.
 //! - Other events are listed as not at turn 0.
 //! - `disableAllHooks: true` (the file of highest precedence setting it)
 //!   turns every hook off: they are still listed, adding nothing, with one
 //!   info line.
 //!
+//! - A `SessionStart` matcher is read as Claude Code 2.1.328 reads it
+//!   (observed, `claude-hooks/matchers-regex`): absent, empty or `*`
+//!   matches every session; made of letters, digits, `_` and `|` only, it
+//!   is a list of exact names split at `|` (`Startup` does not match); any
+//!   other pattern is an unanchored regular expression (`start.*`,
+//!   `^startup$` match).
+//!
 //! Choices the spec leaves open:
-//! - A matcher is split at `|` and matches `startup` when one alternative
-//!   is `startup` or `*`; other pattern syntax is taken literally.
+//! - The regular expression is compiled by Rust's `regex-automata`, not
+//!   JavaScript: a pattern it cannot compile (lookaround, backreferences)
+//!   or larger than [`limits::MAX_HOOK_MATCHER_REGEX_BYTES`] compiled
+//!   matches nothing, as a JavaScript syntax error does in Claude Code.
 //! - Hooks of other types (`prompt`, …) run no command and are not listed.
 
+use regex_automata::meta::Regex;
 use serde_json::Value;
 
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::limits;
 use crate::prompt::agents::claude::settings::ClaudeSettings;
 use crate::prompt::profile::inventory::Hook;
 
@@ -108,30 +134,53 @@ pub(crate) fn at_turn0(event: &str, matcher: Option<&str>) -> bool {
     }
 }
 
+/// The source of a new session, which `SessionStart` matchers are tested
+/// against.
+const STARTUP: &str = "startup";
+
 /// Whether a `SessionStart` matcher matches a new session (`startup`).
 fn starts_up(matcher: Option<&str>) -> bool {
-    match matcher.map(str::trim) {
-        None | Some("") => true,
-        Some(pattern) => pattern
-            .split('|')
-            .map(str::trim)
-            .any(|alternative| alternative == "*" || alternative == "startup"),
+    match matcher {
+        None | Some("" | "*") => true,
+        Some(names)
+            if names
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '|') =>
+        {
+            names.split('|').any(|name| name == STARTUP)
+        }
+        Some(pattern) => regex_matches(pattern, STARTUP),
     }
+}
+
+/// Whether the unanchored regular expression `pattern` matches `text`;
+/// `false` when it does not compile within the limit.
+fn regex_matches(pattern: &str, text: &str) -> bool {
+    let config = Regex::config().nfa_size_limit(Some(limits::MAX_HOOK_MATCHER_REGEX_BYTES));
+    Regex::builder()
+        .configure(config)
+        .build(pattern)
+        .is_ok_and(|regex| regex.is_match(text))
 }
 
 /// What a hook of `event` with `matcher` would add, in one sentence.
 fn would_add(event: &str, matcher: Option<&str>) -> String {
     match event {
         SESSION_START if starts_up(matcher) => "its output, trailing newlines trimmed, as a \
-             paragraph `SessionStart:startup hook success: OUTPUT` at the start of Claude Code's \
-             system message (not run)"
+             paragraph `SessionStart:startup hook success: OUTPUT` (output that is JSON: only \
+             its additionalContext, as `SessionStart hook additional context: TEXT`) at the \
+             start of Claude Code's system message; nothing if it fails or prints nothing \
+             (not run)"
             .to_string(),
         SESSION_START => format!(
             "nothing at turn 0: it runs on {} sessions, not at startup (not run)",
             matcher.unwrap_or_default()
         ),
-        USER_PROMPT_SUBMIT => "its output as `UserPromptSubmit hook success: OUTPUT` after the \
-             skills listing, with the first prompt (not run)"
+        USER_PROMPT_SUBMIT => "its output as a paragraph `UserPromptSubmit hook success: \
+             OUTPUT` (output that is JSON: only its additionalContext, as \
+             `UserPromptSubmit hook additional context: TEXT`) in Claude Code's system message \
+             after the skills listing, before the date line; nothing if it fails or prints \
+             nothing (not run)"
             .to_string(),
         other => format!("nothing at turn 0: it runs on {other} (not run)"),
     }
@@ -149,10 +198,22 @@ mod tests {
             Some("*"),
             Some("startup"),
             Some("resume|startup"),
+            Some("start.*"),
+            Some("^startup$"),
+            Some("tar."),
         ] {
             assert!(starts_up(matcher), "{matcher:?}");
         }
-        for matcher in [Some("resume"), Some("clear|compact"), Some("startups")] {
+        for matcher in [
+            Some("resume"),
+            Some("clear|compact"),
+            Some("startups"),
+            Some("Startup"),
+            Some("tar"),
+            Some("startup "),
+            Some("(?=startup)"),
+            Some("(startup"),
+        ] {
             assert!(!starts_up(matcher), "{matcher:?}");
         }
     }

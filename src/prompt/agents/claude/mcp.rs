@@ -5,18 +5,31 @@
 //! output: only their keys.
 //!
 //! - `enabled`: `claude -p` starts every server of those files except the
-//!   names in `disabledMcpjsonServers` of the cwd's project settings;
+//!   names in `disabledMcpjsonServers` of the user's settings or the cwd's
+//!   `.claude/settings.json` or `.claude/settings.local.json`;
 //!   interactive Claude Code asks first (one info line says so).
 //! - What a server would add: the names `mcp__NAME__TOOL` of its tools in
-//!   the deferred-tools list (no schemas) and its instructions under an
-//!   MCP-instructions section — or a failed-to-connect line. Each enabled
-//!   server is a warning saying it was not run.
+//!   the deferred-tools list (no schemas) and its instructions as
+//!   `## NAME\nINSTRUCTIONS` under `# MCP Server Instructions` (after the
+//!   agents listing, before the skills listing) — or, when it fails to
+//!   start, a line `NAME (ERROR): MESSAGE` in the failed-to-connect list
+//!   after the deferred tools. Each enabled server is a warning saying it
+//!   was not run.
 //! - `.mcp.json` is a project file: trust-gated (untrusted: withheld,
 //!   never read), confined, capped at [`limits::MAX_CLAUDE_SETTINGS_BYTES`]
 //!   (over it: skipped with a warning); a file that is not a JSON object
 //!   is a warning with the line and column.
 //!
+//! Observed with Claude Code 2.1.328 (`tests/oracle/cases/claude-mcp/`):
+//! `claude -p` starts a `.mcp.json` stdio server before the first request;
+//! its tools are listed by name only (none in the request's `tools`); a
+//! server named in `disabledMcpjsonServers` is neither started nor listed
+//! as failed, whichever of the user's, the project's and the local settings
+//! names it; a command that does not exist is `NAME (ENOENT): …`.
+//!
 //! Choices the spec leaves open:
+//! - `disabledMcpjsonServers` of every settings file counts (their union):
+//!   a later file's list does not re-enable a name an earlier one disables.
 //! - Files are listed from the workspace root down to the cwd, and servers
 //!   in each file's order; a name two files configure is listed twice.
 //! - The transport is the server's `type` when it is `stdio`, `http` or
@@ -101,11 +114,12 @@ pub(crate) fn mcp_servers(
     out
 }
 
-/// The names `disabledMcpjsonServers` of the project's settings turns off,
-/// with the file saying so.
+/// The names `disabledMcpjsonServers` of any settings file (the user's,
+/// the project's, the local one) turns off, with the file saying so.
 fn disabled_names(settings: &ClaudeSettings) -> Vec<(String, String)> {
     settings
-        .project_files()
+        .files
+        .iter()
         .flat_map(|file| {
             let names = file
                 .value
@@ -143,7 +157,8 @@ fn server_of(
     };
     let would_add = format!(
         "the names mcp__{name}__TOOL of its tools to the deferred-tools list (no schemas) \
-         and its instructions to an MCP-instructions section, or a failed-to-connect line: \
+         and its instructions as `## {name}` under `# MCP Server Instructions`, or, if it \
+         fails to start, a line `{name} (ERROR): MESSAGE` in the failed-to-connect list: \
          not run"
     );
     Some(entry.server(name, (path, Scope::Project), (enabled, why), would_add))

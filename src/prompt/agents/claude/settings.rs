@@ -14,7 +14,8 @@
 //! Choices the spec leaves open:
 //! - The settings of the cwd are read, not the git root's (Claude Code
 //!   starts in the cwd; `disabledMcpjsonServers` was observed honoured
-//!   from there only).
+//!   from there only, and, started in a subdirectory, only its
+//!   `SessionStart` hooks ran: `tests/oracle/cases/claude-hooks/cwd-settings`).
 
 use serde_json::{Map, Value};
 
@@ -58,12 +59,6 @@ impl ClaudeSettings {
             .iter()
             .rev()
             .find_map(|file| file.value.get(key).map(|value| (file, value)))
-    }
-
-    /// The project's files (project and local scope), lowest precedence
-    /// first.
-    pub(crate) fn project_files(&self) -> impl Iterator<Item = &SettingsFile> {
-        self.files.iter().filter(|file| file.scope.is_gated())
     }
 }
 

@@ -9,8 +9,15 @@
 //! - `enabled`: Codex starts every server of those files at start, except
 //!   one with `enabled = false`.
 //! - What a server would add: a line `- mcp__NAME: INSTRUCTIONS` under
-//!   `Deferred tool namespaces:` in Codex's instructions (and its tools).
-//!   Each enabled server is a warning saying it was not run.
+//!   `Deferred tool namespaces:` in Codex's instructions; its tools are
+//!   deferred (no schema in the first request). Each enabled server is a
+//!   warning saying it was not run.
+//!
+//! Observed with Codex CLI 0.169.0 (`tests/oracle/cases/codex-mcp/`):
+//! the line comes in a developer message `<tools>\nDeferred tool
+//! namespaces:\n…\n</tools>`, in `debug prompt-input` and `exec` alike; a
+//! relative argument resolves from the cwd; a server that fails to start
+//! and one with `enabled = false` add nothing (no failure line).
 //!
 //! Choices the spec leaves open:
 //! - The project's root is Codex's (the nearest directory of its root
@@ -125,7 +132,8 @@ fn add(out: &mut McpServers, tables: &McpTables, (path, scope): (&str, Scope)) {
         };
         let would_add = format!(
             "a line `- mcp__{name}: INSTRUCTIONS` under `Deferred tool namespaces:` in Codex's \
-             instructions, and its tools: not run"
+             developer message (its tools deferred, no schema sent); nothing if it fails to \
+             start: not run"
         );
         let server = entry.server(name, (path, scope), (on, why), would_add);
         out.servers.push(server);

@@ -6,9 +6,18 @@
 //! - `enabled`: Gemini CLI connects to every configured server at start,
 //!   except names in `mcp.excluded` and, when `mcp.allowed` is set, names
 //!   not in it.
-//! - What a server would add: its instructions in the first user message
-//!   (and its tools' declarations). Each enabled server is a warning
-//!   saying it was not run.
+//! - What a server would add: its instructions in the first user message,
+//!   between `---[start of server instructions]---` and
+//!   `---[end of server instructions]---`, and, only when its `trust` is
+//!   `true`, its tools declared as `mcp_NAME_TOOL` with their schemas.
+//!   Each enabled server is a warning saying it was not run.
+//!
+//! Observed with Gemini CLI 0.61.0 (`tests/oracle/cases/gemini-mcp/`):
+//! `gemini -p` starts the servers before the first request; the
+//! instructions of every started server come in configuration order; a
+//! server without `trust: true` gives its instructions but no tool
+//! declaration; a server that fails to start and a name in `mcp.excluded`
+//! add nothing (no failure line).
 //!
 //! Choices the spec leaves open:
 //! - A name both files configure is the project's (Gemini merges the
@@ -18,6 +27,8 @@
 //!   when it sets one, else the user's.
 //! - The transport is `type` when given, else `stdio` with a `command`,
 //!   `http` with `httpUrl`, `sse` with `url`.
+
+use serde_json::Value;
 
 use crate::diagnostic::Diagnostic;
 use crate::prompt::agents::gemini::settings::McpSettings;
@@ -86,9 +97,17 @@ pub(super) fn mcp_servers(files: &[McpFile<'_>]) -> (Vec<McpServer>, Vec<Diagnos
                     "Gemini CLI connects to every configured MCP server at start".to_string(),
                 )
             };
+            let tools = if server.get("trust").and_then(Value::as_bool) == Some(true) {
+                format!("its tools declared as mcp_{name}_TOOL with their schemas")
+            } else {
+                "no tool declaration (gemini -p declares a server's tools only with \
+                 `trust: true`)"
+                    .to_string()
+            };
             let would_add = format!(
-                "the instructions of {name} in the first user message, and its tools' \
-                 declarations: not run"
+                "its instructions in the first user message, between \
+                 `---[start of server instructions]---` and `---[end of server instructions]---`, \
+                 and {tools}; nothing if it fails to start: not run"
             );
             servers.push(entry.server(name, (&file.path, file.scope), state, would_add));
         }

@@ -6,7 +6,16 @@
 //! - `enabled`: opencode starts every server whose `enabled` is not
 //!   `false`; each enabled one is a warning saying it was not run.
 //! - What a server would add: each of its tools, with its full input
-//!   schema, among the request's tools, and its instructions.
+//!   schema, among the request's tools, and its instructions as
+//!   `<server name="NAME">` under `<mcp_instructions>` in the system
+//!   message.
+//!
+//! Observed with opencode 1.18.33 (`tests/oracle/cases/opencode-mcp/`):
+//! `opencode run` starts a `local` server before the first request; its
+//! tools are sent as `NAME_TOOL` with their input schema (opencode adds
+//! `additionalProperties: false`); its instructions come in
+//! `<mcp_instructions>` after the `<env>` block; a server that fails to
+//! start and one with `enabled: false` add nothing (no failure line).
 //!
 //! Choices the spec leaves open:
 //! - A server's `type` decides the transport: `local` is `stdio` (its
@@ -119,7 +128,8 @@ fn server(name: &str, value: &Value, config: &Parsed) -> Option<McpServer> {
     };
     let would_add = format!(
         "each of its tools, as {name}_TOOL with its full input schema, to the request's tools, \
-         and its instructions; not run"
+         and its instructions as `<server name=\"{name}\">` under `<mcp_instructions>` in the \
+         system message; nothing if it fails to start; not run"
     );
     Some(listed.server(
         name,
