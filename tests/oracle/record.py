@@ -78,6 +78,10 @@ def prepare(case_dir, case):
             f.write("gitdir: /nonexistent/worktree\n")
     for spec in case.get("generate", []):
         generate(tmp, spec)
+    for rel, name in case.get("shared", {}).items():
+        path = os.path.join(tmp, rel)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        shutil.copy(os.path.join(HERE, "shared", name), path)
     for rel in case.get("substitute", []):
         path = os.path.join(tmp, rel)
         with open(path, "rb") as f:

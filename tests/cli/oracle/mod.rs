@@ -7,7 +7,7 @@
 //! directory, creates the `.git` markers the case asks for (a `.git` cannot
 //! be committed inside this repository), points HOME at a copy of `home/`,
 //! lays out what `record.py` generates at record time (`generate`,
-//! `substitute`, `auto_memory`), and turns the masked paths of
+//! `substitute`, `auto_memory`, `shared`), and turns the masked paths of
 //! `expected.json` (`<TREE>`, `<HOME>`, `<TREE-SLUG>`) into the temp paths of
 //! this run.
 
@@ -34,6 +34,12 @@ mod opencode_commands;
 /// The folder holding every case group.
 pub(crate) fn cases_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/cases")
+}
+
+/// The files several cases' trees share (`shared` in `case.json`), kept
+/// once.
+fn shared_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/shared")
 }
 
 /// Every case folder of `group`, sorted; panics when there is none, so a
@@ -113,6 +119,12 @@ impl Fixture {
         }
         for spec in case["generate"].as_array().into_iter().flatten() {
             generate(&tree, spec);
+        }
+        for (rel, name) in case["shared"].as_object().into_iter().flatten() {
+            let name = name.as_str().expect("shared: a file name");
+            let path = tree.join(rel);
+            std::fs::create_dir_all(path.parent().expect("a parent")).expect("shared: mkdir");
+            std::fs::copy(shared_dir().join(name), path).expect("shared: copy");
         }
         let tree_text = tree.display().to_string();
         for rel in dirs("substitute") {
