@@ -394,6 +394,8 @@ def extract_codex(body, case):
 
 # --- Gemini CLI --------------------------------------------------------------------------
 
+GEMINI_NEW_OPEN = "\n\n--- Newly Discovered Project Context ---\n"
+GEMINI_NEW_CLOSE = "\n--- End Project Context ---"
 GEMINI_PROJECT_OPEN = "<loaded_context>\n<project_context>\n"
 GEMINI_PROJECT_CLOSE = "\n</project_context>\n</loaded_context>"
 GEMINI_USER_OPEN = "<loaded_context>\n"
@@ -414,6 +416,15 @@ def extract_gemini(body, case):
     if system.endswith(GEMINI_USER_CLOSE):
         i = system.rfind(GEMINI_USER_OPEN)
         out["user"] = system[i + len(GEMINI_USER_OPEN):-len(GEMINI_USER_CLOSE)]
+    if case.get("touch"):
+        # The prompt's `@path` makes Gemini read the file, and the context files it
+        # discovers on the way arrive as one more part of the user turn.
+        out["touch"] = None
+        for content in body["contents"]:
+            for part in content.get("parts", []):
+                text = part.get("text", "")
+                if text.startswith(GEMINI_NEW_OPEN) and text.endswith(GEMINI_NEW_CLOSE):
+                    out["touch"] = text[len(GEMINI_NEW_OPEN):-len(GEMINI_NEW_CLOSE)]
     return out
 
 

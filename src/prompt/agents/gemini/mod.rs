@@ -33,7 +33,8 @@
 //! - Files read lazily (`--touch`) are parts of the touch section; the
 //!   `--- Newly Discovered Project Context ---` wrapper Gemini puts around
 //!   them is named here ([`NEWLY_DISCOVERED_OPEN`]) for the tests, since a
-//!   touch section carries parts only.
+//!   touch section carries parts only. Recorded by prompting `@PATH`, which
+//!   makes Gemini read the file (`tests/oracle/cases/gemini/touch-*`).
 
 pub mod catalog;
 mod command_lint;
