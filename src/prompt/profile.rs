@@ -160,6 +160,22 @@ pub struct Part {
     pub cut: Option<Cut>,
 }
 
+impl Part {
+    /// One entry of a listing (a skill's or a subagent's line, of `kind`
+    /// [`PartKind::Skills`] or [`PartKind::Subagent`]): the file it stands
+    /// for and the entry as sent, never an import, never cut.
+    pub fn listing_entry(path: &str, scope: Scope, kind: PartKind, content: String) -> Self {
+        Part {
+            path: path.to_string(),
+            scope,
+            kind,
+            imported_by: None,
+            content,
+            cut: None,
+        }
+    }
+}
+
 /// The JSON shape of SPEC §14.7: `{path, scope, kind, imported_by, bytes,
 /// content, cut}`.
 impl Serialize for Part {

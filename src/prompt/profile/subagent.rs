@@ -4,6 +4,7 @@
 
 use serde::Serialize;
 
+use crate::diagnostic::Diagnostic;
 use crate::limits;
 use crate::prompt::profile::{Part, PartKind, ProfileMessage};
 use crate::prompt::text::decode_lossy;
@@ -81,6 +82,19 @@ impl Subagent {
             reason,
         }
     }
+
+    /// A file the agent does not list, for `reason`: `warning` goes to
+    /// `said` on its path, and the entry keeps the reason.
+    pub fn skipped(
+        path: String,
+        scope: Scope,
+        reason: String,
+        warning: String,
+        said: &mut Vec<Diagnostic>,
+    ) -> Self {
+        said.push(Diagnostic::warning(path.clone(), warning));
+        Subagent::unread(path, scope, SubagentFate::Skipped, Some(reason))
+    }
 }
 
 /// The listing of `lines` (each agent with its line as the agent sends
@@ -98,13 +112,8 @@ pub fn listing_message(lines: Vec<(&Subagent, String)>, separator: &str) -> Opti
         .join(separator);
     let parts = lines
         .into_iter()
-        .map(|(agent, line)| Part {
-            path: agent.path.clone(),
-            scope: agent.scope,
-            kind: PartKind::Subagent,
-            imported_by: None,
-            content: line,
-            cut: None,
+        .map(|(agent, line)| {
+            Part::listing_entry(&agent.path, agent.scope, PartKind::Subagent, line)
         })
         .collect();
     let mut message = ProfileMessage::with_text(Provenance::Agents, parts, text);

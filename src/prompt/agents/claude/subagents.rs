@@ -176,11 +176,8 @@ pub(crate) fn read_one(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Subagent {
     let skipped = |shown: String, reason: String, diagnostics: &mut Vec<Diagnostic>| {
-        diagnostics.push(Diagnostic::warning(
-            shown.clone(),
-            format!("subagent skipped: {reason}"),
-        ));
-        Subagent::unread(shown, scope, SubagentFate::Skipped, Some(reason))
+        let warning = format!("subagent skipped: {reason}");
+        Subagent::skipped(shown, scope, reason, warning, diagnostics)
     };
     let text = match subagent::read_text(reader, rel) {
         Ok(text) => text,

@@ -231,14 +231,8 @@ impl Catalog for CodexSkills<'_> {
             .skills
             .iter()
             .map(|skill| {
-                let part = Part {
-                    path: skill.path.clone(),
-                    scope: skill.scope,
-                    kind: PartKind::Skills,
-                    imported_by: None,
-                    content: skill.entry(),
-                    cut: None,
-                };
+                let part =
+                    Part::listing_entry(&skill.path, skill.scope, PartKind::Skills, skill.entry());
                 let offered = Offered {
                     path: skill.path.clone(),
                     scope: skill.scope,

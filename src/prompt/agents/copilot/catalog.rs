@@ -177,13 +177,8 @@ impl Catalog for CopilotCatalog {
         let parts: Vec<Part> = self
             .winners()
             .filter(|entry| entry.listed)
-            .map(|entry| Part {
-                path: entry.source.clone(),
-                scope: entry.scope,
-                kind: PartKind::Skills,
-                imported_by: None,
-                content: entry.block(),
-                cut: None,
+            .map(|entry| {
+                Part::listing_entry(&entry.source, entry.scope, PartKind::Skills, entry.block())
             })
             .collect();
         turn0

@@ -122,11 +122,9 @@ fn read_one(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Subagent {
     let skipped = |shown: String, reason: String, diagnostics: &mut Vec<Diagnostic>| {
-        diagnostics.push(Diagnostic::warning(
-            shown.clone(),
-            format!("custom agent skipped: {reason} (GitHub Copilot CLI leaves it out silently)"),
-        ));
-        Subagent::unread(shown, scope, SubagentFate::Skipped, Some(reason))
+        let warning =
+            format!("custom agent skipped: {reason} (GitHub Copilot CLI leaves it out silently)");
+        Subagent::skipped(shown, scope, reason, warning, diagnostics)
     };
     let text = match subagent::read_text(reader, rel) {
         Ok(text) => text,

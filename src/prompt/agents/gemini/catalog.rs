@@ -321,13 +321,8 @@ impl Catalog for GeminiCatalog<'_> {
         }
         let parts: Vec<Part> = skills
             .iter()
-            .map(|skill| Part {
-                path: skill.source.clone(),
-                scope: skill.scope,
-                kind: PartKind::Skills,
-                imported_by: None,
-                content: skill.entry(),
-                cut: None,
+            .map(|skill| {
+                Part::listing_entry(&skill.source, skill.scope, PartKind::Skills, skill.entry())
             })
             .collect();
         let text = skills::listing_text(parts.iter().map(|p| p.content.as_str()));

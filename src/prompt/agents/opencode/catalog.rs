@@ -160,13 +160,8 @@ impl Catalog for OpencodeCatalog {
         let parts: Vec<Part> = self
             .skills
             .listed()
-            .map(|skill| Part {
-                path: skill.source.clone(),
-                scope: skill.scope,
-                kind: PartKind::Skills,
-                imported_by: None,
-                content: skill.entry(),
-                cut: None,
+            .map(|skill| {
+                Part::listing_entry(&skill.source, skill.scope, PartKind::Skills, skill.entry())
             })
             .collect();
         if parts.is_empty() {

@@ -163,17 +163,13 @@ pub fn message(agents: &[Subagent]) -> Option<ProfileMessage> {
     let parts: Vec<Part> = agents
         .iter()
         .filter(|a| a.fate == SubagentFate::Listed)
-        .map(|a| Part {
-            path: a.path.clone(),
-            scope: a.scope,
-            kind: PartKind::Subagent,
-            imported_by: None,
-            content: format!(
+        .map(|a| {
+            let line = format!(
                 "- {}: {}",
                 a.name.as_deref().unwrap_or_default(),
                 a.description.as_deref().unwrap_or(NO_DESCRIPTION)
-            ),
-            cut: None,
+            );
+            Part::listing_entry(&a.path, a.scope, PartKind::Subagent, line)
         })
         .collect();
     if parts.is_empty() {

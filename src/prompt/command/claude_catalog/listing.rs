@@ -160,16 +160,12 @@ impl SkillsListing {
             Provenance::Skills,
             self.entries
                 .iter()
-                .map(|entry| Part {
-                    path: entry.source.clone(),
-                    scope: match entry.tier {
+                .map(|entry| {
+                    let scope = match entry.tier {
                         Tier::User => Scope::User,
                         Tier::Project | Tier::Operator => Scope::Project,
-                    },
-                    kind: PartKind::Skills,
-                    imported_by: None,
-                    content: entry.line.clone(),
-                    cut: None,
+                    };
+                    Part::listing_entry(&entry.source, scope, PartKind::Skills, entry.line.clone())
                 })
                 .collect(),
             text,
