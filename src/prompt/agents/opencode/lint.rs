@@ -180,8 +180,7 @@ fn configs(lint: &Lint<'_>, out: &mut Out) {
 fn project_servers(rel: &str, value: &serde_json::Value, out: &mut Out) {
     let servers = value.get("mcp").and_then(serde_json::Value::as_object);
     for (name, server) in servers.into_iter().flatten() {
-        let enabled = server.get("enabled").and_then(serde_json::Value::as_bool) != Some(false);
-        if let Some(entry) = mcp::entry(server).filter(|_| enabled) {
+        if let Some(entry) = mcp::entry(server).filter(|_| mcp::enabled(server)) {
             servers::project_server(out, rel, name, &entry, (Agent::Opencode, "opencode"));
         }
     }

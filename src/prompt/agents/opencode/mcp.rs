@@ -117,10 +117,16 @@ pub fn entry(entry: &Value) -> Option<ServerEntry> {
     })
 }
 
+/// Whether opencode starts the server entry `value`: its `enabled` is not
+/// `false`.
+pub fn enabled(value: &Value) -> bool {
+    value.get("enabled").and_then(Value::as_bool) != Some(false)
+}
+
 /// One server as listed, or `None` when it is neither kind.
 fn server(name: &str, value: &Value, config: &Parsed) -> Option<McpServer> {
     let listed = entry(value)?;
-    let enabled = value.get("enabled").and_then(Value::as_bool) != Some(false);
+    let enabled = enabled(value);
     let why = if enabled {
         "opencode starts every configured server whose `enabled` is not false".to_string()
     } else {
